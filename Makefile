@@ -1,0 +1,39 @@
+# Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
+SWIFT        ?= swift
+# Debian packages each goal needs (installed when missing and run as root).
+RUN_DEBS     :=
+TEST_DEBS    :=
+BENCH_DEBS   := geographiclib-tools time
+BENCH_DIR    := .bench
+
+.PHONY: run test bench build release deps-run deps-test deps-bench clean
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+deps-run:
+	@scripts/ensure-debian-packages.sh $(RUN_DEBS)
+
+deps-test:
+	@scripts/ensure-debian-packages.sh $(TEST_DEBS)
+
+deps-bench:
+	@scripts/ensure-debian-packages.sh $(BENCH_DEBS)
+
+run: deps-run build
+	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/travelog"
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps-bench release
+	@mkdir -p $(BENCH_DIR)
+	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
+	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
+
+clean:
+	rm -rf .build $(BENCH_DIR)
