@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TravelogCore", targets: ["TravelogCore"]),
+        .library(name: "TravelogFormats", targets: ["TravelogFormats"]),
         .executable(name: "travelog", targets: ["travelog"]),
     ],
     dependencies: [
@@ -21,17 +22,31 @@ let package = Package(
             name: "TravelogCore",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "TravelogFormats",
+            dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TravelogCLI",
+            dependencies: [
+                "TravelogCore",
+                "TravelogFormats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "travelog",
             dependencies: [
-                "TravelogCore",
+                "TravelogCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore"],
+            dependencies: ["TravelogCore", "TravelogFormats"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -39,6 +54,19 @@ let package = Package(
             name: "TravelogCoreTests",
             dependencies: ["TravelogCore"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogFormatsTests",
+            dependencies: ["TravelogFormats"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogCLITests",
+            dependencies: [
+                "TravelogCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],

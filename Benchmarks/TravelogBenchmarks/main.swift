@@ -1,4 +1,33 @@
-// `make bench`: each benchmark prints its figures. Run in release mode.
-import TravelogCore
+// `make bench`: every benchmark prints its figures (never asserts on time). Build in release mode.
+// Usage: TravelogBenchmarks --work-dir DIR --travelog PATH [NAME…]
+import Foundation
 
-print("Travelog benchmarks")
+/// What every benchmark gets: a folder for generated inputs and the path of the release `travelog`.
+struct BenchmarkContext {
+    var workDirectory: URL
+    var travelogExecutable: URL
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String, default value: String) -> String {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return value }
+    let found = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+    return found
+}
+let context = BenchmarkContext(
+    workDirectory: URL(fileURLWithPath: option("--work-dir", default: ".bench")),
+    travelogExecutable: URL(fileURLWithPath: option("--travelog", default: ".build/release/travelog"))
+)
+try FileManager.default.createDirectory(at: context.workDirectory, withIntermediateDirectories: true)
+
+/// Every benchmark, by name; `make bench` runs them all, `TravelogBenchmarks … NAME` runs one.
+let benchmarks: [(name: String, run: (BenchmarkContext) throws -> Void)] = [
+]
+
+let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
+for benchmark in selected {
+    print("== \(benchmark.name)")
+    try benchmark.run(context)
+    print()
+}

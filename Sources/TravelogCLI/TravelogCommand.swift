@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The root of the `travelog` command line. Subcommands are thin: they parse, call the modules,
+/// and print for people (or `--json` for scripts).
+public struct TravelogCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "travelog",
+        abstract: "Self-hosted location history: geodesy, map geometry, import, a server and a journal.",
+        subcommands: []
+    )
+
+    public init() {}
+}
