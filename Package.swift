@@ -50,21 +50,27 @@ let package = Package(
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "TravelogTestSupport",
+            path: "Tests/TravelogTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TravelogCoreTests",
-            dependencies: ["TravelogCore"],
+            dependencies: ["TravelogCore", "TravelogTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TravelogFormatsTests",
-            dependencies: ["TravelogFormats"],
+            dependencies: ["TravelogFormats", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TravelogCLITests",
             dependencies: [
                 "TravelogCLI",
+                "TravelogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
