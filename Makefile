@@ -1,9 +1,9 @@
 # Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
-RUN_DEBS     :=
-TEST_DEBS    :=
-BENCH_DEBS   := geographiclib-tools time
+RUN_DEBS     := libsqlite3-dev
+TEST_DEBS    := libsqlite3-dev
+BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
 BENCH_DIR    := .bench
 
 .PHONY: run test bench build release deps-run deps-test deps-bench clean

@@ -12,10 +12,13 @@ let package = Package(
     products: [
         .library(name: "TravelogCore", targets: ["TravelogCore"]),
         .library(name: "TravelogFormats", targets: ["TravelogFormats"]),
+        .library(name: "TravelogStore", targets: ["TravelogStore"]),
+        .library(name: "TravelogSQLite", targets: ["TravelogSQLite"]),
         .executable(name: "travelog", targets: ["travelog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -28,10 +31,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogStore",
+            dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TravelogSQLite",
+            dependencies: ["TravelogStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogCLI",
             dependencies: [
                 "TravelogCore",
                 "TravelogFormats",
+                "TravelogStore",
+                "TravelogSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -64,6 +79,11 @@ let package = Package(
         .testTarget(
             name: "TravelogFormatsTests",
             dependencies: ["TravelogFormats", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogStoreTests",
+            dependencies: ["TravelogStore", "TravelogSQLite", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import TravelogCore
+import TravelogStore
+
+/// Writes location rows inside an open write transaction, keeping the per-day bounding boxes in
+/// step. One writer per transaction; call `flushDays()` before the transaction commits.
+final class LocationRowWriter {
+    private let db: Database
+    private let insertStatement: Statement
+    /// Bounding boxes of what this writer inserted, per device and UTC day, merged at flush.
+    private var days: [DayKey: DayBox] = [:]
+
+    struct DayKey: Hashable {
+        var deviceID: Int64
+        var day: Int64
+    }
+
+    struct DayBox {
+        var count: Int64
+        var minLatitudeE7: Int64, maxLatitudeE7: Int64
+        var minLongitudeE7: Int64, maxLongitudeE7: Int64
+    }
+
+    static let millisecondsPerDay: Int64 = 86_400_000
+
+    init(db: Database) throws {
+        self.db = db
+        insertStatement = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO locations (device_id, timestamp_ms, latitude_e7, longitude_e7, altitude_m,
+                horizontal_accuracy_m, vertical_accuracy_m, speed_mps, speed_accuracy_mps, course_deg,
+                course_accuracy_deg, utc_offset_s, source, import_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    /// Inserts one location unless its key is stored already. - Returns: whether it was new.
+    func insert(deviceID: DeviceID, location: Location, utcOffsetSeconds: Int?, source: LocationSource,
+                importID: ImportID?) throws -> Bool {
+        let key = LocationKey(deviceID: deviceID, location: location)
+        insertStatement.setUncheckedArguments([
+            deviceID.rawValue, key.timestampMilliseconds, key.latitudeE7, key.longitudeE7,
+            location.altitudeMeters, location.horizontalAccuracyMeters, location.verticalAccuracyMeters,
+            location.speedMetersPerSecond, location.speedAccuracyMetersPerSecond, location.courseDegrees,
+            location.courseAccuracyDegrees, utcOffsetSeconds, source.rawValue, importID?.rawValue,
+        ])
+        try insertStatement.execute()
+        guard db.changesCount > 0 else { return false }
+        let day = DayKey(deviceID: deviceID.rawValue,
+                         day: key.timestampMilliseconds.floorDivided(by: Self.millisecondsPerDay))
+        if var box = days[day] {
+            box.count += 1
+            box.minLatitudeE7 = min(box.minLatitudeE7, key.latitudeE7)
+            box.maxLatitudeE7 = max(box.maxLatitudeE7, key.latitudeE7)
+            box.minLongitudeE7 = min(box.minLongitudeE7, key.longitudeE7)
+            box.maxLongitudeE7 = max(box.maxLongitudeE7, key.longitudeE7)
+            days[day] = box
+        } else {
+            days[day] = DayBox(count: 1, minLatitudeE7: key.latitudeE7, maxLatitudeE7: key.latitudeE7,
+                               minLongitudeE7: key.longitudeE7, maxLongitudeE7: key.longitudeE7)
+        }
+        return true
+    }
+
+    /// Merges the day boxes into `location_days` and its R*Tree.
+    func flushDays() throws {
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO location_days (device_id, day, location_count, min_latitude_e7, max_latitude_e7,
+                min_longitude_e7, max_longitude_e7)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (device_id, day) DO UPDATE SET
+                location_count = location_count + excluded.location_count,
+                min_latitude_e7 = min(min_latitude_e7, excluded.min_latitude_e7),
+                max_latitude_e7 = max(max_latitude_e7, excluded.max_latitude_e7),
+                min_longitude_e7 = min(min_longitude_e7, excluded.min_longitude_e7),
+                max_longitude_e7 = max(max_longitude_e7, excluded.max_longitude_e7)
+            """)
+        let index = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO location_days_rtree (id, min_latitude, max_latitude, min_longitude, max_longitude)
+            SELECT id, min_latitude_e7 / 1e7, max_latitude_e7 / 1e7, min_longitude_e7 / 1e7, max_longitude_e7 / 1e7
+            FROM location_days WHERE device_id = ? AND day = ?
+            """)
+        for (key, box) in days {
+            try upsert.execute(arguments: [key.deviceID, key.day, box.count, box.minLatitudeE7, box.maxLatitudeE7,
+                                           box.minLongitudeE7, box.maxLongitudeE7])
+            try index.execute(arguments: [key.deviceID, key.day])
+        }
+        days.removeAll(keepingCapacity: true)
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards negative infinity (days before 1970 are negative).
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

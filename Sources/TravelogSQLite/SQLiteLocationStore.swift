@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import TravelogCore
+import TravelogStore
+
+/// The embedded default store: one SQLite file (WAL, `synchronous = FULL`, so a committed insert
+/// survives a crash or a power cut), through GRDB.
+public final class SQLiteLocationStore: LocationStore {
+    /// The database file's path.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    /// - Throws: `StoreError.cannotOpen` when the file cannot be opened or migrated.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteMigrations.migrator.migrate(pool)
+        } catch {
+            throw .cannotOpen(path: path, reason: String(describing: error))
+        }
+    }
+
+    // MARK: Accounts
+
+    public func addUser(named name: String) async throws(StoreError) -> User {
+        let name = try AccountName.validated(name)
+        let now = Date()
+        return try await write("adding a user") { db throws(StoreError) in
+            do {
+                try db.execute(sql: "INSERT INTO users (name, created_at_ms) VALUES (?, ?)",
+                               arguments: [name, StoragePrecision.milliseconds(now)])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw .userExists(name: name)
+            } catch {
+                throw .database(operation: "adding a user", message: String(describing: error))
+            }
+            return User(id: UserID(rawValue: db.lastInsertedRowID), name: name,
+                        createdAt: StoragePrecision.date(milliseconds: StoragePrecision.milliseconds(now)))
+        }
+    }
+
+    public func user(named name: String) async throws(StoreError) -> User? {
+        try await read("reading a user") { db in
+            try Row.fetchOne(db, sql: "SELECT id, name, created_at_ms FROM users WHERE name = ?", arguments: [name])
+                .map(Self.user)
+        }
+    }
+
+    public func user(id: UserID) async throws(StoreError) -> User? {
+        try await read("reading a user") { db in
+            try Row.fetchOne(db, sql: "SELECT id, name, created_at_ms FROM users WHERE id = ?", arguments: [id.rawValue])
+                .map(Self.user)
+        }
+    }
+
+    public func users() async throws(StoreError) -> [User] {
+        try await read("listing users") { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, created_at_ms FROM users ORDER BY name").map(Self.user)
+        }
+    }
+
+    public func addDevice(named name: String, userID: UserID) async throws(StoreError) -> Device {
+        let name = try AccountName.validated(name)
+        let now = StoragePrecision.milliseconds(Date())
+        return try await write("adding a device") { db throws(StoreError) in
+            do {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [userID.rawValue]) != nil
+                else { throw StoreError.unknownUser(userID) }
+                try db.execute(sql: "INSERT INTO devices (user_id, name, created_at_ms) VALUES (?, ?, ?)",
+                               arguments: [userID.rawValue, name, now])
+            } catch let error as StoreError {
+                throw error
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw .deviceExists(name: name)
+            } catch {
+                throw .database(operation: "adding a device", message: String(describing: error))
+            }
+            return Device(id: DeviceID(rawValue: db.lastInsertedRowID), userID: userID, name: name,
+                          createdAt: StoragePrecision.date(milliseconds: now))
+        }
+    }
+
+    public func device(named name: String, userID: UserID) async throws(StoreError) -> Device? {
+        try await read("reading a device") { db in
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms FROM devices WHERE user_id = ? AND name = ?",
+                             arguments: [userID.rawValue, name]).map(Self.device)
+        }
+    }
+
+    public func device(id: DeviceID) async throws(StoreError) -> Device? {
+        try await read("reading a device") { db in
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms FROM devices WHERE id = ?",
+                             arguments: [id.rawValue]).map(Self.device)
+        }
+    }
+
+    public func devices(userID: UserID) async throws(StoreError) -> [Device] {
+        try await read("listing devices") { db in
+            try Row.fetchAll(db, sql: "SELECT id, user_id, name, created_at_ms FROM devices WHERE user_id = ? ORDER BY name",
+                             arguments: [userID.rawValue]).map(Self.device)
+        }
+    }
+
+    static func user(_ row: Row) -> User {
+        User(id: UserID(rawValue: row[0]), name: row[1], createdAt: StoragePrecision.date(milliseconds: row[2]))
+    }
+
+    static func device(_ row: Row) -> Device {
+        Device(id: DeviceID(rawValue: row[0]), userID: UserID(rawValue: row[1]), name: row[2],
+               createdAt: StoragePrecision.date(milliseconds: row[3]))
+    }
+
+    // MARK: Plumbing
+
+    /// Runs a write transaction, mapping database failures to `StoreError.database`.
+    func write<T: Sendable>(_ operation: String,
+                            _ body: @escaping @Sendable (Database) throws(StoreError) -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.write { db in try body(db) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(operation: operation, message: String(describing: error))
+        }
+    }
+
+    /// Runs a read, mapping database failures to `StoreError.database`.
+    func read<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read { db in try body(db) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(operation: operation, message: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import GRDB
+
+/// The schema, as numbered plain-SQL migrations. A migration is never edited once shipped: change
+/// the schema by adding the next one.
+enum SQLiteMigrations {
+    static let all: [(identifier: String, sql: String)] = [
+        ("001_initial", """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at_ms INTEGER NOT NULL
+        );
+        CREATE TABLE devices (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            UNIQUE (user_id, name)
+        );
+        CREATE TABLE imports (
+            id INTEGER PRIMARY KEY,
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            file_name TEXT NOT NULL,
+            content_sha256 TEXT,
+            format TEXT NOT NULL,
+            imported_at_ms INTEGER NOT NULL,
+            inserted_count INTEGER NOT NULL,
+            duplicate_count INTEGER NOT NULL,
+            rejected_count INTEGER NOT NULL
+        );
+        -- One row per fix. Coordinates are integers of 1e-7 degree, times milliseconds since 1970;
+        -- the unique key is what makes every ingest idempotent. The key's index also serves a
+        -- device's time-range queries.
+        CREATE TABLE locations (
+            id INTEGER PRIMARY KEY,
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            timestamp_ms INTEGER NOT NULL,
+            latitude_e7 INTEGER NOT NULL,
+            longitude_e7 INTEGER NOT NULL,
+            altitude_m REAL,
+            horizontal_accuracy_m REAL NOT NULL,
+            vertical_accuracy_m REAL NOT NULL,
+            speed_mps REAL NOT NULL,
+            speed_accuracy_mps REAL NOT NULL,
+            course_deg REAL NOT NULL,
+            course_accuracy_deg REAL NOT NULL,
+            utc_offset_s INTEGER,
+            source TEXT NOT NULL,
+            import_id INTEGER REFERENCES imports(id) ON DELETE SET NULL,
+            UNIQUE (device_id, timestamp_ms, latitude_e7, longitude_e7)
+        );
+        -- Map-area queries go through one bounding box per device and UTC day, not per point
+        -- (an R*Tree row per point would cost many times the insert rate).
+        CREATE TABLE location_days (
+            id INTEGER PRIMARY KEY,
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            day INTEGER NOT NULL,
+            location_count INTEGER NOT NULL,
+            min_latitude_e7 INTEGER NOT NULL,
+            max_latitude_e7 INTEGER NOT NULL,
+            min_longitude_e7 INTEGER NOT NULL,
+            max_longitude_e7 INTEGER NOT NULL,
+            UNIQUE (device_id, day)
+        );
+        CREATE VIRTUAL TABLE location_days_rtree USING rtree (
+            id, min_latitude, max_latitude, min_longitude, max_longitude
+        );
+        """),
+    ]
+
+    /// A migrator that applies every migration not applied yet, in order.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in all {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+}

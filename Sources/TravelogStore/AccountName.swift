@@ -1,0 +1,13 @@
+import Foundation
+
+/// The rule every store applies to user and device names: non-empty after trimming, at most 100
+/// characters, no control characters.
+public enum AccountName {
+    public static func validated(_ name: String) throws(StoreError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 100,
+              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw .invalidName(name) }
+        return trimmed
+    }
+}

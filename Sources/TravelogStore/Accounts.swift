@@ -1,0 +1,31 @@
+import Foundation
+
+/// A person whose history the store keeps.
+public struct User: Hashable, Sendable {
+    public var id: UserID
+    /// Unique, non-empty login name.
+    public var name: String
+    public var createdAt: Date
+
+    public init(id: UserID, name: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// Something that reports locations for a user: a phone app, a tracker, or a named import source.
+public struct Device: Hashable, Sendable {
+    public var id: DeviceID
+    public var userID: UserID
+    /// Unique per user, non-empty.
+    public var name: String
+    public var createdAt: Date
+
+    public init(id: DeviceID, userID: UserID, name: String, createdAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.name = name
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import TravelogCore
+
+/// Where Travelog keeps users, devices and their locations. Every backend (in-memory, SQLite,
+/// PostgreSQL) passes the same conformance suite (`Tests/TravelogStoreTests`).
+///
+/// Guarantees every backend keeps:
+/// - Locations are kept at `StoragePrecision`; a location whose `LocationKey` is stored already is a
+///   duplicate and is not stored again, whichever endpoint or file it came through.
+/// - A batch insert and a whole import are atomic: when they fail, nothing of them is stored.
+/// - When an insert returns, the locations are durably stored.
+/// - Reads are scoped to one user.
+public protocol LocationStore: Sendable {
+    // MARK: Accounts
+
+    /// Adds a user. - Throws: `StoreError.userExists`, `.invalidName`.
+    func addUser(named name: String) async throws(StoreError) -> User
+    func user(named name: String) async throws(StoreError) -> User?
+    func user(id: UserID) async throws(StoreError) -> User?
+    func users() async throws(StoreError) -> [User]
+
+    /// Adds a device for a user. - Throws: `StoreError.deviceExists`, `.unknownUser`, `.invalidName`.
+    func addDevice(named name: String, userID: UserID) async throws(StoreError) -> Device
+    func device(named name: String, userID: UserID) async throws(StoreError) -> Device?
+    func device(id: DeviceID) async throws(StoreError) -> Device?
+    /// The user's devices, by name.
+    func devices(userID: UserID) async throws(StoreError) -> [Device]
+
+    // MARK: Writing
+
+    /// Stores a batch atomically; every location must belong to an existing device.
+    /// - Returns: how many were new and how many were stored before.
+    func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary
+
+    /// Runs a whole import in one transaction: `work` feeds the sink batch by batch (so memory stays
+    /// flat) and returns how many records it rejected. When `work` throws, nothing it inserted is
+    /// kept and its error is rethrown unchanged.
+    /// - Returns: the import as recorded.
+    func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
+                         _ work: @Sendable (any ImportSink) throws -> Int) async throws -> ImportRecord
+
+    // MARK: Reading
+
+    /// The locations matching a query, oldest first unless the query says otherwise.
+    func locations(_ query: LocationQuery) async throws(StoreError) -> [StoredLocation]
+
+    /// Streams the matching locations in batches of at most `batchSize`, oldest first, without
+    /// holding them all in memory. Errors thrown by `body` are rethrown unchanged.
+    func forEachBatch(_ query: LocationQuery, batchSize: Int,
+                      _ body: @Sendable ([StoredLocation]) throws -> Void) async throws
+
+    /// Per-device counts and first/last fix for a user.
+    func deviceSummaries(userID: UserID) async throws(StoreError) -> [DeviceSummary]
+
+    /// The imports recorded for a user's devices, newest first.
+    func imports(userID: UserID) async throws(StoreError) -> [ImportRecord]
+
+    /// Bytes the store occupies on disk (`nil` for memory-only stores).
+    func storageSizeBytes() async throws(StoreError) -> Int64?
+}
+
+/// The receiving end of an import, valid only inside `LocationStore.importLocations`.
+public protocol ImportSink {
+    /// Stores a batch inside the import's transaction; device, source and import id are set by
+    /// the store.
+    func insert(_ batch: [ImportedFix]) throws -> InsertSummary
+}
+
+/// One fix read from a file, with the UTC offset its time carried.
+public struct ImportedFix: Hashable, Sendable {
+    public var location: Location
+    public var utcOffsetSeconds: Int?
+
+    public init(location: Location, utcOffsetSeconds: Int? = nil) {
+        self.location = location
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogStore
+
+/// The contract of `LocationStore`: every backend passes every test here.
+@Suite("LocationStore conformance")
+struct LocationStoreConformanceTests {
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func fix(_ latitude: Double, _ longitude: Double, secondsAfter seconds: Double) -> Location {
+        Location(coordinate: Coordinate(validLatitude: latitude, longitude: longitude)!,
+                 altitudeMeters: 12.5, horizontalAccuracyMeters: 8, verticalAccuracyMeters: 3,
+                 speedMetersPerSecond: 1.4, speedAccuracyMetersPerSecond: 0.5, courseDegrees: 90,
+                 courseAccuracyDegrees: 10, timestamp: t0.addingTimeInterval(seconds))
+    }
+
+    /// A store with one user ("ada") and one device ("phone").
+    static func prepared(_ factory: StoreFactory) async throws -> (any LocationStore, User, Device) {
+        let store = try factory.make()
+        let user = try await store.addUser(named: "ada")
+        let device = try await store.addDevice(named: "phone", userID: user.id)
+        return (store, user, device)
+    }
+
+    @Test("user names are unique and validated", arguments: StoreFactory.all)
+    func userNames(factory: StoreFactory) async throws {
+        let store = try factory.make()
+        let ada = try await store.addUser(named: "ada")
+        await #expect(throws: StoreError.userExists(name: "ada")) { try await store.addUser(named: "ada") }
+        await #expect(throws: StoreError.invalidName("  ")) { try await store.addUser(named: "  ") }
+        #expect(try await store.user(named: "ada") == ada)
+        #expect(try await store.user(id: ada.id)?.name == "ada")
+        #expect(try await store.user(named: "bob") == nil)
+        #expect(try await store.users().map(\.name) == ["ada"])
+    }
+
+    @Test("device names are unique per user, and a device needs a user", arguments: StoreFactory.all)
+    func deviceNames(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let bob = try await store.addUser(named: "bob")
+        _ = try await store.addDevice(named: "phone", userID: bob.id)  // same name, other user: fine
+        await #expect(throws: StoreError.deviceExists(name: "phone")) {
+            try await store.addDevice(named: "phone", userID: ada.id)
+        }
+        await #expect(throws: StoreError.unknownUser(UserID(rawValue: 999_999))) {
+            try await store.addDevice(named: "watch", userID: UserID(rawValue: 999_999))
+        }
+        #expect(try await store.device(named: "phone", userID: ada.id) == phone)
+        #expect(try await store.device(id: phone.id) == phone)
+        #expect(try await store.devices(userID: ada.id) == [phone])
+    }
+
+    @Test("a stored location comes back with every field, at storage precision", arguments: StoreFactory.all)
+    func roundTrip(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let original = Self.fix(52.123456789, 13.987654321, secondsAfter: 0.0004)
+        let summary = try await store.insert([StoredLocation(deviceID: phone.id, location: original,
+                                                             utcOffsetSeconds: 3600, source: .overland)])
+        #expect(summary == InsertSummary(inserted: 1, duplicates: 0))
+        let read = try await store.locations(LocationQuery(userID: ada.id))
+        #expect(read.count == 1)
+        let stored = try #require(read.first)
+        #expect(stored.location == StoragePrecision.rounded(original))
+        #expect(stored.location.coordinate.latitude == 52.1234568)
+        #expect(stored.location.coordinate.longitude == 13.9876543)
+        #expect(stored.location.altitudeMeters == 12.5)
+        #expect(stored.location.speedMetersPerSecond == 1.4)
+        #expect(stored.utcOffsetSeconds == 3600)
+        #expect(stored.source == .overland)
+        #expect(stored.deviceID == phone.id)
+    }
+
+    @Test("the same fix is stored once, even from another endpoint", arguments: StoreFactory.all)
+    func idempotent(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let batch = (0..<5).map { StoredLocation(deviceID: phone.id, location: Self.fix(1, 2, secondsAfter: Double($0)), source: .owntracks) }
+        #expect(try await store.insert(batch) == InsertSummary(inserted: 5, duplicates: 0))
+        var again = batch
+        again[0].source = .api
+        // 1e-8° apart is the same key at storage precision.
+        again[1].location.coordinate = Coordinate(validLatitude: 1.00000001, longitude: 2)!
+        #expect(try await store.insert(again) == InsertSummary(inserted: 0, duplicates: 5))
+        #expect(try await store.locations(LocationQuery(userID: ada.id)).count == 5)
+    }
+
+    @Test("a batch with an unknown device stores nothing", arguments: StoreFactory.all)
+    func atomicBatch(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let batch = [
+            StoredLocation(deviceID: phone.id, location: Self.fix(1, 2, secondsAfter: 0), source: .api),
+            StoredLocation(deviceID: DeviceID(rawValue: 424_242), location: Self.fix(1, 2, secondsAfter: 1), source: .api),
+        ]
+        await #expect(throws: StoreError.unknownDevice(DeviceID(rawValue: 424_242))) { try await store.insert(batch) }
+        #expect(try await store.locations(LocationQuery(userID: ada.id)).isEmpty)
+    }
+
+    struct BrokenFile: Error, Equatable {}
+
+    @Test("an import that fails half way stores nothing", arguments: StoreFactory.all)
+    func atomicImport(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let provenance = ImportProvenance(fileName: "broken.gpx", contentSHA256: nil, format: "gpx")
+        await #expect(throws: BrokenFile()) {
+            try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
+                _ = try sink.insert((0..<100).map { ImportedFix(location: Self.fix(1, 2, secondsAfter: Double($0))) })
+                throw BrokenFile()
+            }
+        }
+        #expect(try await store.locations(LocationQuery(userID: ada.id)).isEmpty)
+        #expect(try await store.imports(userID: ada.id).isEmpty)
+    }
+
+    @Test("re-importing a file stores nothing twice and records both imports", arguments: StoreFactory.all)
+    func reimport(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let provenance = ImportProvenance(fileName: "day.gpx", contentSHA256: "ab", format: "gpx")
+        let fixes = (0..<50).map { ImportedFix(location: Self.fix(48, 11 + Double($0) * 1e-4, secondsAfter: Double($0)), utcOffsetSeconds: 7200) }
+        let first = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
+            _ = try sink.insert(Array(fixes[0..<30]))
+            _ = try sink.insert(Array(fixes[25..<50]))  // overlaps inside the file
+            return 3
+        }
+        #expect(first.inserted == 50)
+        #expect(first.duplicates == 5)
+        #expect(first.rejected == 3)
+        let second = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
+            _ = try sink.insert(fixes)
+            return 0
+        }
+        #expect(second.inserted == 0)
+        #expect(second.duplicates == 50)
+        let stored = try await store.locations(LocationQuery(userID: ada.id))
+        #expect(stored.count == 50)
+        #expect(stored.allSatisfy { $0.source == .fileImport && $0.importID == first.id && $0.utcOffsetSeconds == 7200 })
+        #expect(try await store.imports(userID: ada.id).map(\.id) == [second.id, first.id])
+    }
+}

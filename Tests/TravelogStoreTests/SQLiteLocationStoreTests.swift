@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogSQLite
+import TravelogStore
+
+@Suite("SQLite store")
+struct SQLiteLocationStoreTests {
+    @Test("what is stored survives closing and reopening the file")
+    func persistence() async throws {
+        let path = StoreFactory.temporaryDatabasePath()
+        do {
+            let store = try SQLiteLocationStore(path: path)
+            let ada = try await store.addUser(named: "ada")
+            let phone = try await store.addDevice(named: "phone", userID: ada.id)
+            _ = try await store.insert([StoredLocation(deviceID: phone.id,
+                                                       location: LocationStoreConformanceTests.fix(1, 2, secondsAfter: 0),
+                                                       source: .manual)])
+        }
+        let reopened = try SQLiteLocationStore(path: path)
+        let ada = try #require(try await reopened.user(named: "ada"))
+        #expect(try await reopened.locations(LocationQuery(userID: ada.id)).count == 1)
+        #expect(try await reopened.storageSizeBytes() ?? 0 > 0)
+    }
+
+    @Test("a file that is not a database is refused with its path")
+    func notADatabase() throws {
+        let path = StoreFactory.temporaryDatabasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("this is not SQLite, just text that is long enough to be read as a header".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try SQLiteLocationStore(path: path)
+        } throws: { error in
+            guard case .cannotOpen(let failedPath, _) = error as? StoreError else { return false }
+            return failedPath == path
+        }
+    }
+}

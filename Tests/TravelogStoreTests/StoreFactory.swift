@@ -1,0 +1,23 @@
+import Testing
+import Foundation
+import TravelogSQLite
+import TravelogStore
+
+/// Every backend the conformance suite runs against.
+struct StoreFactory: CustomTestStringConvertible, Sendable {
+    let name: String
+    let make: @Sendable () throws -> any LocationStore
+
+    var testDescription: String { name }
+
+    static let all: [StoreFactory] = [
+        StoreFactory(name: "in-memory") { InMemoryLocationStore() },
+        StoreFactory(name: "SQLite") { try SQLiteLocationStore(path: temporaryDatabasePath()) },
+    ]
+
+    static func temporaryDatabasePath() -> String {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("travelog-test-\(UUID().uuidString)")
+            .appendingPathComponent("travelog.sqlite").path
+    }
+}
