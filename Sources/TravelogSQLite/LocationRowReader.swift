@@ -26,9 +26,8 @@ enum LocationRowReader {
             coordinate: coordinate, altitudeMeters: row[4], horizontalAccuracyMeters: row[5],
             verticalAccuracyMeters: row[6], speedMetersPerSecond: row[7], speedAccuracyMetersPerSecond: row[8],
             courseDegrees: row[9], courseAccuracyDegrees: row[10],
-            timestamp: StoragePrecision.date(milliseconds: row[1]))
+            timestamp: StoragePrecision.date(milliseconds: row[1]), utcOffsetSeconds: row[11])
         let importID: Int64? = row[13]
-        return StoredLocation(deviceID: DeviceID(rawValue: row[0]), location: location, utcOffsetSeconds: row[11],
-                              source: source, importID: importID.map(ImportID.init(rawValue:)))
+        return StoredLocation(deviceID: DeviceID(rawValue: row[0]), location: location, source: source, importID: importID.map(ImportID.init(rawValue:)))
     }
 }

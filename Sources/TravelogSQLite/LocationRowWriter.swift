@@ -35,14 +35,13 @@ final class LocationRowWriter {
     }
 
     /// Inserts one location unless its key is stored already. - Returns: whether it was new.
-    func insert(deviceID: DeviceID, location: Location, utcOffsetSeconds: Int?, source: LocationSource,
-                importID: ImportID?) throws -> Bool {
+    func insert(deviceID: DeviceID, location: Location, source: LocationSource, importID: ImportID?) throws -> Bool {
         let key = LocationKey(deviceID: deviceID, location: location)
         insertStatement.setUncheckedArguments([
             deviceID.rawValue, key.timestampMilliseconds, key.latitudeE7, key.longitudeE7,
             location.altitudeMeters, location.horizontalAccuracyMeters, location.verticalAccuracyMeters,
             location.speedMetersPerSecond, location.speedAccuracyMetersPerSecond, location.courseDegrees,
-            location.courseAccuracyDegrees, utcOffsetSeconds, source.rawValue, importID?.rawValue,
+            location.courseAccuracyDegrees, location.utcOffsetSeconds, source.rawValue, importID?.rawValue,
         ])
         try insertStatement.execute()
         guard db.changesCount > 0 else { return false }

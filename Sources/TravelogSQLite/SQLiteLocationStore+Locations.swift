@@ -15,8 +15,7 @@ extension SQLiteLocationStore {
                 var summary = InsertSummary()
                 for stored in batch {
                     if try writer.insert(deviceID: stored.deviceID, location: stored.location,
-                                         utcOffsetSeconds: stored.utcOffsetSeconds, source: stored.source,
-                                         importID: stored.importID) {
+                                         source: stored.source, importID: stored.importID) {
                         summary.inserted += 1
                     } else {
                         summary.duplicates += 1
@@ -193,11 +192,10 @@ private final class TransactionSink: ImportSink {
         writer = try LocationRowWriter(db: db)
     }
 
-    func insert(_ batch: [ImportedFix]) throws -> InsertSummary {
+    func insert(_ batch: [Location]) throws -> InsertSummary {
         var batchSummary = InsertSummary()
-        for fix in batch {
-            if try writer.insert(deviceID: deviceID, location: fix.location, utcOffsetSeconds: fix.utcOffsetSeconds,
-                                 source: .fileImport, importID: importID) {
+        for location in batch {
+            if try writer.insert(deviceID: deviceID, location: location, source: .fileImport, importID: importID) {
                 batchSummary.inserted += 1
             } else {
                 batchSummary.duplicates += 1

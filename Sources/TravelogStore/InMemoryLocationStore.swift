@@ -169,11 +169,11 @@ private final class StagingSink: ImportSink {
         self.importID = importID
     }
 
-    func insert(_ batch: [ImportedFix]) throws -> InsertSummary {
+    func insert(_ batch: [Location]) throws -> InsertSummary {
         var summary = InsertSummary()
-        for fix in batch {
-            let stored = StoredLocation(deviceID: deviceID, location: StoragePrecision.rounded(fix.location),
-                                        utcOffsetSeconds: fix.utcOffsetSeconds, source: .fileImport, importID: importID)
+        for location in batch {
+            let stored = StoredLocation(deviceID: deviceID, location: StoragePrecision.rounded(location),
+                                        source: .fileImport, importID: importID)
             if seen.insert(stored.key).inserted {
                 staged.append(stored)
                 summary.inserted += 1

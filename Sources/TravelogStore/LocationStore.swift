@@ -63,16 +63,5 @@ public protocol LocationStore: Sendable {
 public protocol ImportSink {
     /// Stores a batch inside the import's transaction; device, source and import id are set by
     /// the store.
-    func insert(_ batch: [ImportedFix]) throws -> InsertSummary
-}
-
-/// One fix read from a file, with the UTC offset its time carried.
-public struct ImportedFix: Hashable, Sendable {
-    public var location: Location
-    public var utcOffsetSeconds: Int?
-
-    public init(location: Location, utcOffsetSeconds: Int? = nil) {
-        self.location = location
-        self.utcOffsetSeconds = utcOffsetSeconds
-    }
+    func insert(_ batch: [Location]) throws -> InsertSummary
 }

@@ -6,18 +6,13 @@ public struct StoredLocation: Hashable, Sendable {
     public var deviceID: DeviceID
     /// The fix, at storage precision (`StoragePrecision`).
     public var location: Location
-    /// The offset from UTC in seconds that the source carried with the time (a GPX time written
-    /// as `…+02:00`, an Overland timestamp), `nil` when the source gave UTC only.
-    public var utcOffsetSeconds: Int?
     public var source: LocationSource
     /// The import that brought it in, if it came from a file.
     public var importID: ImportID?
 
-    public init(deviceID: DeviceID, location: Location, utcOffsetSeconds: Int? = nil,
-                source: LocationSource, importID: ImportID? = nil) {
+    public init(deviceID: DeviceID, location: Location, source: LocationSource, importID: ImportID? = nil) {
         self.deviceID = deviceID
         self.location = location
-        self.utcOffsetSeconds = utcOffsetSeconds
         self.source = source
         self.importID = importID
     }

@@ -54,9 +54,9 @@ struct LocationStoreConformanceTests {
     @Test("a stored location comes back with every field, at storage precision", arguments: StoreFactory.all)
     func roundTrip(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
-        let original = Self.fix(52.123456789, 13.987654321, secondsAfter: 0.0004)
-        let summary = try await store.insert([StoredLocation(deviceID: phone.id, location: original,
-                                                             utcOffsetSeconds: 3600, source: .overland)])
+        var original = Self.fix(52.123456789, 13.987654321, secondsAfter: 0.0004)
+        original.utcOffsetSeconds = 3600
+        let summary = try await store.insert([StoredLocation(deviceID: phone.id, location: original, source: .overland)])
         #expect(summary == InsertSummary(inserted: 1, duplicates: 0))
         let read = try await store.locations(LocationQuery(userID: ada.id))
         #expect(read.count == 1)
@@ -66,7 +66,7 @@ struct LocationStoreConformanceTests {
         #expect(stored.location.coordinate.longitude == 13.9876543)
         #expect(stored.location.altitudeMeters == 12.5)
         #expect(stored.location.speedMetersPerSecond == 1.4)
-        #expect(stored.utcOffsetSeconds == 3600)
+        #expect(stored.location.utcOffsetSeconds == 3600)
         #expect(stored.source == .overland)
         #expect(stored.deviceID == phone.id)
     }
@@ -103,7 +103,7 @@ struct LocationStoreConformanceTests {
         let provenance = ImportProvenance(fileName: "broken.gpx", contentSHA256: nil, format: "gpx")
         await #expect(throws: BrokenFile()) {
             try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
-                _ = try sink.insert((0..<100).map { ImportedFix(location: Self.fix(1, 2, secondsAfter: Double($0))) })
+                _ = try sink.insert((0..<100).map { Self.fix(1, 2, secondsAfter: Double($0)) })
                 throw BrokenFile()
             }
         }
@@ -115,7 +115,11 @@ struct LocationStoreConformanceTests {
     func reimport(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
         let provenance = ImportProvenance(fileName: "day.gpx", contentSHA256: "ab", format: "gpx")
-        let fixes = (0..<50).map { ImportedFix(location: Self.fix(48, 11 + Double($0) * 1e-4, secondsAfter: Double($0)), utcOffsetSeconds: 7200) }
+        let fixes = (0..<50).map {
+            var fix = Self.fix(48, 11 + Double($0) * 1e-4, secondsAfter: Double($0))
+            fix.utcOffsetSeconds = 7200
+            return fix
+        }
         let first = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
             _ = try sink.insert(Array(fixes[0..<30]))
             _ = try sink.insert(Array(fixes[25..<50]))  // overlaps inside the file
@@ -132,7 +136,7 @@ struct LocationStoreConformanceTests {
         #expect(second.duplicates == 50)
         let stored = try await store.locations(LocationQuery(userID: ada.id))
         #expect(stored.count == 50)
-        #expect(stored.allSatisfy { $0.source == .fileImport && $0.importID == first.id && $0.utcOffsetSeconds == 7200 })
+        #expect(stored.allSatisfy { $0.source == .fileImport && $0.importID == first.id && $0.location.utcOffsetSeconds == 7200 })
         #expect(try await store.imports(userID: ada.id).map(\.id) == [second.id, first.id])
     }
 }

@@ -25,6 +25,10 @@ public struct Location: Hashable, Sendable {
     public var courseAccuracyDegrees: Double
     /// When the fix was taken.
     public var timestamp: Date
+    /// The offset from UTC, in seconds, that the source wrote the time with (a GPX time written as
+    /// `…+02:00`, an Overland timestamp); `nil` when the source gave UTC or no offset. It says what
+    /// local time the device kept, which is how days are counted when nothing better is known.
+    public var utcOffsetSeconds: Int?
 
     /// Creates a location. Only the coordinate and the timestamp are required; every other value
     /// defaults to "invalid/unknown" (-1, or `nil` for the altitude).
@@ -37,7 +41,8 @@ public struct Location: Hashable, Sendable {
         speedAccuracyMetersPerSecond: Double = -1,
         courseDegrees: Double = -1,
         courseAccuracyDegrees: Double = -1,
-        timestamp: Date
+        timestamp: Date,
+        utcOffsetSeconds: Int? = nil
     ) {
         self.coordinate = coordinate
         self.altitudeMeters = altitudeMeters.flatMap { $0.isFinite ? $0 : nil }
@@ -48,6 +53,7 @@ public struct Location: Hashable, Sendable {
         self.courseDegrees = Location.sanitized(courseDegrees)
         self.courseAccuracyDegrees = Location.sanitized(courseAccuracyDegrees)
         self.timestamp = timestamp
+        self.utcOffsetSeconds = utcOffsetSeconds
     }
 
     /// NaN and infinities carry no information: they are stored as "unknown" (-1).
