@@ -41,7 +41,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a coordinate could not be constructed.
-public enum CoordinateError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum CoordinateError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The latitude (degrees) is not finite or lies outside [-90, 90].
     case latitudeOutOfRange(Double)
     /// The longitude is NaN or infinite.

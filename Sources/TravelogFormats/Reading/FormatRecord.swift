@@ -1,0 +1,128 @@
+import Foundation
+import TravelogCore
+
+/// One thing a reader found in a file, in file order.
+public enum FormatRecord: Hashable, Sendable {
+    /// A point of a track, a route or a waypoint.
+    case point(FormatPoint)
+    /// A stay that the file itself describes (Google semantic history and Timeline visits,
+    /// Overland visit actions), kept with its source.
+    case visit(FormatVisit)
+    /// A record that is wrong (latitude 200, an impossible date, no time): counted and reported,
+    /// never stored.
+    case rejected(RecordRejection)
+}
+
+/// A point as a file gives it. Points without a time can't be history, but they still count for
+/// the shape of a track (its length, its bounds).
+public struct FormatPoint: Hashable, Sendable {
+    /// What the point belongs to.
+    public enum Kind: Hashable, Sendable {
+        /// A recorded track point; `track` and `segment` count from 0 in file order, so consecutive
+        /// points of one segment were recorded one after the other.
+        case track(track: Int, segment: Int)
+        /// A planned route point (not where someone went).
+        case route(route: Int)
+        /// A single marked place.
+        case waypoint
+    }
+
+    /// Where and when: a full fix when the file gave a time, a bare position otherwise.
+    public enum Position: Hashable, Sendable {
+        case fix(Location)
+        case untimed(Coordinate, altitudeMeters: Double?)
+
+        public var coordinate: Coordinate {
+            switch self {
+            case .fix(let location): location.coordinate
+            case .untimed(let coordinate, _): coordinate
+            }
+        }
+
+        public var altitudeMeters: Double? {
+            switch self {
+            case .fix(let location): location.altitudeMeters
+            case .untimed(_, let altitude): altitude
+            }
+        }
+
+        /// The fix, when the file gave a time.
+        public var location: Location? {
+            if case .fix(let location) = self { return location }
+            return nil
+        }
+    }
+
+    public var kind: Kind
+    public var position: Position
+    /// A name the file gave the point (GPX `name`, a KML Placemark's name).
+    public var name: String?
+
+    public init(kind: Kind, position: Position, name: String? = nil) {
+        self.kind = kind
+        self.position = position
+        self.name = name
+    }
+}
+
+/// A stay described by the file itself.
+public struct FormatVisit: Hashable, Sendable {
+    public var arrival: Date
+    /// `nil` while the visit is still going on, or when the file does not say.
+    public var departure: Date?
+    public var coordinate: Coordinate
+    /// Uncertainty of the center, metres; `nil` when unknown.
+    public var radiusMeters: Double?
+    public var name: String?
+    public var address: String?
+    /// The source's own identifier of the place (a Google place id).
+    public var placeIdentifier: String?
+
+    public init(arrival: Date, departure: Date?, coordinate: Coordinate, radiusMeters: Double? = nil,
+                name: String? = nil, address: String? = nil, placeIdentifier: String? = nil) {
+        self.arrival = arrival
+        self.departure = departure
+        self.coordinate = coordinate
+        self.radiusMeters = radiusMeters
+        self.name = name
+        self.address = address
+        self.placeIdentifier = placeIdentifier
+    }
+}
+
+/// Why one record of a file was not taken, and where it is.
+public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: Hashable, Sendable, CustomStringConvertible {
+        /// The coordinate cannot exist.
+        case invalidCoordinate(CoordinateError)
+        /// A time that does not parse or cannot be (month 13, the year 1899 from a GPS week rollover).
+        case invalidTime(String)
+        /// A required field is absent.
+        case missingField(String)
+        /// A field holds something that is not what it should be.
+        case invalidValue(field: String, value: String)
+        /// An NMEA sentence whose checksum does not match.
+        case badChecksum(expected: UInt8, found: UInt8)
+
+        public var description: String {
+            switch self {
+            case .invalidCoordinate(let error): error.description
+            case .invalidTime(let text): "'\(text)' is not a valid time"
+            case .missingField(let field): "missing \(field)"
+            case .invalidValue(let field, let value): "\(field) '\(value)' is not valid"
+            case .badChecksum(let expected, let found):
+                "checksum is \(String(format: "%02X", found)), expected \(String(format: "%02X", expected))"
+            }
+        }
+    }
+
+    public var position: SourcePosition
+    public var reason: Reason
+
+    public init(position: SourcePosition, reason: Reason) {
+        self.position = position
+        self.reason = reason
+    }
+
+    public var description: String { "\(position): \(reason)" }
+}
