@@ -1,0 +1,28 @@
+/// Why a file could not be read as location history. Every case that concerns the content says
+/// where (`SourcePosition`: byte offset, line, column) and what was expected; the command line adds
+/// the file's name.
+public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case cannotRead(path: String, reason: String)
+    /// The bytes are not valid text in the file's encoding.
+    case invalidEncoding(SourcePosition, expected: String)
+    /// Something else than what the format allows at this place.
+    case unexpected(SourcePosition, expected: String, found: String)
+    /// The input ended while something was still open.
+    case truncated(SourcePosition, expected: String)
+    /// The content matches no format Travelog reads.
+    case unrecognizedFormat(String)
+    /// Valid data that is not location history (Google Timeline Edits, a settings file).
+    case notLocationHistory(String)
+
+    public var description: String {
+        switch self {
+        case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
+        case .invalidEncoding(let position, let expected): "\(position): invalid text, expected \(expected)"
+        case .unexpected(let position, let expected, let found): "\(position): expected \(expected), found \(found)"
+        case .truncated(let position, let expected): "\(position): unexpected end of input, expected \(expected)"
+        case .unrecognizedFormat(let reason): "not a format Travelog reads: \(reason)"
+        case .notLocationHistory(let what): "not location history: \(what)"
+        }
+    }
+}

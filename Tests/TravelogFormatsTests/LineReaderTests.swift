@@ -1,0 +1,59 @@
+import Testing
+import TravelogFormats
+
+@Suite("LineReader")
+struct LineReaderTests {
+    static func lines(_ bytes: [UInt8], chunk: Int = .max) throws -> [(String, Int, Int)] {
+        var reader = LineReader(source: MemoryByteSource(bytes, maximumChunkBytes: chunk), blockSizeBytes: 16)
+        var result: [(String, Int, Int)] = []
+        while let line = try reader.next() {
+            result.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.byteOffset))
+        }
+        return result
+    }
+
+    @Test("LF, CR LF and lone CR all end a line; a last line without terminator counts", arguments: [1, 2, 3, 7, 1000])
+    func terminators(chunk: Int) throws {
+        let result = try Self.lines(Array("a\nbb\r\nccc\rd".utf8), chunk: chunk)
+        #expect(result.map(\.0) == ["a", "bb", "ccc", "d"])
+        #expect(result.map(\.1) == [1, 2, 3, 4])
+        #expect(result.map(\.2) == [0, 2, 6, 10])
+    }
+
+    @Test("empty lines are kept, an empty input has none")
+    func emptyLines() throws {
+        #expect(try Self.lines(Array("\n\nx\n".utf8)).map(\.0) == ["", "", "x"])
+        #expect(try Self.lines([]).isEmpty)
+    }
+
+    @Test("a UTF-8 BOM is skipped and offsets still count it")
+    func utf8BOM() throws {
+        let result = try Self.lines([0xEF, 0xBB, 0xBF] + Array("ab\ncd".utf8))
+        #expect(result.map(\.0) == ["ab", "cd"])
+        #expect(result.map(\.2) == [3, 6])
+    }
+
+    @Test("UTF-16 LE and BE are transcoded, with offsets in the original bytes", arguments: [true, false])
+    func utf16(littleEndian: Bool) throws {
+        let text = "$GP,é\r\n😀x\n"
+        let units = Array(text.utf16)
+        var bytes: [UInt8] = littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]
+        for unit in units {
+            let pair = [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+            bytes += littleEndian ? pair : pair.reversed()
+        }
+        for chunk in [1, 3, 5, 1000] {
+            let result = try Self.lines(bytes, chunk: chunk)
+            #expect(result.map(\.0) == ["$GP,é", "😀x"])
+            #expect(result.map(\.2) == [2, 16])
+        }
+    }
+
+    @Test("a truncated UTF-16 code unit is an error with its offset")
+    func oddUTF16() {
+        #expect(throws: FormatError.truncated(SourcePosition(byteOffset: 4, line: 1, column: 2),
+                                              expected: "the second byte of a UTF-16 code unit")) {
+            try Self.lines([0xFF, 0xFE, 0x41, 0x00, 0x42])
+        }
+    }
+}
