@@ -19,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(
@@ -41,12 +42,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogImport",
+            dependencies: ["TravelogFormats", "TravelogStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogCLI",
             dependencies: [
                 "TravelogCore",
                 "TravelogFormats",
                 "TravelogStore",
                 "TravelogSQLite",
+                "TravelogImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -84,6 +91,11 @@ let package = Package(
         .testTarget(
             name: "TravelogStoreTests",
             dependencies: ["TravelogStore", "TravelogSQLite", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogImportTests",
+            dependencies: ["TravelogImport", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -32,7 +32,7 @@ extension SQLiteLocationStore {
     }
 
     public func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
-                                _ work: @Sendable (any ImportSink) throws -> Int) async throws -> ImportRecord {
+                                _ work: @Sendable (any ImportSink) throws -> ImportTally) async throws -> ImportRecord {
         guard try await device(id: deviceID) != nil else { throw StoreError.unknownDevice(deviceID) }
         let importedAt = StoragePrecision.milliseconds(Date())
         // The work is not escaping, but GRDB's write takes an escaping closure: run it synchronously
@@ -49,15 +49,19 @@ extension SQLiteLocationStore {
                                           provenance.format, importedAt])
                     let importID = ImportID(rawValue: db.lastInsertedRowID)
                     let sink = try TransactionSink(db: db, deviceID: deviceID, importID: importID)
-                    let rejected = try work(sink)
+                    let tally = try work(sink)
                     try sink.writer.flushDays()
+                    var provenance = provenance
+                    provenance.contentSHA256 = tally.contentSHA256 ?? provenance.contentSHA256
                     try db.execute(sql: """
-                        UPDATE imports SET inserted_count = ?, duplicate_count = ?, rejected_count = ? WHERE id = ?
-                        """, arguments: [sink.summary.inserted, sink.summary.duplicates, rejected, importID.rawValue])
+                        UPDATE imports SET inserted_count = ?, duplicate_count = ?, rejected_count = ?, content_sha256 = ?
+                        WHERE id = ?
+                        """, arguments: [sink.summary.inserted, sink.summary.duplicates, tally.rejected,
+                                          provenance.contentSHA256, importID.rawValue])
                     record = ImportRecord(id: importID, deviceID: deviceID, provenance: provenance,
                                           importedAt: StoragePrecision.date(milliseconds: importedAt),
                                           inserted: sink.summary.inserted, duplicates: sink.summary.duplicates,
-                                          rejected: rejected)
+                                          rejected: tally.rejected)
                     return .commit
                 }
                 guard let record else { throw StoreError.database(operation: "importing", message: "no record") }

@@ -70,3 +70,16 @@ public struct DeviceSummary: Hashable, Sendable {
         self.lastTimestamp = lastTimestamp
     }
 }
+
+/// What an import's work tells the store when it is done.
+public struct ImportTally: Hashable, Sendable {
+    /// Records the reader rejected.
+    public var rejected: Int
+    /// The file's SHA-256, when it was computed while reading.
+    public var contentSHA256: String?
+
+    public init(rejected: Int, contentSHA256: String? = nil) {
+        self.rejected = rejected
+        self.contentSHA256 = contentSHA256
+    }
+}

@@ -95,17 +95,19 @@ public final class InMemoryLocationStore: LocationStore {
     }
 
     public func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
-                                _ work: @Sendable (any ImportSink) throws -> Int) async throws -> ImportRecord {
+                                _ work: @Sendable (any ImportSink) throws -> ImportTally) async throws -> ImportRecord {
         guard try await device(id: deviceID) != nil else { throw StoreError.unknownDevice(deviceID) }
         let importID = ImportID(rawValue: state.withLock { $0.makeID() })
         // Staged outside the shared state, committed at once when the work succeeds.
         let sink = StagingSink(deviceID: deviceID, importID: importID)
-        let rejected = try work(sink)
+        let tally = try work(sink)
+        var provenance = provenance
+        provenance.contentSHA256 = tally.contentSHA256 ?? provenance.contentSHA256
         return state.withLock { state in
             let summary = state.insert(sink.staged)
             let record = ImportRecord(id: importID, deviceID: deviceID, provenance: provenance, importedAt: Date(),
                                       inserted: summary.inserted, duplicates: summary.duplicates + sink.duplicatesWithinImport,
-                                      rejected: rejected)
+                                      rejected: tally.rejected)
             state.imports[importID] = record
             return record
         }

@@ -33,11 +33,11 @@ public protocol LocationStore: Sendable {
     func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary
 
     /// Runs a whole import in one transaction: `work` feeds the sink batch by batch (so memory stays
-    /// flat) and returns how many records it rejected. When `work` throws, nothing it inserted is
-    /// kept and its error is rethrown unchanged.
+    /// flat) and returns what it rejected and the file's hash (which replaces the provenance's when
+    /// given). When `work` throws, nothing it inserted is kept and its error is rethrown unchanged.
     /// - Returns: the import as recorded.
     func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
-                         _ work: @Sendable (any ImportSink) throws -> Int) async throws -> ImportRecord
+                         _ work: @Sendable (any ImportSink) throws -> ImportTally) async throws -> ImportRecord
 
     // MARK: Reading
 

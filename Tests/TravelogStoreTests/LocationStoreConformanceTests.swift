@@ -123,20 +123,23 @@ struct LocationStoreConformanceTests {
         let first = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
             _ = try sink.insert(Array(fixes[0..<30]))
             _ = try sink.insert(Array(fixes[25..<50]))  // overlaps inside the file
-            return 3
+            return ImportTally(rejected: 3, contentSHA256: "cd")
         }
         #expect(first.inserted == 50)
         #expect(first.duplicates == 5)
         #expect(first.rejected == 3)
+        #expect(first.provenance.contentSHA256 == "cd")
         let second = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
             _ = try sink.insert(fixes)
-            return 0
+            return ImportTally(rejected: 0)
         }
         #expect(second.inserted == 0)
         #expect(second.duplicates == 50)
         let stored = try await store.locations(LocationQuery(userID: ada.id))
         #expect(stored.count == 50)
         #expect(stored.allSatisfy { $0.source == .fileImport && $0.importID == first.id && $0.location.utcOffsetSeconds == 7200 })
-        #expect(try await store.imports(userID: ada.id).map(\.id) == [second.id, first.id])
+        let recorded = try await store.imports(userID: ada.id)
+        #expect(recorded.map(\.id) == [second.id, first.id])
+        #expect(recorded.map(\.provenance.contentSHA256) == ["ab", "cd"])
     }
 }

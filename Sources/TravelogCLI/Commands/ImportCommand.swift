@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import TravelogFormats
+import TravelogImport
+import TravelogStore
+
+extension FileFormat: ExpressibleByArgument {}
+
+/// `travelog import FILE…`
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import location history files; the format is recognised from the content.",
+        discussion: """
+            Reads GPX, KML, GeoJSON (and Overland batches), CSV, NMEA 0183, Google Takeout (Records.json, \
+            Semantic Location History, Timeline.json from Android, location-history.json from iOS), \
+            OwnTracks Recorder .rec and GeoLife .plt files as streams, so any size fits in memory. \
+            Each file is stored whole or not at all; importing a file again stores nothing twice. \
+            Files that are not location history (Timeline Edits.json, settings) are named and skipped.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
+
+    @Option(help: "The device the locations belong to (created when new).")
+    var device = "default"
+
+    @Option(help: ArgumentHelp("Read the files as this format instead of recognising it.", valueName: "format"))
+    var format: FileFormat?
+
+    @Option(help: ArgumentHelp("The UTC date (YYYY-MM-DD) for NMEA logs that carry none.", valueName: "date"))
+    var date: String?
+
+    @Flag(help: "Print the summaries as JSON.")
+    var json = false
+
+    @Argument(help: "The files to import.")
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one file to import") }
+        if let date, Self.parseDay(date) == nil { throw ValidationError(CLIError.invalidDate(date).description) }
+    }
+
+    static func parseDay(_ text: String) -> DateComponents? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10 else { return nil }
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        guard components.isValidDate(in: calendar) else { return nil }
+        return components
+    }
+
+    func run() async throws {
+        let store = try storeOptions.openStore()
+        let user = try await account.resolveUser(in: store, createIfEmpty: true)
+        let existing = try await store.device(named: device, userID: user.id)
+        let deviceRecord = if let existing { existing } else { try await store.addDevice(named: device, userID: user.id) }
+        let importer = FileImporter(store: store)
+        let options = ReaderOptions(date: date.flatMap(Self.parseDay))
+        var reports: [ImportReport] = []
+        for file in files {
+            let bar = ProgressBar(label: URL(fileURLWithPath: file).lastPathComponent)
+            let report = await importer.importFile(at: file, deviceID: deviceRecord.id, format: format, options: options) { progress in
+                bar.update(bytes: progress.bytesRead, totalBytes: progress.totalBytes, items: progress.locations,
+                           itemName: "locations")
+            }
+            bar.finish()
+            if !json { print(ImportSummaryText.render(report)) }
+            reports.append(report)
+        }
+        if json { print(ImportSummaryText.json(reports)) }
+        if reports.contains(where: \.failed) { throw ExitCode.failure }
+    }
+}

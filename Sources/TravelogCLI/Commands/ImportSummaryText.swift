@@ -1,0 +1,58 @@
+import Foundation
+import TravelogFormats
+import TravelogImport
+
+/// How an import's summary reads, for people and for scripts.
+enum ImportSummaryText {
+    static func render(_ report: ImportReport) -> String {
+        let format = report.format.map { " (\($0.displayName))" } ?? ""
+        switch report.outcome {
+        case .skipped(let reason):
+            return "\(report.path): skipped, \(reason)"
+        case .failed(let reason):
+            return "\(report.path)\(format): error: \(reason); nothing from this file was stored"
+        case .imported:
+            var lines = ["\(report.path)\(format): read \(report.locationsRead) locations, imported \(report.inserted), "
+                         + "duplicates \(report.duplicates), rejected \(report.rejected)"
+                         + (report.visitsRead > 0 ? ", visits \(report.visitsRead)" : "")]
+            for rejection in report.rejections {
+                lines.append("  rejected at \(rejection.position): \(rejection.reason)")
+            }
+            if report.rejected > report.rejections.count + report.untimedPoints {
+                lines.append("  … and \(report.rejected - report.rejections.count - report.untimedPoints) more")
+            }
+            if report.untimedPoints > 0 {
+                lines.append("  rejected \(report.untimedPoints) points without a time (they cannot be placed in the history)")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    static func json(_ reports: [ImportReport]) -> String {
+        let objects: [[String: Any]] = reports.map { report in
+            var object: [String: Any] = [
+                "file": report.path,
+                "format": report.format?.rawValue ?? NSNull(),
+                "read": report.locationsRead,
+                "imported": report.inserted,
+                "duplicates": report.duplicates,
+                "rejected": report.rejected,
+                "visits": report.visitsRead,
+                "rejections": report.rejections.map { ["line": $0.position.line, "column": $0.position.column,
+                                                        "byteOffset": $0.position.byteOffset, "reason": $0.reason.description] },
+            ]
+            switch report.outcome {
+            case .imported: object["status"] = "imported"
+            case .skipped(let reason):
+                object["status"] = "skipped"
+                object["reason"] = reason
+            case .failed(let reason):
+                object["status"] = "failed"
+                object["error"] = reason
+            }
+            return object
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import TravelogStore
+
+/// `travelog info`
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show the devices, how many locations each has, the first and last fix, and the storage size.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let store = try storeOptions.openStore()
+        let user = try await account.resolveUser(in: store, createIfEmpty: false)
+        let summaries = try await store.deviceSummaries(userID: user.id)
+        let size = try await store.storageSizeBytes() ?? 0
+        let iso = ISO8601DateFormatter()
+        if json {
+            let object: [String: Any] = [
+                "database": storeOptions.databasePath,
+                "user": user.name,
+                "storageBytes": size,
+                "devices": summaries.map { summary -> [String: Any] in
+                    ["name": summary.device.name, "locations": summary.locationCount,
+                     "first": summary.firstTimestamp.map(iso.string(from:)) ?? NSNull(),
+                     "last": summary.lastTimestamp.map(iso.string(from:)) ?? NSNull()]
+                },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("Database: \(storeOptions.databasePath) (\(ProgressBar.bytes(Int(size))))")
+        print("User: \(user.name)")
+        if summaries.isEmpty { print("No devices yet.") }
+        for summary in summaries {
+            let span = summary.firstTimestamp.map { first in
+                " from \(iso.string(from: first)) to \(summary.lastTimestamp.map(iso.string(from:)) ?? "?")"
+            } ?? ""
+            print("  \(summary.device.name): \(summary.locationCount) locations\(span)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import TravelogSQLite
+import TravelogStore
+
+/// Where the data lives: `--db PATH`, else `$TRAVELOG_DB`, else the XDG data directory.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The database file.",
+        discussion: "Default: $TRAVELOG_DB, else $XDG_DATA_HOME/travelog/travelog.sqlite (~/.local/share/… when unset).",
+        valueName: "path"))
+    var db: String?
+
+    /// The database path after applying the defaults.
+    var databasePath: String {
+        Self.resolvePath(option: db, environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func resolvePath(option: String?, environment: [String: String]) -> String {
+        if let option, !option.isEmpty { return option }
+        if let path = environment["TRAVELOG_DB"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return dataHome + "/travelog/travelog.sqlite"
+    }
+
+    /// Opens (creating when needed) the SQLite store.
+    func openStore() throws -> any LocationStore {
+        try SQLiteLocationStore(path: databasePath)
+    }
+}
+
+/// Whose history a command works on.
+struct AccountOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The user whose history this is.",
+        discussion: "Default: $TRAVELOG_USER, else the only user in the database; a new database gets a user named after your login.",
+        valueName: "name"))
+    var user: String?
+
+    /// The user named by `--user` or the defaults; creates the first user of an empty database when
+    /// `createIfEmpty` is set.
+    func resolveUser(in store: any LocationStore, createIfEmpty: Bool) async throws -> User {
+        let environment = ProcessInfo.processInfo.environment
+        if let name = user ?? environment["TRAVELOG_USER"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            if let found = try await store.user(named: name) { return found }
+            if createIfEmpty, try await store.users().isEmpty { return try await store.addUser(named: name) }
+            throw CLIError.noSuchUser(name)
+        }
+        let users = try await store.users()
+        switch users.count {
+        case 1: return users[0]
+        case 0 where createIfEmpty:
+            return try await store.addUser(named: environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "me")
+        case 0: throw CLIError.noUsers
+        default: throw CLIError.severalUsers(users.map(\.name))
+        }
+    }
+}
+
+/// Why a command could not do what was asked (printed as `Error: …`).
+enum CLIError: Error, CustomStringConvertible {
+    case noSuchUser(String)
+    case noUsers
+    case severalUsers([String])
+    case noSuchDevice(String)
+    case invalidDate(String)
+
+    var description: String {
+        switch self {
+        case .noSuchUser(let name): "no user named '\(name)' (add one with `travelog user add \(name)`)"
+        case .noUsers: "the database has no users yet: import something, or add one with `travelog user add NAME`"
+        case .severalUsers(let names): "the database has several users (\(names.joined(separator: ", "))): choose one with --user"
+        case .noSuchDevice(let name): "no device named '\(name)' for this user"
+        case .invalidDate(let text): "'\(text)' is not a date: expected YYYY-MM-DD or an ISO 8601 time such as 2024-05-01T08:00:00Z"
+        }
+    }
+}

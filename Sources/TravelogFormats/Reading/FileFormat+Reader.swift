@@ -1,0 +1,11 @@
+extension FileFormat {
+    /// A reader of this format over a byte source.
+    /// - Throws: `FormatError.unrecognizedFormat` for a format without a reader.
+    public func makeReader(source: any ByteSource, options: ReaderOptions = ReaderOptions()) throws(FormatError)
+        -> any LocationFileReader {
+        switch self {
+        default:
+            throw .unrecognizedFormat("\(displayName) files cannot be read yet")
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import Foundation
+
+/// What a reader may need to know beyond the bytes.
+public struct ReaderOptions: Hashable, Sendable {
+    /// The UTC date for streams that carry none (NMEA GGA-only logs): `travelog import --date`.
+    public var date: DateComponents?
+
+    public init(date: DateComponents? = nil) {
+        self.date = date
+    }
+}
