@@ -22,12 +22,13 @@ let context = BenchmarkContext(
 try FileManager.default.createDirectory(at: context.workDirectory, withIntermediateDirectories: true)
 
 /// Every benchmark, by name; `make bench` runs them all, `TravelogBenchmarks … NAME` runs one.
-let benchmarks: [(name: String, run: (BenchmarkContext) throws -> Void)] = [
+let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] = [
+    ("store", StoreBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
 for benchmark in selected {
     print("== \(benchmark.name)")
-    try benchmark.run(context)
+    try await benchmark.run(context)
     print()
 }
