@@ -1,0 +1,155 @@
+import Foundation
+import TravelogCore
+
+/// Generated input files for benchmarks, written once per size and seed and reused afterwards.
+enum BenchmarkInputs {
+    /// A Google Takeout `Records.json` of about `targetBytes` bytes (≈ 250 bytes per location), in
+    /// the shape of real exports: E7 coordinates, accuracy, altitude, source, deviceTag, an ISO
+    /// `timestamp` (every tenth record the older `timestampMs`), and now and then an `activity`.
+    /// - Returns: the file's URL and the number of locations in it.
+    static func googleRecords(in directory: URL, targetBytes: Int) throws -> (url: URL, locations: Int) {
+        let url = directory.appendingPathComponent("Records-\(targetBytes / 1_000_000)MB.json")
+        let countURL = url.appendingPathExtension("count")
+        if let text = try? String(contentsOf: countURL, encoding: .utf8), let count = Int(text),
+           FileManager.default.fileExists(atPath: url.path) {
+            return (url, count)
+        }
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var random = SplitMix64(seed: 2012)
+        var buffer = ByteBuffer()
+        buffer.append("{\n  \"locations\": [")
+        var written = 0, count = 0
+        var latitudeE7: Int64 = 525_200_000, longitudeE7: Int64 = 134_050_000
+        var milliseconds: Int64 = 1_355_581_289_460
+        while written + buffer.count < targetBytes {
+            latitudeE7 += Int64(random.nextUnit() * 2000) - 1000
+            longitudeE7 += Int64(random.nextUnit() * 3000) - 1500
+            milliseconds += 30_000 + Int64(random.nextUnit() * 60_000)
+            buffer.append(count == 0 ? "\n    {\n      \"latitudeE7\": " : ",\n    {\n      \"latitudeE7\": ")
+            buffer.append(latitudeE7)
+            buffer.append(",\n      \"longitudeE7\": ")
+            buffer.append(longitudeE7)
+            buffer.append(",\n      \"accuracy\": ")
+            buffer.append(Int64(5 + random.nextUnit() * 60))
+            buffer.append(",\n      \"altitude\": ")
+            buffer.append(Int64(30 + random.nextUnit() * 20))
+            buffer.append(",\n      \"verticalAccuracy\": 3,\n      \"source\": \"WIFI\",\n      \"deviceTag\": 1234567890,\n")
+            if count % 7 == 0 {
+                buffer.append("      \"activity\": [{\n        \"activity\": [{\n          \"type\": \"STILL\",\n          \"confidence\": 92\n        }],\n        \"timestampMs\": \"")
+                buffer.append(milliseconds)
+                buffer.append("\"\n      }],\n")
+            }
+            if count % 10 == 0 {
+                buffer.append("      \"timestampMs\": \"")
+                buffer.append(milliseconds)
+                buffer.append("\"\n    }")
+            } else {
+                buffer.append("      \"timestamp\": \"")
+                buffer.appendISO8601(milliseconds: milliseconds)
+                buffer.append("\"\n    }")
+            }
+            count += 1
+            if buffer.count >= 1 << 20 {
+                handle.write(buffer.data)
+                written += buffer.count
+                buffer.removeAll()
+            }
+        }
+        buffer.append("\n  ]\n}\n")
+        handle.write(buffer.data)
+        try String(count).write(to: countURL, atomically: true, encoding: .utf8)
+        return (url, count)
+    }
+
+    /// A GPX 1.1 file of `points` track points (one track, one segment, ele and time each).
+    static func gpx(in directory: URL, points: Int) throws -> URL {
+        let url = directory.appendingPathComponent("track-\(points).gpx")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var buffer = ByteBuffer()
+        buffer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Travelog benchmark\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n <trk><name>benchmark</name><trkseg>\n")
+        for location in SyntheticTrack.locations(count: points, seed: 11) {
+            buffer.append("  <trkpt lat=\"")
+            buffer.append(fixed: location.coordinate.latitude)
+            buffer.append("\" lon=\"")
+            buffer.append(fixed: location.coordinate.longitude)
+            buffer.append("\"><ele>")
+            buffer.append(Int64(location.altitudeMeters ?? 0))
+            buffer.append("</ele><time>")
+            buffer.appendISO8601(milliseconds: Int64(location.timestamp.timeIntervalSince1970 * 1000))
+            buffer.append("</time></trkpt>\n")
+            if buffer.count >= 1 << 20 {
+                handle.write(buffer.data)
+                buffer.removeAll()
+            }
+        }
+        buffer.append(" </trkseg></trk>\n</gpx>\n")
+        handle.write(buffer.data)
+        return url
+    }
+}
+
+/// A growable byte buffer with the few fast appends the generators need.
+struct ByteBuffer {
+    private(set) var bytes: [UInt8] = []
+    var count: Int { bytes.count }
+    var data: Data { Data(bytes) }
+
+    init() { bytes.reserveCapacity(1 << 21) }
+
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+    mutating func append(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: [UInt8] = []
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes.append(contentsOf: digits.reversed())
+    }
+    /// Seven decimals, as coordinates are written.
+    mutating func append(fixed value: Double) {
+        let scaled = Int64((value * 1e7).rounded())
+        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = scaled.magnitude
+        append(Int64(magnitude / 10_000_000))
+        bytes.append(UInt8(ascii: "."))
+        let fraction = String(magnitude % 10_000_000)
+        bytes.append(contentsOf: Array(repeating: UInt8(ascii: "0"), count: 7 - fraction.utf8.count))
+        bytes.append(contentsOf: fraction.utf8)
+    }
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`
+    mutating func appendISO8601(milliseconds: Int64) {
+        let days = Int(milliseconds.floorDivided(by: 86_400_000))
+        let dayMilliseconds = Int(milliseconds - Int64(days) * 86_400_000)
+        bytes.append(contentsOf: CivilDate(daysSince1970: days).description.utf8)
+        func two(_ value: Int) { bytes.append(UInt8(ascii: "0") + UInt8(value / 10)); bytes.append(UInt8(ascii: "0") + UInt8(value % 10)) }
+        bytes.append(UInt8(ascii: "T"))
+        two(dayMilliseconds / 3_600_000)
+        bytes.append(UInt8(ascii: ":"))
+        two(dayMilliseconds / 60_000 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        two(dayMilliseconds / 1000 % 60)
+        bytes.append(UInt8(ascii: "."))
+        let millis = dayMilliseconds % 1000
+        bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
+        two(millis % 100)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards negative infinity.
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

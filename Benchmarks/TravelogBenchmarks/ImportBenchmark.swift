@@ -1,0 +1,50 @@
+import Foundation
+
+/// End-to-end imports through the release `travelog` command, timed and measured with
+/// `/usr/bin/time -v` (wall clock and peak resident memory of the whole process).
+enum ImportBenchmark {
+    /// Size of the generated Records.json (`TRAVELOG_BENCH_RECORDS_MB` overrides, e.g. for a quick run).
+    static var recordsBytes: Int {
+        (ProcessInfo.processInfo.environment["TRAVELOG_BENCH_RECORDS_MB"].flatMap(Int.init) ?? 1000) * 1_000_000
+    }
+
+    static func run(_ context: BenchmarkContext) async throws {
+        let records = try BenchmarkInputs.googleRecords(in: context.workDirectory, targetBytes: recordsBytes)
+        try measure(context, file: records.url, locations: records.locations, label: "Google Records.json")
+        let gpx = try BenchmarkInputs.gpx(in: context.workDirectory, points: 1_000_000)
+        try measure(context, file: gpx, locations: 1_000_000, label: "GPX")
+    }
+
+    static func measure(_ context: BenchmarkContext, file: URL, locations: Int, label: String) throws {
+        let database = context.workDirectory.appendingPathComponent("import-benchmark.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-v", context.travelogExecutable.path, "import", "--db", database, "--user", "bench",
+                             "--device", "phone", file.path]
+        let errors = Pipe(), output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        try process.run()
+        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let seconds = wallClockSeconds(report)
+        let peakKilobytes = report.split(separator: "\n")
+            .first { $0.contains("Maximum resident set size") }
+            .flatMap { $0.split(separator: ":").last }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        print("  \(label): \(Figures.megabytes(Double(size))), \(locations) locations imported in \(Figures.seconds(seconds)) "
+              + "(\(Figures.rate(Double(locations) / seconds)) locations/s, \(Figures.megabytes(Double(size) / seconds))/s), "
+              + "peak memory \(peakKilobytes / 1024) MB, exit status \(process.terminationStatus)")
+        print("    " + summary.split(separator: "\n").prefix(1).joined())
+    }
+
+    /// Parses `Elapsed (wall clock) time (h:mm:ss or m:ss): 0:12.34`.
+    static func wallClockSeconds(_ report: String) -> Double {
+        guard let line = report.split(separator: "\n").first(where: { $0.contains("Elapsed (wall clock)") }),
+              let value = line.split(separator: " ").last else { return .nan }
+        return value.split(separator: ":").reduce(0.0) { $0 * 60 + (Double($1) ?? 0) }
+    }
+}
