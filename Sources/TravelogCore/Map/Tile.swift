@@ -29,7 +29,7 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible {
     /// The tile holding a map point at a zoom. The point's x is wrapped into the world and its y
     /// clamped to it; a point on a boundary between tiles belongs to the tile east or south of
     /// it (the bottom edge of the world belongs to the last row).
-    /// - Precondition: `zoom` is in [0, ``maximumZoom``].
+    /// - Precondition: `zoom` is in [0, ``maximumZoom``] and the point is finite.
     public init(containing point: MapPoint, zoom: Int) {
         precondition((0...Self.maximumZoom).contains(zoom), "zoom level \(zoom) is outside 0...\(Self.maximumZoom)")
         let last = (1 << zoom) - 1

@@ -35,7 +35,7 @@ public struct TileCover: RandomAccessCollection, Sendable, Equatable {
     private static func indices(from low: Double, to high: Double, zoom: Int) -> Range<Int> {
         let size = Tile.sizeMapPoints(zoom: zoom)
         let last = (1 << zoom) - 1
-        let first = Swift.min(Int((low / size).rounded(.down)), last)
+        let first = Swift.min(Swift.max(Int((low / size).rounded(.down)), 0), last)
         let end = Swift.min(Swift.max(Int((high / size).rounded(.up)) - 1, first), last)
         return first..<(end + 1)
     }
