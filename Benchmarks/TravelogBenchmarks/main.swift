@@ -25,6 +25,7 @@ try FileManager.default.createDirectory(at: context.workDirectory, withIntermedi
 let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] = [
     ("store", StoreBenchmark.run),
     ("import", ImportBenchmark.run),
+    ("breadcrumb-path", MapGeometryBenchmarks.breadcrumbPath),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
