@@ -25,13 +25,13 @@ public struct JSONParser: ~Copyable {
     /// Limits and switches for one parse.
     public struct Options: Sendable {
         /// Objects and arrays may nest this deep; deeper input is rejected (malicious nesting).
-        public var maximumDepth: Int
+        public let maximumDepth: Int
         /// Accept several top-level values, each starting on a new line (JSON Lines, OwnTracks `.rec`).
-        public var allowsMultipleTopLevelValues: Bool
-        /// How many bytes the parser asks its source for at a time.
-        public var blockSizeBytes: Int
+        public let allowsMultipleTopLevelValues: Bool
+        /// How many bytes the parser asks its source for at a time (less for an input known to be shorter).
+        public let blockSizeBytes: Int
         /// The longest string or number accepted, in bytes, which bounds the memory one token may take.
-        public var maximumTokenBytes: Int
+        public let maximumTokenBytes: Int
 
         /// - Parameters:
         ///   - maximumDepth: at least 1; 512 by default.
@@ -102,7 +102,9 @@ public struct JSONParser: ~Copyable {
     public init(source: some JSONByteSource, options: Options = Options()) {
         self.options = options
         self.source = source
-        capacity = options.blockSizeBytes
+        // A short input known in advance (a message, a small file) gets a window of its own size, plus
+        // one byte so that learning of its end never needs a bigger window.
+        capacity = min(options.blockSizeBytes, max(source.totalByteCount.map { $0 + 1 } ?? .max, 16))
         buffer = .allocate(capacity: capacity)
         containers = .allocate(capacity: options.maximumDepth)
         scratchCapacity = 256
