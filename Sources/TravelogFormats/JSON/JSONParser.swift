@@ -20,6 +20,9 @@ import Darwin
 /// correctly rounded `doubleValue` and, when it is an integer that fits, as an exact `int64Value`.
 /// Nothing is allocated per token unless the reader asks for a `String`.
 ///
+/// The parser owns its buffers, so it is `~Copyable`: hand it to helper functions `inout`. (One
+/// consequence: swift-testing's `#expect(parser.method())` does not compile; bind the result first.)
+///
 /// - Complexity: O(n) in the input length; memory O(block size + longest token + depth).
 public struct JSONParser: ~Copyable {
     /// Limits and switches for one parse.
@@ -52,6 +55,9 @@ public struct JSONParser: ~Copyable {
             self.blockSizeBytes = blockSizeBytes
             self.maximumTokenBytes = maximumTokenBytes
         }
+
+        /// One JSON value per line (JSON Lines, the JSON of OwnTracks `.rec` lines), other limits as default.
+        public static let jsonLines = Options(allowsMultipleTopLevelValues: true)
     }
 
     /// What the grammar accepts next.
@@ -141,6 +147,12 @@ public struct JSONParser: ~Copyable {
 
     /// The input's length in bytes when the source knows it.
     public var totalByteCount: Int? { source.totalByteCount }
+
+    /// The fraction of the input consumed, 0…1, when its length is known (for a progress bar).
+    public var fractionConsumed: Double? {
+        guard let total = totalByteCount else { return nil }
+        return total == 0 ? 1 : min(1, Double(bytesConsumed) / Double(total))
+    }
 
     /// How many objects and arrays are open.
     public var depth: Int { depthStorage }

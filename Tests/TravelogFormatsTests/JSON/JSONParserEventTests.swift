@@ -100,6 +100,7 @@ struct JSONParserEventTests {
             previous = parser.bytesConsumed
         }
         #expect(parser.bytesConsumed == text.utf8.count)
+        #expect(parser.fractionConsumed == 1)
     }
 
     @Test("nesting up to the depth limit is accepted")
@@ -111,7 +112,7 @@ struct JSONParserEventTests {
 
 @Suite("JSONParser: several top-level values (JSON Lines)")
 struct JSONLinesTests {
-    static let lines = JSONParser.Options(allowsMultipleTopLevelValues: true)
+    static let lines = JSONParser.Options.jsonLines
 
     @Test("values on separate lines are read one after the other")
     func values() throws {

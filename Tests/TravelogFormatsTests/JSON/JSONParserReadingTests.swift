@@ -164,6 +164,7 @@ struct JSONFileSourceTests {
 
         var parser = try JSONParser(contentsOfFile: url.path, options: .init(blockSizeBytes: 4096))
         #expect(parser.totalByteCount == text.utf8.count)
+        #expect(parser.fractionConsumed == 0)
         var sum: Int64 = 0
         var progress: [Int] = []
         try parser.expect(.arrayStart)
