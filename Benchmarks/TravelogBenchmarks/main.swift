@@ -26,6 +26,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("store", StoreBenchmark.run),
     ("import", ImportBenchmark.run),
     ("breadcrumb-path", MapGeometryBenchmarks.breadcrumbPath),
+    ("json", JSONBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
