@@ -18,12 +18,10 @@
 /// Negative accuracies and speeds mean unknown, as in `Location`.
 /// In a file separated by `;` or tabs, numbers may use a decimal comma.
 public struct CSVReader: LocationFileReader {
-    var rows: CSVRowReader
-    var row = CSVRow()
+    private var rows: CSVRowReader
+    private var row = CSVRow()
     /// The header's columns, known once the first record has been asked for.
     public private(set) var columns: CSVColumnMap?
-    /// Room to join a date field and a time field.
-    var scratch: [UInt8] = []
 
     /// - Parameters:
     ///   - source: where the bytes come from.
@@ -42,8 +40,11 @@ public struct CSVReader: LocationFileReader {
     public mutating func next() throws(FormatError) -> FormatRecord? {
         if columns == nil { try readHeader() }
         guard let columns, try rows.next(into: &row) else { return nil }
+        let decimalComma = rows.separator != UInt8(ascii: ",")
         do throws(RejectedRecord) {
-            return try record(columns)
+            return try row.withView { (fields) throws(RejectedRecord) in
+                try CSVRecordBuilder(fields: fields, columns: columns, decimalComma: decimalComma).record()
+            }
         } catch {
             return .rejected(error.rejection)
         }

@@ -34,6 +34,17 @@ public struct CSVRow: Sendable {
         self[index].allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
+    /// Lends the row's storage as a view that slices fields without reference counting.
+    func withView<Result, Failure: Error>(_ body: (CSVRowView) throws(Failure) -> Result) throws(Failure) -> Result {
+        try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
+            try fieldEnds.withUnsafeBufferPointer { (ends) throws(Failure) in
+                try fieldPositions.withUnsafeBufferPointer { (positions) throws(Failure) in
+                    try body(CSVRowView(bytes: bytes, ends: ends, positions: positions, endPosition: endPosition))
+                }
+            }
+        }
+    }
+
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
@@ -47,4 +58,29 @@ public struct CSVRow: Sendable {
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     mutating func append(contentsOf buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+}
+
+/// A row's fields without ownership, valid inside `CSVRow.withView`.
+struct CSVRowView {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let ends: UnsafeBufferPointer<Int>
+    let positions: UnsafeBufferPointer<SourcePosition>
+    let endPosition: SourcePosition
+
+    var count: Int { ends.count }
+
+    subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]])
+    }
+
+    func position(ofField index: Int) -> SourcePosition { positions[index] }
+
+    func isBlank(_ index: Int) -> Bool {
+        self[index].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    /// Field `index` as text, at most `maximumBytes` of it (invalid UTF-8 replaced).
+    func string(_ index: Int, maximumBytes: Int = .max) -> String {
+        String(decoding: self[index].prefix(maximumBytes), as: UTF8.self)
+    }
 }

@@ -17,7 +17,12 @@ enum DecimalNumber {
     /// goes to the standard library's correctly rounded conversion.
     /// - Complexity: O(n) in the length of the text.
     static func parse(_ bytes: ArraySlice<UInt8>, decimalComma: Bool = false) -> Double? {
-        var start = bytes.startIndex, end = bytes.endIndex
+        bytes.withUnsafeBufferPointer { parse($0, decimalComma: decimalComma) }
+    }
+
+    /// The number in `bytes`, or `nil` when they are not one (see the overload for slices).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool = false) -> Double? {
+        var start = 0, end = bytes.count
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         var index = start
@@ -61,7 +66,7 @@ enum DecimalNumber {
             let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
             return negative ? -magnitude : magnitude
         }
-        var text = String(decoding: bytes[start..<end], as: UTF8.self)
+        var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         if sawComma { text = String(text.map { $0 == "," ? "." : $0 }) }
         return Double(text)
     }
