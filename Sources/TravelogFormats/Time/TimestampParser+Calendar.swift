@@ -95,11 +95,11 @@ extension TimestampParser {
         }
 
         /// Exactly `digits` decimal digits at the cursor, consumed.
-        mutating func number(digits: Int, expected: String) throws(TimestampError) -> Int {
+        mutating func number(digits: Int, expected: @autoclosure () -> String) throws(TimestampError) -> Int {
             var value = 0
             for offset in 0..<digits {
                 guard index + offset < end, TimestampParser.isDigit(bytes[index + offset]) else {
-                    throw .unexpected(atByte: index + offset, expected: expected)
+                    throw .unexpected(atByte: index + offset, expected: expected())
                 }
                 value = value * 10 + Int(bytes[index + offset] &- 0x30)
             }
@@ -107,8 +107,8 @@ extension TimestampParser {
             return value
         }
 
-        mutating func expect(_ byte: UInt8, _ expected: String) throws(TimestampError) {
-            guard index < end, bytes[index] == byte else { throw .unexpected(atByte: index, expected: expected) }
+        mutating func expect(_ byte: UInt8, _ expected: @autoclosure () -> String) throws(TimestampError) {
+            guard index < end, bytes[index] == byte else { throw .unexpected(atByte: index, expected: expected()) }
             index += 1
         }
 
