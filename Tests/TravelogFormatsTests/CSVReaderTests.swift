@@ -174,6 +174,17 @@ struct CSVReaderTests {
         }
     }
 
+    @Test("rows after a quoted line break keep their line numbers", arguments: [1, 1000])
+    func lineNumbersAfterQuotedBreak(chunk: Int) throws {
+        let text = "name,lat,lon\n\"two\r\nlines\",1,2\nbad,91,2\n"
+        let records = try Self.records(text, chunk: chunk)
+        #expect(records.count == 2)
+        #expect(Self.rejections(records) == [RecordRejection(position: SourcePosition(byteOffset: 34, line: 4, column: 5),
+                                                             reason: .invalidCoordinate(.latitudeOutOfRange(91)))])
+        guard case .point(let point) = records.first else { Issue.record("not a point"); return }
+        #expect(point.name == "two\nlines")
+    }
+
     @Test("a visit that ends before it starts and a WKT that is not a point are rejected")
     func rejectedVisitAndGeometry() throws {
         let visit = "Type,Latitude,Longitude,Start Time,End Time\nVisit,1,2,2024-12-02T11:00:00Z,2024-12-02T10:00:00Z\n"

@@ -47,6 +47,7 @@ public struct CSVColumnMap: Hashable, Sendable {
     public let names: [String]
     /// Latitude (degrees, or E7 integers divided by 1e7).
     public private(set) var latitude: ScaledColumn?
+    /// Longitude (degrees, or E7 integers divided by 1e7).
     public private(set) var longitude: ScaledColumn?
     /// A WKT `POINT (lon lat)` column, used when there are no latitude and longitude columns.
     public private(set) var geometry: Int?
@@ -56,15 +57,23 @@ public struct CSVColumnMap: Hashable, Sendable {
     public private(set) var date: Int?
     /// The end of a stay or an activity (Google Timeline CSV `End Time`).
     public private(set) var endTime: Int?
+    /// Altitude, converted into metres.
     public private(set) var altitude: ScaledColumn?
+    /// Horizontal accuracy in metres.
     public private(set) var horizontalAccuracy: Int?
+    /// Vertical accuracy in metres.
     public private(set) var verticalAccuracy: Int?
+    /// Course in degrees clockwise from true north.
     public private(set) var course: Int?
+    /// Speed, converted into metres per second.
     public private(set) var speed: ScaledColumn?
     /// Google Timeline CSV `Type`: rows whose type is `Visit` are visits.
     public private(set) var type: Int?
+    /// A name for the point or the visited place (`name`, GPSLogger's `annotation`).
     public private(set) var name: Int?
+    /// The visited place's address.
     public private(set) var address: Int?
+    /// The source's identifier of the visited place (Google's `PlaceId`).
     public private(set) var placeIdentifier: Int?
 
     /// The header's names reduced for comparison: ASCII letters (lowercased) and digits only.

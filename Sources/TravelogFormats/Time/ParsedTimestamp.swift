@@ -42,10 +42,10 @@ public struct ParsedTimestamp: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let zoneText = switch zone {
-        case .unspecified: ""
-        case .utc: "Z"
-        case .offset(let seconds): " (offset \(seconds) s)"
+        case .unspecified: "no zone"
+        case .utc: "UTC"
+        case .offset(let seconds): "offset \(seconds) s"
         }
-        return "\(secondsSince1970).\(String(1_000_000_000 + nanoseconds).dropFirst()) s\(zoneText)"
+        return "\(secondsSince1970) s + \(nanoseconds) ns since 1970 (\(zoneText))"
     }
 }
