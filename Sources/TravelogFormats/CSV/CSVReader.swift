@@ -7,8 +7,8 @@
 /// - a `.visit` when a `Type` column says `Visit` (Google Timeline CSV): arrival from the time
 ///   column (`Start Time`), departure from `End Time`, with `Name`, `Address` and `PlaceId`;
 /// - otherwise a `.point` of track 0, segment 0 (a Google Timeline `Activity` row becomes the
-///   point where and when it started), timed when the header has a time column and untimed when
-///   it has none;
+///   point where and when it started; its `Name`, the activity type, is not kept), timed when the
+///   header has a time column and untimed when it has none;
 /// - a `.rejected` record, at the field's line and column, when the row is wrong: another number
 ///   of fields than the header, an empty or out-of-range coordinate, an empty or unparsable time,
 ///   a number that is not one, a course above 360°, a departure before the arrival.
