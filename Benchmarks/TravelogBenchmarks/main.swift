@@ -27,6 +27,9 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("import", ImportBenchmark.run),
     ("breadcrumb-path", MapGeometryBenchmarks.breadcrumbPath),
     ("json", JSONBenchmark.run),
+    ("timestamp-parse", TextFormatBenchmarks.timestamps),
+    ("csv-read", TextFormatBenchmarks.csv),
+    ("geolife-read", TextFormatBenchmarks.geolife),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

@@ -20,6 +20,14 @@ struct LineReaderTests {
         #expect(result.map(\.2) == [0, 2, 6, 10])
     }
 
+    @Test("terminators at block and chunk edges: CR LF split, empty lines, a CR at the very end", arguments: [1, 2, 5, 1000])
+    func terminatorEdges(chunk: Int) throws {
+        let text = "\r\n\r\nabcdefghijklmno\r\npqrstuvwxyz0123456789\n\nlast\r"
+        let result = try Self.lines(Array(text.utf8), chunk: chunk)
+        #expect(result.map(\.0) == ["", "", "abcdefghijklmno", "pqrstuvwxyz0123456789", "", "last"])
+        #expect(result.map(\.2) == [0, 2, 4, 21, 43, 44])
+    }
+
     @Test("empty lines are kept, an empty input has none")
     func emptyLines() throws {
         #expect(try Self.lines(Array("\n\nx\n".utf8)).map(\.0) == ["", "", "x"])

@@ -30,13 +30,20 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
     }
 
-    /// Days since 1970-01-01 (Hinnant's days_from_civil). - Complexity: O(1).
-    public var daysSince1970: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthPrime = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthPrime + 2) / 5 + day - 1
+    /// Days since 1970-01-01 (negative before).
+    public var daysSince1970: Int { CivilDate.daysSince1970(year: year, month: month, day: day) }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar, without checking the
+    /// fields (31 April counts as 1 May). Years are counted from 1 March in 400-year eras of
+    /// 146 097 days, so the leap day ends a year and the days before a month follow a linear formula.
+    /// Source: H. Hinnant, "chrono-Compatible Low-Level Date Algorithms", days_from_civil.
+    /// - Complexity: O(1), integer arithmetic only.
+    public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
+        let yearOfEra = marchYear - era * 400
+        let monthFromMarch = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }

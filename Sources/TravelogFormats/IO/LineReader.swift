@@ -66,6 +66,25 @@ public struct LineReader {
                 }
                 continue
             }
+            if encoding == .utf8 {
+                // UTF-8 needs no transcoding: copy the run up to the next terminator at once.
+                if pendingCR {
+                    pendingCR = false
+                    if block[blockIndex] == 0x0A { blockIndex += 1; continue }  // CR LF: the CR ended the line
+                }
+                var end = blockIndex
+                while end < blockCount, block[end] != 0x0A, block[end] != 0x0D { end += 1 }
+                if end > blockIndex {
+                    if lineStart == nil { lineStart = blockStartOffset + blockIndex }
+                    line.append(contentsOf: block[blockIndex..<end])
+                    blockIndex = end
+                }
+                guard end < blockCount else { continue }
+                pendingCR = block[end] == 0x0D
+                blockIndex = end + 1
+                lineNumber += 1
+                return Line(bytes: line, number: lineNumber, byteOffset: lineStart ?? (blockStartOffset + end))
+            }
             // A surrogate pair starts where its first half does.
             let offset = surrogateOffset ?? bytesConsumed
             let scalarBytes = try nextUnit(lineSoFar: line.count)

@@ -103,6 +103,8 @@ public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
         case invalidValue(field: String, value: String)
         /// An NMEA sentence whose checksum does not match.
         case badChecksum(expected: UInt8, found: UInt8)
+        /// A row with another number of fields than the header (CSV) or the format (GeoLife) has.
+        case wrongFieldCount(expected: Int, found: Int)
 
         public var description: String {
             switch self {
@@ -112,6 +114,7 @@ public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
             case .invalidValue(let field, let value): "\(field) '\(value)' is not valid"
             case .badChecksum(let expected, let found):
                 "checksum is \(String(format: "%02X", found)), expected \(String(format: "%02X", expected))"
+            case .wrongFieldCount(let expected, let found): "\(found) fields where \(expected) were expected"
             }
         }
     }
