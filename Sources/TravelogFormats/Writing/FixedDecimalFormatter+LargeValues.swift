@@ -9,7 +9,7 @@ extension FixedDecimalFormatter {
         let significand = magnitude.significandBitPattern | (1 << 52)
         let exponent = Int(magnitude.exponent) - 52
         let negative = value.sign == .minus
-        let unit = UInt64(powersOfTen[decimals])
+        let unit = UInt64(powerOfTen(decimals))
         if exponent < 0 {
             // m · 10^d / 2^shift, rounded half to even, in 128 bits (m · 10^d < 2^103).
             let shift = -exponent

@@ -44,13 +44,18 @@ public enum FixedDecimalFormatter {
         guard value.isFinite else { return writeNonFinite(value, to: output) }
         let decimals = clamped(decimals)
         let magnitude = value.magnitude
-        let scale = powersOfTen[decimals]
+        let scale = powerOfTen(decimals)
         let exactProduct = magnitude * scale
         if exactProduct < twoToThe53 {
             let scaled = roundedProduct(magnitude, scale, product: exactProduct)
-            let unit = UInt64(scale)
+            // Constant divisors for the decimals the writers use become multiplications.
+            let (integer, fraction) = switch decimals {
+            case 7: scaled.quotientAndRemainder(dividingBy: 10_000_000)
+            case 3: scaled.quotientAndRemainder(dividingBy: 1_000)
+            default: scaled.quotientAndRemainder(dividingBy: UInt64(scale))
+            }
             return writeParts(negative: value.sign == .minus && scaled != 0,
-                              integer: scaled / unit, fraction: scaled % unit, decimals: decimals,
+                              integer: integer, fraction: fraction, decimals: decimals,
                               trimming: trimmingTrailingZeros, to: output)
         }
         return writeLarge(value, decimals: decimals, trimming: trimmingTrailingZeros, to: output)
@@ -58,9 +63,27 @@ public enum FixedDecimalFormatter {
 
     static let twoToThe53: Double = 9_007_199_254_740_992
 
-    /// 10^0 … 10^15, each exact in binary64.
-    static let powersOfTen: [Double] = (0...15).map { exponent in
-        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
+    /// 10^`exponent` for 0...15, each exact in binary64 (a switch, so no lazily initialised table).
+    @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        default: 1e15
+        }
     }
 
     static func clamped(_ decimals: Int) -> Int { min(max(decimals, 0), maximumDecimals) }
@@ -70,11 +93,11 @@ public enum FixedDecimalFormatter {
     private static func roundedProduct(_ magnitude: Double, _ scale: Double, product: Double) -> UInt64 {
         // product + error == magnitude × scale exactly (no underflow: a tiny product rounds to 0 anyway).
         let error = (-product).addingProduct(magnitude, scale)
-        let whole = product.rounded(.down)
-        // product − whole and (product − whole) − ½ are exact; only the sign of the last sum matters,
-        // and rounding never changes the sign of a sum.
-        let aboveHalf = ((product - whole) - 0.5) + error
-        var result = UInt64(whole)
+        // 0 ≤ product < 2^53, so truncation is the floor.
+        var result = UInt64(product)
+        // product − floor and (product − floor) − ½ are exact; only the sign of the last sum
+        // matters, and rounding never changes the sign of a sum.
+        let aboveHalf = ((product - Double(result)) - 0.5) + error
         if aboveHalf > 0 || (aboveHalf == 0 && result & 1 == 1) { result += 1 }
         return result
     }
@@ -118,16 +141,26 @@ public enum FixedDecimalFormatter {
         return count
     }
 
-    /// Writes the last `width` decimal digits of `number`, with leading zeros.
+    /// Writes the last `width` decimal digits of `number`, with leading zeros, two at a time.
     @inline(__always)
     static func writePadded(_ number: UInt64, width: Int, to output: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
         var remaining = number
-        var index = width - 1
-        while index >= 0 {
-            output[index] = UInt8(truncatingIfNeeded: remaining % 10) &+ UInt8(ascii: "0")
-            remaining /= 10
-            index -= 1
+        var index = width
+        while index >= 2 {
+            let pair = Int(remaining % 100) &* 2
+            remaining /= 100
+            index -= 2
+            output[index] = pairs[pair]
+            output[index + 1] = pairs[pair + 1]
         }
+        if index == 1 { output[0] = UInt8(truncatingIfNeeded: remaining % 10) &+ UInt8(ascii: "0") }
+    }
+
+    /// "00" "01" … "99" back to back: the two digits of n are at 2n and 2n + 1.
+    @inline(__always)
+    static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     private static func writeNonFinite(_ value: Double, to output: UnsafeMutablePointer<UInt8>) -> Int {
