@@ -174,6 +174,19 @@ struct WriterStructureTests {
         }
     }
 
+    @Test("a file sink dropped without close() still writes what it buffered")
+    func fileSinkDeinit() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-sink-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let sink = try FileByteSink(path: path)
+            let bytes = Array("buffered".utf8)
+            try bytes.withUnsafeBytes { try sink.write($0) }
+            #expect(sink.bytesFlushed == 0)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "buffered")
+    }
+
     @Test("a file that cannot be created is a cannotWrite error naming it")
     func unwritableFile() {
         let path = "/nonexistent-travelog-directory/out.gpx"

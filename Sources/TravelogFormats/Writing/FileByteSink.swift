@@ -7,8 +7,8 @@ import Darwin
 /// A file written through one large buffer with `write(2)`: one system call per buffer-full
 /// (a megabyte by default), however small the pieces handed to it.
 ///
-/// Call `close()` when done: it writes what is still buffered and reports errors, which `deinit`
-/// (which only closes the descriptor) cannot.
+/// Call `close()` when done: it writes what is still buffered and reports errors. `deinit` writes
+/// the rest too, but can only drop an error.
 public final class FileByteSink: ByteSink {
     /// The file's path as given.
     public let path: String
@@ -34,7 +34,10 @@ public final class FileByteSink: ByteSink {
     }
 
     deinit {
-        if descriptor >= 0 { _ = systemClose(descriptor) }
+        if descriptor >= 0 {
+            try? flushBuffer()
+            _ = systemClose(descriptor)
+        }
         buffer.deallocate()
     }
 
