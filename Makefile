@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev
-TEST_DEBS    := libsqlite3-dev
+TEST_DEBS    := libsqlite3-dev gpsbabel
 BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
 BENCH_DIR    := .bench
 

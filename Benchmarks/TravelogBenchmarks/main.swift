@@ -30,6 +30,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("timestamp-parse", TextFormatBenchmarks.timestamps),
     ("csv-read", TextFormatBenchmarks.csv),
     ("geolife-read", TextFormatBenchmarks.geolife),
+    ("export", ExportBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

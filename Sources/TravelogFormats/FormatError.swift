@@ -10,6 +10,8 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpected(SourcePosition, expected: String, found: String)
     /// The input ended while something was still open.
     case truncated(SourcePosition, expected: String)
+    /// The file could not be created or written (a full disk, no permission).
+    case cannotWrite(path: String, reason: String)
     /// The content matches no format Travelog reads.
     case unrecognizedFormat(String)
     /// Valid data that is not location history (Google Timeline Edits, a settings file).
@@ -21,6 +23,7 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidEncoding(let position, let expected): "\(position): invalid text, expected \(expected)"
         case .unexpected(let position, let expected, let found): "\(position): expected \(expected), found \(found)"
         case .truncated(let position, let expected): "\(position): unexpected end of input, expected \(expected)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .unrecognizedFormat(let reason): "not a format Travelog reads: \(reason)"
         case .notLocationHistory(let what): "not location history: \(what)"
         }
