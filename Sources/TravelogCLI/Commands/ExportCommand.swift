@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import TravelogCore
+import TravelogFormats
+import TravelogStore
+
+/// `travelog export`
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export location history as GPX, KML, GeoJSON or CSV.",
+        discussion: """
+            Streams from the database, so any amount fits in memory. Each device becomes a track; a gap \
+            of more than an hour starts a new segment. With -o the file appears only when complete.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
+    @OptionGroup var range: TimeRangeOptions
+
+    @Option(help: ArgumentHelp("gpx, kml, geojson or csv.", valueName: "format"))
+    var format: FileFormat
+
+    @Option(help: ArgumentHelp("Only this device (repeat for several).", valueName: "name"))
+    var device: [String] = []
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    /// A gap longer than this starts a new track segment.
+    static let segmentGapSeconds: TimeInterval = 3600
+
+    func validate() throws {
+        guard format.isWritable else {
+            throw ValidationError("\(format) cannot be written: choose one of \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        let store = try storeOptions.openStore()
+        let user = try await account.resolveUser(in: store, createIfEmpty: false)
+        var devices = try await store.devices(userID: user.id)
+        if !device.isEmpty {
+            for name in device where !devices.contains(where: { $0.name == name }) { throw CLIError.noSuchDevice(name) }
+            devices = devices.filter { device.contains($0.name) }
+        }
+        let destination = output.map { $0 + ".partial" } ?? "/dev/stdout"
+        let sink = try FileByteSink(path: destination)
+        guard let writer = format.makeWriter(sink: sink, document: ExportDocument(name: "Travelog export of \(user.name)")) else {
+            throw ValidationError("\(format) cannot be written")
+        }
+        let total = try await store.deviceSummaries(userID: user.id)
+            .filter { summary in devices.contains(summary.device) }.reduce(0) { $0 + $1.locationCount }
+        let bar = ProgressBar(label: "export", enabled: output != nil && isatty(STDERR_FILENO) == 1)
+        let state = ExportState(writer: writer)
+        do {
+            try writer.begin()
+            for device in devices {
+                state.startTrack()
+                try writer.startTrack(named: device.name)
+                let query = LocationQuery(userID: user.id, deviceIDs: [device.id], from: range.fromDate, to: range.toDate)
+                try await store.forEachBatch(query, batchSize: 10_000) { batch in
+                    try state.write(batch)
+                    bar.update(bytes: state.written, totalBytes: total, items: state.written, itemName: "locations")
+                }
+            }
+            try writer.finish()
+            try sink.close()
+            bar.finish()
+            if let output {
+                if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
+                try FileManager.default.moveItem(atPath: destination, toPath: output)
+                FileHandle.standardError.write(Data("wrote \(state.written) locations to \(output)\n".utf8))
+            }
+        } catch {
+            bar.finish()
+            if output != nil { try? FileManager.default.removeItem(atPath: destination) }
+            throw error
+        }
+    }
+}
+
+/// The writer and where the export stands, touched only from the store's reading thread, one batch
+/// at a time.
+private final class ExportState: @unchecked Sendable {
+    let writer: any LocationFileWriter
+    private(set) var written = 0
+    private var last: Date?
+
+    init(writer: any LocationFileWriter) {
+        self.writer = writer
+    }
+
+    func startTrack() { last = nil }
+
+    /// Writes a batch, starting a new segment at every gap longer than `segmentGapSeconds`.
+    func write(_ batch: [StoredLocation]) throws {
+        var run: [Location] = []
+        run.reserveCapacity(batch.count)
+        for stored in batch {
+            let time = stored.location.timestamp
+            if let last, time.timeIntervalSince(last) > ExportCommand.segmentGapSeconds {
+                try writer.write(run)
+                run.removeAll(keepingCapacity: true)
+                try writer.startSegment()
+            }
+            run.append(stored.location)
+            last = time
+        }
+        try writer.write(run)
+        written += batch.count
+    }
+}
