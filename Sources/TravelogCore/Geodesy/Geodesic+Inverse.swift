@@ -131,7 +131,7 @@ extension Geodesic {
         }
         let e2 = secondEccentricitySquared
         return CanonicalEndpoints(sinβ1: sinβ1, cosβ1: cosβ1, sinβ2: sinβ2, cosβ2: cosβ2,
-                                  dn1: (1 + e2 * sinβ1 * sinβ1).squareRoot(), dn2: (1 + e2 * sinβ2 * sinβ2).squareRoot())
+                                  dn1: (1 + e2 * (sinβ1 * sinβ1)).squareRoot(), dn2: (1 + e2 * (sinβ2 * sinβ2)).squareRoot())
     }
 
     /// The meridional solution, or nil when the meridian is not the shortest path (a prolate

@@ -36,8 +36,8 @@ extension Geodesic {
         }
         var sinα1 = p.cosβ2 * somg12
         var cosα1 = comg12 >= 0
-            ? sinβ12 + p.cosβ2 * p.sinβ1 * somg12 * somg12 / (1 + comg12)
-            : sinβ12a - p.cosβ2 * p.sinβ1 * somg12 * somg12 / (1 - comg12)
+            ? sinβ12 + p.cosβ2 * p.sinβ1 * (somg12 * somg12) / (1 + comg12)
+            : sinβ12a - p.cosβ2 * p.sinβ1 * (somg12 * somg12) / (1 - comg12)
         let ssig12 = hypot(sinα1, cosα1)
         let csig12 = p.sinβ1 * p.sinβ2 + p.cosβ1 * p.cosβ2 * comg12
         var shortLine: InverseStart.ShortLine?
@@ -49,7 +49,7 @@ extension Geodesic {
             normalize(&sinα2, &cosα2)
             shortLine = .init(σ12: Foundation.atan2(ssig12, csig12), sinα2: sinα2, cosα2: cosα2, dnm: dnm)
         } else if abs(thirdFlattening) > 0.1 || csig12 >= 0
-                    || ssig12 >= 6 * abs(thirdFlattening) * .pi * p.cosβ1 * p.cosβ1 {
+                    || ssig12 >= 6 * abs(thirdFlattening) * .pi * (p.cosβ1 * p.cosβ1) {
             // Not nearly antipodal (or too eccentric for the astroid): the spherical estimate will do.
         } else {
             // Nearly antipodal: scale to coordinates (x, y) centred on the antipode, in which the
@@ -68,7 +68,7 @@ extension Geodesic {
                 let l = lengths(ε: thirdFlattening, σ12: .pi + β12a, ssig1: p.sinβ1, csig1: -p.cosβ1, dn1: p.dn1,
                                 ssig2: p.sinβ2, csig2: p.cosβ2, dn2: p.dn2, wantDistance: false, wantReducedLength: true)
                 x = -1 + l.reducedLength / (p.cosβ1 * p.cosβ2 * l.m0 * .pi)
-                let betScale = x < -0.01 ? sinβ12a / x : -flattening * p.cosβ1 * p.cosβ1 * .pi
+                let betScale = x < -0.01 ? sinβ12a / x : -flattening * (p.cosβ1 * p.cosβ1) * .pi
                 lamScale = betScale / p.cosβ1
                 y = lam12x / lamScale
             }
@@ -89,7 +89,7 @@ extension Geodesic {
                 somg12 = sin(omg12a)
                 comg12 = -cos(omg12a)
                 sinα1 = p.cosβ2 * somg12
-                cosα1 = sinβ12a - p.cosβ2 * p.sinβ1 * somg12 * somg12 / (1 - comg12)
+                cosα1 = sinβ12a - p.cosβ2 * p.sinβ1 * (somg12 * somg12) / (1 - comg12)
             }
         }
         // Sanity check, written so that a NaN passes through.

@@ -100,7 +100,7 @@ extension Geodesic {
                 let m12 = lengths(ε: ε, σ12: σ12, ssig1: ssig1, csig1: csig1, dn1: p.dn1,
                                   ssig2: ssig2, csig2: csig2, dn2: p.dn2,
                                   wantDistance: false, wantReducedLength: true).reducedLength
-                result.derivative = m12 * oneMinusFlattening / (cosα2 * p.cosβ2)
+                result.derivative = m12 * (oneMinusFlattening / (cosα2 * p.cosβ2))
             }
         }
         return result

@@ -39,7 +39,7 @@ struct GeodesicLine {
         sinβ1 *= geodesic.oneMinusFlattening
         normalize(&sinβ1, &cosβ1)
         cosβ1 = max(Geodesic.tiny, cosβ1)  // a pole is approached, never reached
-        dn1 = (1 + geodesic.secondEccentricitySquared * sinβ1 * sinβ1).squareRoot()
+        dn1 = (1 + geodesic.secondEccentricitySquared * (sinβ1 * sinβ1)).squareRoot()
         sinα0 = sinα1 * cosβ1               // α0 in [0, π/2 − |β1|]
         cosα0 = hypot(cosα1, sinα1 * sinβ1)
         // tan β1 = tan σ1 cos α1 and tan ω1 = sin α0 tan σ1, with σ = 0 at the northward equator
@@ -94,14 +94,14 @@ struct GeodesicLine {
             let ssig2 = ssig1 * csig12 + csig1 * ssig12, csig2 = csig1 * csig12 - ssig1 * ssig12
             b12 = series1.sum(sin: ssig2, cos: csig2)
             let error = (1 + a1Minus1) * (σ12 + (b12 - b11)) - s12 / b
-            σ12 -= error / (1 + k2 * ssig2 * ssig2).squareRoot()
+            σ12 -= error / (1 + k2 * (ssig2 * ssig2)).squareRoot()
             ssig12 = sin(σ12)
             csig12 = cos(σ12)
         }
         // σ2 = σ1 + σ12
         let ssig2 = ssig1 * csig12 + csig1 * ssig12
         var csig2 = csig1 * csig12 - ssig1 * ssig12
-        let dn2 = (1 + k2 * ssig2 * ssig2).squareRoot()
+        let dn2 = (1 + k2 * (ssig2 * ssig2)).squareRoot()
         let sinβ2 = cosα0 * ssig2           // sin β2 = cos α0 sin σ2
         var cosβ2 = hypot(sinα0, cosα0 * csig2)
         if cosβ2 == 0 { cosβ2 = Geodesic.tiny; csig2 = Geodesic.tiny }  // a meridian through a pole
