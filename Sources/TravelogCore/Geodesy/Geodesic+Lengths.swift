@@ -10,7 +10,7 @@ struct LongitudeResidual {
     var σ12: Double
     var ssig1: Double, csig1: Double, ssig2: Double, csig2: Double
     var ε: Double
-    /// The ellipsoidal correction ω12 − λ12 (radians): −f A3 sin α0 (σ12 + ΔI3).
+    /// The ellipsoidal correction λ12 − ω12 (radians): −f A3 sin α0 (σ12 + ΔI3).
     var domg12: Double
 }
 

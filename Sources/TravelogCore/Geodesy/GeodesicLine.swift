@@ -20,7 +20,7 @@ struct GeodesicLine {
     let k2: Double
     let a1Minus1: Double
     let series1: SineSeries, series1Reverted: SineSeries
-    /// I1(σ1) − A1 σ1 over A1, and τ1 = σ1 + that.
+    /// B11 = I1(σ1)/A1 − σ1 (the periodic part of I1 at σ1), and τ1 = σ1 + B11.
     let b11: Double, stau1: Double, ctau1: Double
     /// −f sin α0 A3, and the periodic part of I3 at σ1.
     let a3c: Double, series3: SineSeries, b31: Double
