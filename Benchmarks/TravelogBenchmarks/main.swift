@@ -31,6 +31,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("csv-read", TextFormatBenchmarks.csv),
     ("geolife-read", TextFormatBenchmarks.geolife),
     ("export", ExportBenchmark.run),
+    ("geodesic", GeodesicBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

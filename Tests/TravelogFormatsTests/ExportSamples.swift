@@ -1,3 +1,4 @@
+import TravelogTestSupport
 import Foundation
 import TravelogCore
 import TravelogFormats
@@ -26,7 +27,7 @@ enum ExportSamples {
     /// `count` plausible locations with every kind of value present and absent, crossing the
     /// antimeridian and the equator, one every 1 to 30 s from 2024-03-01 (some on whole seconds).
     static func generated(count: Int, seed: UInt64) -> [Location] {
-        var random = ExportTestRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var milliseconds: Int64 = 1_709_294_400_000
         var locations: [Location] = []
         for index in 0..<count {
@@ -37,7 +38,7 @@ enum ExportSamples {
             let longitude = index % 3 == 0 ? (Bool.random(using: &random) ? 1 : -1) * Double.random(in: 179.9...180, using: &random)
                                            : Double.random(in: -180...180, using: &random)
             guard let coordinate = Coordinate(validLatitude: latitude, longitude: longitude) else { continue }
-            let known = { (chance: Int, random: inout ExportTestRandom) in Int.random(in: 0..<100, using: &random) < chance }
+            let known = { (chance: Int, random: inout SplitMix64) in Int.random(in: 0..<100, using: &random) < chance }
             locations.append(Location(
                 coordinate: coordinate,
                 altitudeMeters: known(80, &random) ? Double.random(in: -400...8800, using: &random) : nil,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TravelogTestSupport
 import TravelogFormats
 
 @Suite("Fixed-decimal formatting")
@@ -14,7 +15,7 @@ struct FixedDecimalFormatterTests {
 
     @Test("coordinates at 7 decimals match printf on 200,000 random values")
     func randomCoordinates() {
-        var random = ExportTestRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         var mismatches: [Double] = []
         for _ in 0..<200_000 {
             let value = Double.random(in: -180...180, using: &random)
@@ -28,7 +29,7 @@ struct FixedDecimalFormatterTests {
 
     @Test("values a hair from a rounding tie match printf", arguments: [7, 3])
     func nearTies(decimals: Int) {
-        var random = ExportTestRandom(seed: 11)
+        var random = SplitMix64(seed: 11)
         let scale = pow(10, Double(decimals))
         var mismatches: [Double] = []
         for _ in 0..<50_000 {
@@ -58,7 +59,7 @@ struct FixedDecimalFormatterTests {
         #expect(FixedDecimalFormatter.string(2.5, decimals: 0) == "2")
         #expect(FixedDecimalFormatter.string(0.125, decimals: 2) == "0.12")
         #expect(FixedDecimalFormatter.string(0.375, decimals: 2) == "0.38")
-        var random = ExportTestRandom(seed: 13)
+        var random = SplitMix64(seed: 13)
         for _ in 0..<20_000 {
             let value = Double(Int64.random(in: -(1 << 40)...(1 << 40), using: &random)) / Double(1 << Int.random(in: 1...40, using: &random))
             let decimals = Int.random(in: 0...9, using: &random)
@@ -68,7 +69,7 @@ struct FixedDecimalFormatterTests {
 
     @Test("every magnitude and every number of decimals matches printf")
     func everyMagnitude() {
-        var random = ExportTestRandom(seed: 17)
+        var random = SplitMix64(seed: 17)
         var mismatches: [(Double, Int)] = []
         for _ in 0..<100_000 {
             let value = Double(sign: Bool.random(using: &random) ? .minus : .plus,

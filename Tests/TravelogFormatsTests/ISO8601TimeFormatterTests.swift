@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TravelogTestSupport
 import TravelogFormats
 
 @Suite("ISO 8601 UTC time formatting")
@@ -12,7 +13,7 @@ struct ISO8601TimeFormatterTests {
 
     @Test("whole seconds from 1600 to 9999 read as Foundation's ISO 8601 format style writes them")
     func randomWholeSeconds() {
-        var random = ExportTestRandom(seed: 23)
+        var random = SplitMix64(seed: 23)
         let style = Date.ISO8601FormatStyle()  // UTC, "2024-03-01T12:00:00Z"
         var mismatches: [Int64] = []
         // 1600-01-01 … 9999-12-31, in seconds since 1970 (Foundation switches to the Julian
@@ -47,7 +48,7 @@ struct ISO8601TimeFormatterTests {
 
     @Test("random milliseconds keep the date and time of their second and add the fraction")
     func randomMilliseconds() {
-        var random = ExportTestRandom(seed: 31)
+        var random = SplitMix64(seed: 31)
         let style = Date.ISO8601FormatStyle()
         for _ in 0..<20_000 {
             let milliseconds = Int64.random(in: 0...4_102_444_800_000, using: &random)  // 1970 … 2100

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TravelogTestSupport
 import TravelogFormats
 
 @Suite("JSONParser: numbers, exactly")
@@ -72,7 +73,7 @@ struct JSONNumberTests {
 
     @Test("every finite Double survives its shortest text and its 17-digit text (10 000 seeded)")
     func randomDoubles() throws {
-        var generator = SeededGenerator(seed: 20_240_301)
+        var generator = SplitMix64(seed: 20_240_301)
         for _ in 0..<10_000 {
             let value = Double(bitPattern: generator.next())
             guard value.isFinite else { continue }
@@ -84,7 +85,7 @@ struct JSONNumberTests {
 
     @Test("random decimal texts round like Swift's parser (10 000 seeded)")
     func randomDecimals() throws {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<10_000 {
             let digits = (0..<Int.random(in: 1...25, using: &generator)).map { _ in
                 String(Int.random(in: 0...9, using: &generator))
@@ -101,7 +102,7 @@ struct JSONNumberTests {
 
     @Test("every Int64 is exact (10 000 seeded)")
     func randomIntegers() throws {
-        var generator = SeededGenerator(seed: 64)
+        var generator = SplitMix64(seed: 64)
         for _ in 0..<10_000 {
             let value = Int64(bitPattern: generator.next()) >> Int64.random(in: 0...63, using: &generator)
             let read = try Self.read("\(value)")
