@@ -1,0 +1,34 @@
+/// Where an `XMLPullParser` gets its bytes: a file, a socket, memory. The parser asks for blocks
+/// and never holds more than its buffer, so a source of any size is read in flat memory.
+public protocol XMLByteSource {
+    /// Reads up to `buffer.count` bytes into `buffer` and returns how many were read; 0 means the
+    /// end of the input (and only then: a source that has nothing yet must wait).
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Bytes already in memory, handed out in blocks of at most `maximumReadBytes`.
+public struct XMLMemorySource: XMLByteSource, Sendable {
+    public let bytes: [UInt8]
+    /// The largest block returned by one `read`, in bytes (at least 1).
+    public let maximumReadBytes: Int
+    private var offset = 0
+
+    /// - Parameters:
+    ///   - bytes: the whole document.
+    ///   - maximumReadBytes: the largest block one `read` returns (default: no limit).
+    public init(_ bytes: [UInt8], maximumReadBytes: Int = .max) {
+        self.bytes = bytes
+        self.maximumReadBytes = max(1, maximumReadBytes)
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, bytes.count - offset, maximumReadBytes)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { all in
+            guard let from = all.baseAddress, let to = buffer.baseAddress else { return }
+            to.copyMemory(from: from + offset, byteCount: count)
+        }
+        offset += count
+        return count
+    }
+}
