@@ -61,12 +61,22 @@ public final class XMLPullParser {
     }
 
     /// Reads up to the next event. Returns `nil` after the end of a complete, well-formed document.
-    /// - Throws: `XMLSyntaxError`, or the byte source's errors.
+    /// - Throws: `XMLSyntaxError`, or the byte source's errors. After an error every later call
+    ///   throws it again: the document cannot be read further.
     public func next() throws -> XMLEvent? {
-        let event = try state.pointee.next()
-        state.pointee.event = event
-        return event
+        if let failure { throw failure }
+        do {
+            let event = try state.pointee.next()
+            state.pointee.event = event
+            return event
+        } catch {
+            failure = error
+            throw error
+        }
     }
+
+    /// The error that stopped the parser, if any.
+    private var failure: (any Error)?
 
     /// The event `next()` returned last.
     public var event: XMLEvent? { state.pointee.event }
@@ -138,10 +148,15 @@ public final class XMLPullParser {
     /// Bytes of the original input read so far, for a progress bar (see `sourceSizeBytes`).
     public var consumedByteCount: Int { state.pointee.input.originalBytesRead }
 
+    /// The read buffer's current size in bytes: the configured size unless a tag longer than it
+    /// made it grow. Memory does not depend on the input's size.
+    public var bufferCapacityBytes: Int { state.pointee.input.capacity }
+
     /// The size of the file being read in bytes, when the parser opened a regular file.
     public var sourceSizeBytes: Int? { file?.sizeBytes }
 
-    /// At `.startElement`: reads past the element's content and its end event.
+    /// At `.startElement`: reads past the element's content and its end event (elsewhere: past
+    /// the end of the element that contains the current event).
     /// - Throws: as `next()`.
     public func skipElement() throws {
         let target = state.pointee.elements.depth - 1

@@ -126,3 +126,22 @@ struct XMLPullParserTests {
         #expect(try parser.next() == nil)
     }
 }
+
+@Suite("XML pull parser after an error")
+struct XMLPullParserErrorTests {
+    @Test("after an error, every later call throws the same error")
+    func stickyError() throws {
+        let parser = try XMLPullParser(bytes: Array("<a></b><c/></a>".utf8))
+        #expect(try parser.next() == .startElement)
+        let first = #expect(throws: XMLSyntaxError.self) { try parser.next() }
+        let second = #expect(throws: XMLSyntaxError.self) { try parser.next() }
+        #expect(first != nil && first == second)
+    }
+
+    @Test("a missing file is an input error naming the file")
+    func missingFile() {
+        #expect(throws: XMLInputError.cannotOpen(path: "/nonexistent/track.gpx", errorNumber: 2)) {
+            try XMLPullParser(path: "/nonexistent/track.gpx")
+        }
+    }
+}
