@@ -33,13 +33,9 @@ public final class XMLPullParser {
     /// A parser reading `source` from its start.
     /// - Throws: errors of the source, or `XMLSyntaxError.unsupportedEncoding`.
     public init(source: any XMLByteSource, options: XMLParserOptions = .init()) throws {
+        let input = try XMLInputBuffer(source: source, options: options)
         state = .allocate(capacity: 1)
-        do {
-            state.initialize(to: try XMLTokenizer(source: source, options: options))
-        } catch {
-            state.deallocate()
-            throw error
-        }
+        state.initialize(to: XMLTokenizer(input: input, options: options))
         file = source as? XMLFileSource
     }
 

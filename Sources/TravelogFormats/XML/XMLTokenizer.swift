@@ -41,8 +41,10 @@ struct XMLTokenizer {
     var elements = XMLElementStack()
     var text = XMLTextAccumulator()
 
-    init(source: any XMLByteSource, options: XMLParserOptions) throws {
-        input = try XMLInputBuffer(source: source, options: options)
+    /// - Parameter input: the opened input (its encoding detected): everything that can fail
+    ///   before parsing starts has happened, so nothing allocated here can leak.
+    init(input: XMLInputBuffer, options: XMLParserOptions) {
+        self.input = input
         skipsWhitespaceText = options.skipsWhitespaceText
         collectsText = options.collectsText
         maximumTokenBytes = options.maximumTokenBytes
@@ -68,6 +70,8 @@ struct XMLTokenizer {
             return .endElement
         }
         scratch.count = 0
+        charactersBase = nil
+        charactersCount = 0
         if isInCDATA, let event = try continueCDATA() { return event }
         while true {
             if cursor == input.end {
