@@ -24,6 +24,7 @@ enum XMLBenchmark {
         print("input: \(url.path), \(pointCount) track points, \(generatedBytes) bytes (seed 0x7261_76E1)")
         print("peak RSS before parsing: \(peakResidentMebibytes()) MiB")
         var best = Double.infinity
+        var bestCPU = Double.infinity
         for pass in 1...passes {
             let start = ContinuousClock.now
             let cpuStart = cpuSeconds()
@@ -31,6 +32,7 @@ enum XMLBenchmark {
             let seconds = (ContinuousClock.now - start) / .seconds(1)
             let cpu = cpuSeconds() - cpuStart
             best = min(best, seconds)
+            bestCPU = min(bestCPU, cpu)
             guard summary.points == pointCount else {
                 print("error: read \(summary.points) points, expected \(pointCount)")
                 return
@@ -41,7 +43,8 @@ enum XMLBenchmark {
                 summary.checksum, summary.timeBytes
             ))
         }
-        print(String(format: "best: %.0f MB/s, %.2f M points/s", Double(generatedBytes) / best / 1e6, Double(pointCount) / best / 1e6))
+        print(String(format: "best wall clock: %.0f MB/s, %.2f M points/s", Double(generatedBytes) / best / 1e6, Double(pointCount) / best / 1e6))
+        print(String(format: "best CPU time (fairer on a shared machine): %.0f MB/s, %.2f M points/s", Double(generatedBytes) / bestCPU / 1e6, Double(pointCount) / bestCPU / 1e6))
         print("peak RSS after parsing: \(peakResidentMebibytes()) MiB")
     }
 

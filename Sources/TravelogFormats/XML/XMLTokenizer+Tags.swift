@@ -46,7 +46,7 @@ extension XMLTokenizer {
             throw fail(.unexpectedByte(found: b[i], expected: .elementName), at: i)
         }
         i += 1
-        while table[Int(b[i])] & isName != 0 { i &+= 1 }
+        while Self.isLetter(b[i]) || table[Int(b[i])] & isName != 0 { i &+= 1 }
         if i == end { return -1 }
         nameStart = cursor + 1
         nameCount = i - nameStart
@@ -74,7 +74,7 @@ extension XMLTokenizer {
             }
             let attributeNameStart = i
             i += 1
-            while table[Int(b[i])] & isName != 0 { i &+= 1 }
+            while Self.isLetter(b[i]) || table[Int(b[i])] & isName != 0 { i &+= 1 }
             let attributeNameEnd = i
             while table[Int(b[i])] & isSpace != 0 { i &+= 1 }
             if i == end { return -1 }
@@ -107,6 +107,10 @@ extension XMLTokenizer {
             i += 1
         }
     }
+
+    /// Whether `byte` is an ASCII letter: the common name byte, told without a table load.
+    @inline(__always)
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
 
     /// Decodes attribute values that need it (into scratch) and rejects duplicate names.
     private mutating func finishAttributes() throws {
