@@ -18,6 +18,9 @@
 /// }
 /// ```
 ///
+/// The grammar is XML 1.0 (Fifth Edition) without DTD processing: a DOCTYPE is skipped, and
+/// entities other than the five predefined ones are errors.
+///
 /// Names, attribute values and texts are `XMLBytes` views valid until the next call to `next()`.
 /// Namespaces are not resolved: `name` is the qualified name as written and `localName` the part
 /// after its prefix. Not thread-safe: one parser is used by one task.
@@ -60,19 +63,16 @@ public final class XMLPullParser {
     /// - Throws: `XMLSyntaxError`, or the byte source's errors. After an error every later call
     ///   throws it again: the document cannot be read further.
     public func next() throws -> XMLEvent? {
-        if let failure { throw failure }
+        if let failure = state.pointee.failure { throw failure }
         do {
             let event = try state.pointee.next()
             state.pointee.event = event
             return event
         } catch {
-            failure = error
+            state.pointee.failure = error
             throw error
         }
     }
-
-    /// The error that stopped the parser, if any.
-    private var failure: (any Error)?
 
     /// The event `next()` returned last.
     public var event: XMLEvent? { state.pointee.event }

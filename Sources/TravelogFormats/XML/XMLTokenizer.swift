@@ -27,6 +27,9 @@ struct XMLTokenizer {
     /// The last event was a tag: the text collected so far is over.
     var isTextResetPending = false
 
+    /// The error that stopped parsing, thrown again by every later call.
+    var failure: (any Error)?
+
     // The current event.
     var event: XMLEvent?
     var eventStart = 0
