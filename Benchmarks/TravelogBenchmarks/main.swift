@@ -32,6 +32,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("geolife-read", TextFormatBenchmarks.geolife),
     ("export", ExportBenchmark.run),
     ("geodesic", GeodesicBenchmark.run),
+    ("xml", XMLBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
