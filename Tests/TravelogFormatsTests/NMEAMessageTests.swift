@@ -272,7 +272,7 @@ struct NMEAMessageTests {
 }
 
 extension NMEAMessage.VTG {
-    fileprivate func with(mode: Character?) -> NMEAMessage.VTG {
+    fileprivate func with(mode: Unicode.Scalar?) -> NMEAMessage.VTG {
         var copy = self
         copy.mode = mode
         return copy

@@ -10,7 +10,9 @@
 /// A fix that follows a lost fix starts a new track segment (`NMEAEpoch.segment`).
 /// - Complexity: O(1) per sentence.
 public struct NMEAFixAssembler: Sendable {
-    private var open: NMEAEpoch?
+    /// The epoch being assembled, valid when `isOpen` (kept in place, so merging does not copy it).
+    private var open = NMEAEpoch(timeOfDay: nil)
+    private var isOpen = false
     private var segment = 0
     private var hadFix = false
     private var lostSinceFix = false
@@ -20,12 +22,11 @@ public struct NMEAFixAssembler: Sendable {
     /// Adds a sentence. - Returns: the epoch it closed, if it began a new one.
     public mutating func ingest(_ message: NMEAMessage) -> NMEAEpoch? {
         guard let time = message.timeOfDay else { return ingestUntimed(message) }
-        if var epoch = open {
-            let adoptsPending = epoch.timeOfDay == nil && !epoch.reportsPosition
-            if epoch.timeOfDay == time || adoptsPending {
-                epoch.timeOfDay = time
-                epoch.merge(message)
-                open = epoch
+        if isOpen {
+            let adoptsPending = open.timeOfDay == nil && !open.reportsPosition
+            if open.timeOfDay == time || adoptsPending {
+                open.timeOfDay = time
+                open.merge(message)
                 return nil
             }
         }
@@ -34,24 +35,25 @@ public struct NMEAFixAssembler: Sendable {
 
     /// Closes the open epoch at the end of the input. - Returns: it, if there is one.
     public mutating func finish() -> NMEAEpoch? {
-        guard let epoch = open else { return nil }
-        open = nil
-        return closed(epoch)
+        guard isOpen else { return nil }
+        isOpen = false
+        return closed(open)
     }
 
     private mutating func ingestUntimed(_ message: NMEAMessage) -> NMEAEpoch? {
         switch message {
         case .vtg, .gsa:
-            var epoch = open ?? NMEAEpoch(timeOfDay: nil)
-            epoch.merge(message)
-            open = epoch
+            if !isOpen {
+                open = NMEAEpoch(timeOfDay: nil)
+                isOpen = true
+            }
+            open.merge(message)
             return nil
         case .gga, .rmc, .gll, .gns:
             // A fix without a time cannot be placed (an NMEA 1.5 GLL); a "no fix" still says the fix is lost.
             guard message.fixReport == .noFix else { return nil }
-            if var epoch = open, epoch.timeOfDay == nil {
-                epoch.merge(message)
-                open = epoch
+            if isOpen && open.timeOfDay == nil {
+                open.merge(message)
                 return nil
             }
             return replaceOpen(with: message, at: nil)
@@ -61,11 +63,11 @@ public struct NMEAFixAssembler: Sendable {
     }
 
     private mutating func replaceOpen(with message: NMEAMessage, at time: NMEATimeOfDay?) -> NMEAEpoch? {
-        let previous = open
-        var epoch = NMEAEpoch(timeOfDay: time)
-        epoch.merge(message)
-        open = epoch
-        return previous.map { closed($0) }
+        let previous = isOpen ? closed(open) : nil
+        open = NMEAEpoch(timeOfDay: time)
+        isOpen = true
+        open.merge(message)
+        return previous
     }
 
     private mutating func closed(_ epoch: NMEAEpoch) -> NMEAEpoch {

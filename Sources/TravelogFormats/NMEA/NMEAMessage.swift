@@ -61,7 +61,7 @@ public enum NMEAMessage: Hashable, Sendable {
         public var magneticVariationDegrees: Double?
         /// FAA mode indicator (NMEA 2.3+): A autonomous, D differential, E estimated, F float RTK,
         /// M manual, N not valid, P precise, R RTK, S simulator.
-        public var mode: Character?
+        public var mode: Unicode.Scalar?
         public var fixReport: FixReport
     }
 
@@ -69,7 +69,7 @@ public enum NMEAMessage: Hashable, Sendable {
     public struct GLL: Hashable, Sendable {
         public var timeOfDay: NMEATimeOfDay?
         public var position: Position?
-        public var mode: Character?
+        public var mode: Unicode.Scalar?
         public var fixReport: FixReport
     }
 
@@ -79,7 +79,7 @@ public enum NMEAMessage: Hashable, Sendable {
         public var magneticCourseDegrees: Double?
         public var speedKnots: Double?
         public var speedKilometersPerHour: Double?
-        public var mode: Character?
+        public var mode: Unicode.Scalar?
     }
 
     /// GSA: fix mode, satellites used and dilutions of precision (no time).

@@ -28,7 +28,7 @@ enum NMEANumber {
     /// Parses `[+-]digits[.digits]` (either side of the point may be empty, not both);
     /// `nil` for anything else.
     /// - Complexity: O(n) in the field's length.
-    static func decimal(_ bytes: ArraySlice<UInt8>) -> Decimal? {
+    static func decimal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Decimal? where Bytes.Index == Int {
         var index = bytes.startIndex
         var negative = false
         if index < bytes.endIndex, bytes[index] == minus || bytes[index] == plus {
@@ -68,7 +68,7 @@ enum NMEANumber {
     }
 
     /// Parses one or more ASCII digits (at most 18) as a non-negative integer; `nil` otherwise.
-    static func unsignedInteger(_ bytes: ArraySlice<UInt8>) -> Int? {
+    static func unsignedInteger<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
         var value = 0
         for byte in bytes {
@@ -79,7 +79,7 @@ enum NMEANumber {
     }
 
     /// Parses an optionally signed integer (`-1`, `+05`, `12`); `nil` otherwise.
-    static func integer(_ bytes: ArraySlice<UInt8>) -> Int? {
+    static func integer<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? where Bytes.SubSequence: Collection<UInt8> {
         guard let first = bytes.first else { return nil }
         if first == minus { return unsignedInteger(bytes.dropFirst()).map { -$0 } }
         if first == plus { return unsignedInteger(bytes.dropFirst()) }

@@ -42,6 +42,15 @@ public struct NMEASentence: Sendable {
     /// Field `index` as text (for messages).
     public func text(_ index: Int) -> String { String(decoding: field(index), as: UTF8.self) }
 
+    /// Runs `body` with a view of the fields over the sentence's bytes in place.
+    func withFields<Result, Failure: Error>(_ body: (NMEAFields) throws(Failure) -> Result) throws(Failure) -> Result {
+        try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) -> Result in
+            try fieldRanges.withUnsafeBufferPointer { (ranges) throws(Failure) -> Result in
+                try body(NMEAFields(bytes: bytes, ranges: ranges))
+            }
+        }
+    }
+
     /// What one line of an NMEA log holds.
     public enum ParseResult: Sendable {
         /// A sentence whose checksum matches or that has none.

@@ -1,18 +1,32 @@
 import TravelogCore
 
-/// Why a sentence could not be decoded. The reader reports it as a `.rejected` record.
-public struct NMEADecodingError: Error, Hashable, Sendable {
-    public let reason: RecordRejection.Reason
-
-    public init(_ reason: RecordRejection.Reason) { self.reason = reason }
-}
-
-/// Typed access to the fields of a sentence.
+/// Typed access to the fields of a sentence, over its bytes in place (no copies, no reference
+/// counting: a view that lives only inside `NMEASentence.withFields`).
 ///
 /// Fields that place a fix (time, latitude, longitude) throw when they hold something malformed:
 /// the sentence is then rejected. Fields that only describe it (HDOP, speed, satellites) read as
 /// unknown (`nil`) when empty or malformed, so one bad auxiliary value does not lose a fix.
-extension NMEASentence {
+struct NMEAFields {
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let ranges: UnsafeBufferPointer<Range<Int>>
+
+    /// The number of data fields.
+    var count: Int { ranges.count }
+
+    /// Field `index` without surrounding spaces; empty when empty or absent.
+    func field(_ index: Int) -> Bytes {
+        guard index >= 0, index < ranges.count else { return bytes[0..<0] }
+        var slice = bytes[ranges[index]]
+        while let first = slice.first, first == NMEASentence.space { slice = slice.dropFirst() }
+        while let last = slice.last, last == NMEASentence.space { slice = slice.dropLast() }
+        return slice
+    }
+
+    /// Field `index` as text (for messages).
+    func text(_ index: Int) -> String { String(decoding: field(index), as: UTF8.self) }
+
     /// The field as a decimal number; `nil` when empty or malformed.
     func decimal(_ index: Int) -> Double? { NMEANumber.decimal(field(index))?.value }
 
@@ -37,7 +51,7 @@ extension NMEASentence {
         return time
     }
 
-    static func parseTimeOfDay(_ value: ArraySlice<UInt8>) -> NMEATimeOfDay? {
+    static func parseTimeOfDay(_ value: Bytes) -> NMEATimeOfDay? {
         guard value.count >= 6 else { return nil }
         let start = value.startIndex
         guard let hour = NMEANumber.unsignedInteger(value[start..<(start + 2)]),
@@ -97,7 +111,7 @@ extension NMEASentence {
 
     /// `dddmm.mmmm` and its hemisphere as signed degrees: the minutes (the two digits before the
     /// point and the decimals) are parsed on their own, so no precision is lost splitting them off.
-    private func degrees(_ value: ArraySlice<UInt8>, hemisphere: Int, positive: Unicode.Scalar, negative: Unicode.Scalar,
+    private func degrees(_ value: Bytes, hemisphere: Int, positive: Unicode.Scalar, negative: Unicode.Scalar,
                          name: String) throws(NMEADecodingError) -> (degrees: Double, minuteDecimals: Int) {
         let invalid = NMEADecodingError(.invalidValue(field: name, value: String(decoding: value, as: UTF8.self)))
         let point = value.firstIndex(of: NMEANumber.dot) ?? value.endIndex
