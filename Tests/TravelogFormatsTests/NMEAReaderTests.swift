@@ -70,6 +70,18 @@ struct NMEAReaderTests {
         #expect(bare.altitudeMeters == nil)
     }
 
+    @Test("every talker gives the same fix, and talkers mix within an epoch",
+          arguments: ["GP", "GN", "GL", "GA", "GB", "BD", "GQ", "GI", "IN"])
+    func talkers(talker: String) throws {
+        let text = Self.log(["\(talker)RMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W",
+                             "GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"])
+        let locations = Support.locations(try Support.records(text))
+        #expect(locations.count == 1)
+        #expect(locations.first?.coordinate.latitude == 48 + 7.038 / 60)
+        #expect(locations.first?.altitudeMeters == 545.4)
+        #expect(locations.first?.timestamp == Self.date(1994, 3, 23, 12, 35, 19))
+    }
+
     @Test("epochs without a valid position are not points")
     func noFixNoPoint() throws {
         let records = try Support.records(Self.log([

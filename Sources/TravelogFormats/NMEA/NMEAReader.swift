@@ -19,7 +19,8 @@ public struct NMEAReader: LocationFileReader {
         /// How many fixes may wait for a date by default: a day at 1 Hz and more.
         public static let defaultMaximumHeldFixes = 100_000
 
-        /// The UTC date of the first fix, for a log whose sentences carry no date (GGA only); its
+        /// The UTC date of the log's first timed sentence, for a log whose sentences carry no date
+        /// (GGA only); later times that go back past midnight move to the next day, and the log's
         /// own RMC or ZDA dates take over when they come. What `travelog import --date` sets.
         public var date: NMEADate?
         /// Dates from the log before this one are taken as a GPS week-number rollover and moved

@@ -4,7 +4,7 @@
 /// The address is a two-letter talker and a sentence type (`GPGGA`: talker `GP`, type `GGA`;
 /// any talker is accepted: `GN`, `GL`, `GA`, `GB`, `BD`, `GQ`, `GI`, `HE`…), or `P` + a maker's
 /// code for proprietary sentences (`PGRME`). The fields are kept as byte ranges of the line.
-/// Source: NMEA 0183 v4.11 §5 (sentence structure), as summarised in PROTOCOLS.md.
+/// Source: the NMEA 0183 sentence structure, as summarised in PROTOCOLS.md ("NMEA 0183").
 public struct NMEASentence: Sendable {
     /// The bytes that may open a sentence.
     public static let parametricStart = UInt8(ascii: "$")
