@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TravelogCore
 import TravelogFormats
 import TravelogImport
 import TravelogStore
@@ -39,17 +40,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to import") }
-        if let date, Self.parseDay(date) == nil { throw ValidationError(CLIError.invalidDate(date).description) }
-    }
-
-    static func parseDay(_ text: String) -> DateComponents? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10 else { return nil }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        guard components.isValidDate(in: calendar) else { return nil }
-        return components
+        if let date, CivilDate(isoDate: date) == nil { throw ValidationError(CLIError.invalidDate(date).description) }
     }
 
     func run() async throws {
@@ -58,7 +49,7 @@ struct ImportCommand: AsyncParsableCommand {
         let existing = try await store.device(named: device, userID: user.id)
         let deviceRecord = if let existing { existing } else { try await store.addDevice(named: device, userID: user.id) }
         let importer = FileImporter(store: store)
-        let options = ReaderOptions(date: date.flatMap(Self.parseDay))
+        let options = ReaderOptions(date: date.flatMap { CivilDate(isoDate: $0) })
         var reports: [ImportReport] = []
         for file in files {
             let bar = ProgressBar(label: URL(fileURLWithPath: file).lastPathComponent)

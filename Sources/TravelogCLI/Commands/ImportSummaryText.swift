@@ -22,7 +22,8 @@ enum ImportSummaryText {
                 lines.append("  … and \(report.rejected - report.rejections.count - report.untimedPoints) more")
             }
             if report.untimedPoints > 0 {
-                lines.append("  rejected \(report.untimedPoints) points without a time (they cannot be placed in the history)")
+                lines.append("  rejected \(report.untimedPoints) points without a time (they cannot be placed in the history)"
+                             + (report.format == .nmea ? "; a log without dates needs --date YYYY-MM-DD" : ""))
             }
             return lines.joined(separator: "\n")
         }

@@ -35,9 +35,7 @@ struct TimeRangeOptions: ParsableArguments {
     /// A day means its local midnight (the next day's for an inclusive end); a time means itself
     /// (a time without a zone is read in `timeZone`).
     static func parse(_ text: String, timeZone: TimeZone, endOfDay: Bool) -> Date? {
-        let parts = text.split(separator: "-")
-        if text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-           let date = CivilDate(year: year, month: month, day: day) {
+        if text.count == 10, let date = CivilDate(isoDate: text) {
             let days = date.daysSince1970 + (endOfDay ? 1 : 0)
             return localMidnight(daysSince1970: days, timeZone: timeZone)
         }

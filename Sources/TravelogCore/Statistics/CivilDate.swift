@@ -48,6 +48,31 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Parses `YYYY-MM-DD` or `YYYYMMDD` (what `--date`, `--from` and `--to` take); `nil` unless
+    /// it is such a text and the date exists.
+    public init?(isoDate text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        let ranges: [Range<Int>]
+        switch bytes.count {
+        case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"): ranges = [0..<4, 5..<7, 8..<10]
+        case 8: ranges = [0..<4, 4..<6, 6..<8]
+        default: return nil
+        }
+        var numbers: [Int] = []
+        for range in ranges {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            numbers.append(value)
+        }
+        self.init(year: numbers[0], month: numbers[1], day: numbers[2])
+    }
+
+    /// The date `days` days later (earlier when negative).
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSince1970: daysSince1970 + days) }
+
     /// The local date of an instant, given the offset from UTC in force there.
     /// - Parameters:
     ///   - secondsSince1970: the instant (UTC).

@@ -6,6 +6,7 @@ extension FileFormat {
         switch self {
         case .csv: return CSVReader(source: source)
         case .geolife: return GeoLifeReader(source: source)
+        case .nmea: return NMEAReader(source: source, options: NMEAReader.Options(date: options.date))
         default:
             throw .unrecognizedFormat("\(displayName) files cannot be read yet")
         }
