@@ -23,6 +23,7 @@ try FileManager.default.createDirectory(at: context.workDirectory, withIntermedi
 
 /// Every benchmark, by name; `make bench` runs them all, `TravelogBenchmarks … NAME` runs one.
 let benchmarks: [(name: String, run: (BenchmarkContext) throws -> Void)] = [
+    ("simplification", SimplificationBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
