@@ -3,8 +3,7 @@
 /// A climb counts only once the altitude has risen `thresholdMeters` above the last low point,
 /// and then it counts whole (from that low point); while climbing, every new high adds to the gain.
 /// The same holds for descents. Wobbles smaller than the threshold therefore add nothing, and a
-/// real climb is not shortened by the threshold. (The usual dead-band rule of barometric
-/// altimeters and of track tools such as gpxpy's "smoothed" uphill/downhill.)
+/// real climb is not shortened by the threshold (a dead band, or hysteresis, on the altitude).
 ///
 /// - Complexity: O(1) time and memory per altitude.
 public struct ElevationChange: Sendable, Equatable {

@@ -30,9 +30,11 @@ import Foundation
 ///
 /// - Complexity: O(1) amortised per location, at most O(64) for the simplification window;
 ///   memory O(1) apart from the short window. Each committed vertex costs one geodesic inverse.
-/// - Note: The stationary/moving segmentation follows the stay-point idea of Li et al. 2008,
-///   "Mining user similarity based on location history" (ACM GIS), with accuracy-scaled radii; the
-///   simplification of the moving phase is the opening-window variant of Douglas & Peucker 1973.
+/// - Note: The stationary/moving segmentation follows the stay points of Li et al. 2008, "Mining
+///   user similarity based on location history" (ACM SIGSPATIAL GIS), with radii scaled by the
+///   accuracy; the moving phase is simplified online by an opening window (Meratnia & de By 2004,
+///   "Spatiotemporal compression techniques for moving point objects", EDBT) that breaks at the
+///   farthest point, as Douglas & Peucker 1973 do.
 public struct TraveledDistance: Sendable {
     /// The thresholds in use.
     public let configuration: Configuration
