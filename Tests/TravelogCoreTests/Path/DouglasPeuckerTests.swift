@@ -63,6 +63,18 @@ struct DouglasPeuckerTests {
         #expect(try DouglasPeucker.keptIndices(of: line, toleranceMeters: toleranceMeters) == [0, 100])
     }
 
+    @Test("the endpoints are always kept, and a tolerance wider than the track keeps nothing else",
+          arguments: [0.0, 0.5, 3, 30, 1_000])
+    func endpoints(toleranceMeters: Double) throws {
+        for seed in UInt64(20)...24 {
+            let path = Self.noisyWalk(from: Self.point(47.3769, 8.5417), count: 300, seed: seed)
+            let kept = try DouglasPeucker.keptIndices(of: path, toleranceMeters: toleranceMeters)
+            #expect(kept.first == 0 && kept.last == path.count - 1)
+            if toleranceMeters >= 1_000 { #expect(kept == [0, path.count - 1]) }
+            if toleranceMeters == 0 { #expect(kept == Array(0..<path.count)) }
+        }
+    }
+
     @Test("a zig-zag whose teeth exceed the tolerance keeps every point")
     func zigZag() throws {
         let start = Self.point(47.3769, 8.5417)
