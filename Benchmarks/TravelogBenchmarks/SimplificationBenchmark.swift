@@ -5,12 +5,13 @@ import TravelogCore
 /// track (fixed seed, so every run measures the same input).
 enum SimplificationBenchmark {
     static let pointCount = 1_000_000
-    static let runs = 5
+    static let runs = 7
 
     static func run(_ context: BenchmarkContext) throws {
-        let locations = generatedTrack()
+        let (locations, trueMeters) = generatedTrack()
         let coordinates = locations.map(\.coordinate)
-        print("track: \(locations.count) fixes, 1 s apart, 5 m noise (RMS), stays, walks, rides and drives")
+        print(String(format: "track: %d fixes, 1 s apart, 5 m noise (RMS), stays, walks, rides and drives; %.1f km of true way",
+                     locations.count, trueMeters / 1000))
 
         for tolerance in [1.0, 5, 20] {
             var kept = 0
@@ -47,11 +48,11 @@ enum SimplificationBenchmark {
         return fastest
     }
 
-    /// A seeded random walk through stays, walks, rides and drives (a few minutes each), fixes every
-    /// second with 5 m of Gaussian noise and a wandering altitude.
-    static func generatedTrack() -> [Location] {
+    /// A seeded random walk through stays, walks, rides and drives (1 to 16 minutes each), fixes
+    /// every second with 5 m of Gaussian noise, over rolling hills.
+    static func generatedTrack() -> (locations: [Location], trueMeters: Double) {
         var random = SplitMix64(seed: 2024)
-        var latitude = 47.3769, longitude = 8.5417, heading = 0.0, altitude = 400.0
+        var latitude = 47.3769, longitude = 8.5417, heading = 0.0, traveledMeters = 0.0
         var speed = 0.0, modeSecondsLeft = 0
         let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
         var locations: [Location] = []
@@ -69,15 +70,17 @@ enum SimplificationBenchmark {
             let metersPerRadianEast = WGS84.semiMajorAxisMeters / w * cos(φ)
             latitude += speed * cos(heading) / metersPerRadianNorth * 180 / .pi
             longitude += speed * sin(heading) / metersPerRadianEast * 180 / .pi
-            altitude += speed * 0.02 * random.gaussian()
+            traveledMeters += speed
             let σ = 5 / 2.0.squareRoot()
             let noisyLatitude = latitude + σ * random.gaussian() / metersPerRadianNorth * 180 / .pi
             let noisyLongitude = longitude + σ * random.gaussian() / metersPerRadianEast * 180 / .pi
             guard let coordinate = Coordinate(validLatitude: noisyLatitude, longitude: noisyLongitude) else { continue }
-            locations.append(Location(coordinate: coordinate, altitudeMeters: altitude + 3 * random.gaussian(),
+            // Rolling hills: ±50 m every 5 km of way, with 0.5 m of altitude noise.
+            let altitude = 400 + 50 * sin(traveledMeters / 5_000 * 2 * .pi) + 0.5 * random.gaussian()
+            locations.append(Location(coordinate: coordinate, altitudeMeters: altitude,
                                       horizontalAccuracyMeters: 5, timestamp: start.addingTimeInterval(Double(second))))
         }
-        return locations
+        return (locations, traveledMeters)
     }
 }
 

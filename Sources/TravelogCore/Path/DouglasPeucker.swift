@@ -93,18 +93,29 @@ public enum DouglasPeucker {
             let ax = x[first], ay = y[first]
             let dx = x[last] - ax, dy = y[last] - ay
             let chordSquared = dx * dx + dy * dy
-            let inverse = chordSquared > 0 ? 1 / chordSquared : 0
-            var farthestSquared = -1.0, farthest = first
+            // Distances are compared scaled by the chord's length squared, so that the common case
+            // (the point projects inside the segment) costs one cross product: d² · L² = (p × d)².
+            let scale = chordSquared > 0 ? chordSquared : 1
+            var farthestScaled = -1.0, farthest = first
             for index in (first + 1)..<last {
                 let px = x[index] - ax, py = y[index] - ay
-                let t = min(max((px * dx + py * dy) * inverse, 0), 1)
-                let ex = px - t * dx, ey = py - t * dy
-                let distanceSquared = ex * ex + ey * ey
-                if distanceSquared > farthestSquared {
-                    farthestSquared = distanceSquared
+                let along = px * dx + py * dy
+                let scaled: Double
+                if along <= 0 {
+                    scaled = (px * px + py * py) * scale
+                } else if along >= chordSquared {
+                    let qx = px - dx, qy = py - dy
+                    scaled = (qx * qx + qy * qy) * scale
+                } else {
+                    let cross = px * dy - py * dx
+                    scaled = cross * cross
+                }
+                if scaled > farthestScaled {
+                    farthestScaled = scaled
                     farthest = index
                 }
             }
+            let farthestSquared = farthestScaled / scale
             let split: Int
             if farthestSquared > toleranceSquared {
                 split = farthest

@@ -14,8 +14,8 @@ import Foundation
 /// - **Average speed** is the traveled distance over the moving time.
 /// - **Maximum speed** is robust to a single bad value: the maximum, over three consecutive
 ///   values, of their median. When at least half of the locations report a speed (Doppler speeds
-///   from GNSS, far less noisy than speeds from positions), those values are used; otherwise the
-///   speeds between consecutive vertices of the jitter-robust path.
+///   from GNSS, far less noisy than speeds from positions), those values are used; otherwise
+///   speeds sampled along the jitter-robust path over spans of at least 10 s.
 /// - **Elevation gain and loss** use `ElevationChange` (hysteresis of `elevationThresholdMeters`)
 ///   over the locations that have an altitude.
 ///

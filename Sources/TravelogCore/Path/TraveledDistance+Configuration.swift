@@ -72,6 +72,8 @@ enum TripTuning {
     /// A group mean is dropped from the path when it lies within this many times its own
     /// per-axis standard error (accuracy / √(2 n)) of the simplified line.
     static let simplificationToleranceFactor = 4.0
+    /// Speeds are sampled along the simplified path over at least this long, seconds.
+    static let speedBaselineSeconds = 10.0
     /// At most this many group means wait for the simplification to decide (bounds the work per fix).
     static let windowCapacity = 64
     /// A fix is a spike when it lies more than this many combined accuracies from both neighbours…

@@ -13,11 +13,18 @@ extension TraveledDistance {
             var time: Double
         }
 
+        /// The start of the current speed sample: a vertex and the distance up to it.
+        struct SpeedBase: Sendable {
+            var time: Double
+            var distanceMeters: Double
+        }
+
         /// The state just after a vertex was committed, kept so that a stop can undo what followed.
         struct Checkpoint: Sendable {
             var vertex: Vertex
             var distanceMeters: Double
             var speeds: MedianOfThreeMaximum
+            var speedBase: SpeedBase
         }
 
         /// A group mean waiting in the simplification window.
@@ -47,6 +54,7 @@ extension TraveledDistance {
         private var anchor: Vertex
         private var distanceMeters = 0.0
         private var speeds = MedianOfThreeMaximum()
+        private var speedBase: SpeedBase
         private var window: [WindowPoint] = []
         private var group: WeightedCentroid?
         private var stop: WeightedCentroid?
@@ -61,7 +69,8 @@ extension TraveledDistance {
             startTime = origin.lastTime
             lastTime = origin.lastTime
             anchor = Vertex(point: origin.point, time: origin.lastTime)
-            checkpoints = [Checkpoint(vertex: anchor, distanceMeters: 0, speeds: MedianOfThreeMaximum())]
+            speedBase = SpeedBase(time: origin.lastTime, distanceMeters: 0)
+            checkpoints = [Checkpoint(vertex: anchor, distanceMeters: 0, speeds: MedianOfThreeMaximum(), speedBase: speedBase)]
             window.reserveCapacity(TripTuning.windowCapacity + 1)
         }
 
@@ -156,11 +165,19 @@ extension TraveledDistance {
         }
 
         private mutating func commit(_ point: WindowPoint) {
-            let length = anchor.point.geodesicMeters(to: point.point)
-            distanceMeters += length
-            if point.time > anchor.time { speeds.add(length / (point.time - anchor.time)) }
+            distanceMeters += anchor.point.geodesicMeters(to: point.point)
+            Trip.sampleSpeed(at: point.time, distanceMeters: distanceMeters, base: &speedBase, into: &speeds)
             anchor = Vertex(point: point.point, time: point.time)
-            checkpoints.append(Checkpoint(vertex: anchor, distanceMeters: distanceMeters, speeds: speeds))
+            checkpoints.append(Checkpoint(vertex: anchor, distanceMeters: distanceMeters, speeds: speeds, speedBase: speedBase))
+        }
+
+        /// Adds a speed sample once the path since the base spans `speedBaselineSeconds`, so that
+        /// vertices a second apart do not turn their noise into speed.
+        private static func sampleSpeed(at time: Double, distanceMeters: Double, base: inout SpeedBase,
+                                        into speeds: inout MedianOfThreeMaximum) {
+            guard time - base.time >= TripTuning.speedBaselineSeconds else { return }
+            speeds.add((distanceMeters - base.distanceMeters) / (time - base.time))
+            base = SpeedBase(time: time, distanceMeters: distanceMeters)
         }
 
         // MARK: Stops
@@ -203,16 +220,14 @@ extension TraveledDistance {
         private func arrive(at place: WeightedCentroid) -> Outcome {
             let checkpoint = checkpoints[0]
             let destination = place.point
-            let length = checkpoint.vertex.point.geodesicMeters(to: destination)
-            var finalSpeeds = checkpoint.speeds
-            if place.firstTime > checkpoint.vertex.time {
-                finalSpeeds.add(length / (place.firstTime - checkpoint.vertex.time))
-            }
+            let distance = checkpoint.distanceMeters + checkpoint.vertex.point.geodesicMeters(to: destination)
+            var finalSpeeds = checkpoint.speeds, base = checkpoint.speedBase
+            Trip.sampleSpeed(at: place.firstTime, distanceMeters: distance, base: &base, into: &finalSpeeds)
             let radius = configuration.stationaryRadiusMeters(placeAccuracyMeters: origin.typicalAccuracyMeters,
                                                               fixAccuracyMeters: place.typicalAccuracyMeters)
             let returned = origin.point.chordMeters(to: destination) <= radius
                 && max(farthestFromOriginMeters, group.map { origin.point.chordMeters(to: $0.point) } ?? 0) <= 2 * radius
-            return Outcome(arrival: place, distanceMeters: checkpoint.distanceMeters + length,
+            return Outcome(arrival: place, distanceMeters: distance,
                            durationSeconds: place.firstTime - startTime, speeds: finalSpeeds, returnedWithoutLeaving: returned)
         }
     }

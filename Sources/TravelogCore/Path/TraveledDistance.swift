@@ -106,9 +106,9 @@ public struct TraveledDistance: Sendable {
         return committedMovingSeconds + outcome.durationSeconds
     }
 
-    /// The largest speed between consecutive vertices of the counted trips that a single wild
-    /// value cannot set (the maximum of medians of three consecutive values), metres per second;
-    /// `nil` before any trip has a vertex.
+    /// The largest speed along the counted trips that a single wild value cannot set, metres per
+    /// second: speeds are sampled along the simplified path over spans of at least 10 s, and the
+    /// maximum is taken over the medians of three consecutive samples. `nil` before any sample.
     public var maximumSpeedMetersPerSecond: Double? {
         guard let outcome = provisionalOutcome, counts(outcome), let provisional = outcome.speeds.value else {
             return committedMaximumSpeed

@@ -71,7 +71,7 @@ struct PathFiguresTests {
         let naive = zip(fixes, fixes.dropFirst()).map { $1.distanceMeters(from: $0) / 5 }.max() ?? 0
         #expect(naive > 3)
         let maximum = try #require(PathFigures(fixes).maximumSpeedMetersPerSecond)
-        #expect(maximum > 1.3 && maximum < 2.5)
+        #expect(maximum > 1.3 && maximum < 2)
     }
 
     @Test("elevation gain and loss count the climbs, not the altitude noise")
