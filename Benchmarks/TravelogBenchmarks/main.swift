@@ -34,6 +34,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("geodesic", GeodesicBenchmark.run),
     ("xml", XMLBenchmark.run),
     ("nmea", NMEABenchmark.run),
+    ("simplification", SimplificationBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

@@ -2,23 +2,12 @@ import Foundation
 import Testing
 import TravelogCore
 import TravelogFormats
+import TravelogTestSupport
 
 /// Garbage in, no crash out: random bytes and damaged logs give points, rejections or a
 /// `FormatError`, never a trap, and every point they give is a valid one.
 @Suite("NMEA reader on garbage")
 struct NMEAFuzzTests {
-    /// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", 2014):
-    /// seeded, so a failure can be replayed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let sample = [
         "$GPZDA,201530.00,04,07,2002,00,00*60",
@@ -47,7 +36,7 @@ struct NMEAFuzzTests {
 
     @Test("random bytes, random NMEA-looking characters", arguments: [1, 2, 3])
     func randomBytes(seed: UInt64) {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let alphabet = Array("$!*,.-+0123456789ABCDEFGNPRSVWZ#{}\r\n ".utf8)
         for _ in 0..<300 {
             let length = Int.random(in: 0...600, using: &random)
@@ -61,7 +50,7 @@ struct NMEAFuzzTests {
 
     @Test("a real log with bytes flipped, inserted and deleted", arguments: [7, 8, 9])
     func damagedLog(seed: UInt64) {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let original = Array((Self.sample + Self.sample).utf8)
         for _ in 0..<300 {
             var bytes = original
