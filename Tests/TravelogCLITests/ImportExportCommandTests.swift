@@ -82,11 +82,24 @@ struct ImportExportCommandTests {
         #expect(try String(contentsOfFile: csv, encoding: .utf8).split(whereSeparator: \.isNewline).count == 1)
     }
 
+    @Test("stats prints the distance per local day, in the chosen units")
+    func stats() async throws {
+        let workspace = try Workspace()
+        let walk = try workspace.file("walk.csv", Self.walk)
+        try await Self.run(["import", "--db", workspace.database, walk])
+        let table = StatsCommand.table([], total: .init(label: "total"), units: .metric)
+        #expect(table == "No locations in this range.")
+        // Runs end to end; the figures themselves are tested in TravelStatisticsTests.
+        try await Self.run(["stats", "--db", workspace.database, "--by", "week", "--units", "imperial", "--json"])
+    }
+
     @Test("bad options are refused with what was expected", arguments: [
         ["export", "--format", "nmea"],
         ["export", "--format", "gpx", "--from", "2024-02-30"],
         ["export", "--format", "gpx", "--timezone", "Mars/Olympus"],
         ["import", "--date", "yesterday", "x.nmea"],
+        ["stats", "--by", "fortnight"],
+        ["stats", "--units", "furlongs"],
     ])
     func badOptions(arguments: [String]) {
         #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(arguments) }
