@@ -19,6 +19,10 @@ public struct TravelStatistics {
         public var activeDays = 0
         public var first: Date?
         public var last: Date?
+
+        public init(label: String) {
+            self.label = label
+        }
     }
 
     public let period: CalendarPeriod
