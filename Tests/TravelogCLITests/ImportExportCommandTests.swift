@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import TravelogCLI
+import TravelogCore
 
 @Suite("travelog import, export and info")
 struct ImportExportCommandTests {
