@@ -27,6 +27,7 @@ run: deps-run build
 	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/travelog"
 
 test: deps-test
+	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
