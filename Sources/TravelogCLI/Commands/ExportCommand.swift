@@ -39,11 +39,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
-        var devices = try await store.devices(userID: user.id)
-        if !device.isEmpty {
-            for name in device where !devices.contains(where: { $0.name == name }) { throw CLIError.noSuchDevice(name) }
-            devices = devices.filter { device.contains($0.name) }
-        }
+        let devices = try await account.devices(named: device, of: user, in: store)
         let destination = output.map { $0 + ".partial" } ?? "/dev/stdout"
         let sink = try FileByteSink(path: destination)
         guard let writer = format.makeWriter(sink: sink, document: ExportDocument(name: "Travelog export of \(user.name)")) else {

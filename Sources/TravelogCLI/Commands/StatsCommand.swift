@@ -39,11 +39,7 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
-        var devices = try await store.devices(userID: user.id)
-        if !device.isEmpty {
-            for name in device where !devices.contains(where: { $0.name == name }) { throw CLIError.noSuchDevice(name) }
-            devices = devices.filter { device.contains($0.name) }
-        }
+        let devices = try await account.devices(named: device, of: user, in: store)
         let timeZone = range.timeZone
         let box = StatisticsBox(TravelStatistics(period: by) { location in
             location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)

@@ -58,6 +58,17 @@ struct AccountOptions: ParsableArguments {
     }
 }
 
+extension AccountOptions {
+    /// The user's devices with these names (all of them when `names` is empty).
+    /// - Throws: `CLIError.noSuchDevice` for a name the user has no device for.
+    func devices(named names: [String], of user: User, in store: any LocationStore) async throws -> [Device] {
+        let devices = try await store.devices(userID: user.id)
+        guard !names.isEmpty else { return devices }
+        for name in names where !devices.contains(where: { $0.name == name }) { throw CLIError.noSuchDevice(name) }
+        return devices.filter { names.contains($0.name) }
+    }
+}
+
 /// Why a command could not do what was asked (printed as `Error: …`).
 enum CLIError: Error, CustomStringConvertible {
     case noSuchUser(String)
