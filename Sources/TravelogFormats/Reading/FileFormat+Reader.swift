@@ -4,6 +4,10 @@ extension FileFormat {
     public func makeReader(source: any ByteSource, options: ReaderOptions = ReaderOptions()) throws(FormatError)
         -> any LocationFileReader {
         switch self {
+        case .googleRecords: GoogleRecordsReader(source: source)
+        case .googleSemantic: GoogleSemanticReader(source: source)
+        case .googleTimeline: GoogleTimelineReader(source: source)
+        case .googleTimelineIOS: GoogleTimelineIOSReader(source: source)
         default:
             throw .unrecognizedFormat("\(displayName) files cannot be read yet")
         }
