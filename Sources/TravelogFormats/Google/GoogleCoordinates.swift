@@ -36,8 +36,8 @@ enum GoogleCoordinates {
     ) -> Checked {
         guard let latitude else { return .rejected(.missingField(latitudeField)) }
         guard let longitude else { return .rejected(.missingField(longitudeField)) }
-        guard longitude.isNaN == false else { return .rejected(.invalidValue(field: longitudeField, value: "not a number")) }
         guard latitude.isNaN == false else { return .rejected(.invalidValue(field: latitudeField, value: "not a number")) }
+        guard longitude.isNaN == false else { return .rejected(.invalidValue(field: longitudeField, value: "not a number")) }
         guard (-180...180).contains(longitude) else {
             return .rejected(.invalidValue(field: longitudeField, value: "\(longitude)° is outside [-180, 180]"))
         }
