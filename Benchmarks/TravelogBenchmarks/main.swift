@@ -27,6 +27,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("import", ImportBenchmark.run),
     ("breadcrumb-path", MapGeometryBenchmarks.breadcrumbPath),
     ("json", JSONBenchmark.run),
+    ("google-records", GoogleRecordsBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

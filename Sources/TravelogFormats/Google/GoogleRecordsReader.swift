@@ -77,7 +77,7 @@ public final class GoogleRecordsReader: LocationFileReader {
                     stage = .members
                     continue
                 }
-                return try readLocation(startingWith: event)
+                return try Self.readLocation(startingWith: event, from: &parser)
             case .end:
                 // Anything after the top-level object is an error; `next()` says so or returns nil.
                 _ = try parser.next()
@@ -88,9 +88,10 @@ public final class GoogleRecordsReader: LocationFileReader {
         }
     }
 
-    /// Reads one element of `locations` whose first event is `event`.
+    /// Reads one element of `locations` whose first event is `event`. (Static, with the parser
+    /// `inout`: one exclusive access to the class's parser per location, not one per value.)
     @inline(__always)
-    private func readLocation(startingWith event: JSONEvent) throws -> FormatRecord {
+    private static func readLocation(startingWith event: JSONEvent, from parser: inout JSONParser) throws -> FormatRecord {
         var fields = GooglePointFields(position: parser.tokenPosition)
         guard event == .objectStart else {
             try parser.skipRest(after: event)

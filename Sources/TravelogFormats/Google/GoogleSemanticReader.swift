@@ -19,14 +19,13 @@ import Foundation
 ///
 /// Memory: one timeline object's records at a time (objects are small), whatever the file size.
 public final class GoogleSemanticReader: LocationFileReader {
-    var parser: JSONParser
+    private var parser: JSONParser
     private var stage = Stage.start
     private var failure: FormatError?
+    private var objects = GoogleSemanticObjects()
     /// The records of the timeline object being handed out, and the next to hand out.
-    var pending: [FormatRecord] = []
+    private var pending: [FormatRecord] = []
     private var pendingIndex = 0
-    /// The number of the next track.
-    var nextTrack = 0
 
     private enum Stage {
         case start, members, objects, end, finished
@@ -85,7 +84,7 @@ public final class GoogleSemanticReader: LocationFileReader {
                     stage = .members
                     continue
                 }
-                try readTimelineObject(startingWith: event)
+                try objects.readTimelineObject(startingWith: event, from: &parser, into: &pending)
             case .end:
                 _ = try parser.next()
                 stage = .finished
@@ -93,40 +92,5 @@ public final class GoogleSemanticReader: LocationFileReader {
                 return nil
             }
         }
-    }
-
-    /// Reads one element of `timelineObjects` into `pending`.
-    private func readTimelineObject(startingWith event: JSONEvent) throws {
-        let position = parser.tokenPosition
-        guard event == .objectStart else {
-            try parser.skipRest(after: event)
-            let found = JSONParser.describeValue(event)
-            pending.append(.rejected(RecordRejection(position: position, reason: .invalidValue(field: "timelineObjects[]", value: found))))
-            return
-        }
-        while try parser.nextKey() {
-            if parser.stringEquals("placeVisit") {
-                if try parser.enterObject() { try readPlaceVisit(at: parser.tokenPosition) }
-            } else if parser.stringEquals("activitySegment") {
-                if try parser.enterObject() { try readActivitySegment() }
-            } else {
-                try parser.skipValue()
-            }
-        }
-    }
-
-    /// Appends the records of one track's segments, numbering the segments that hold points.
-    func appendTrack(_ segments: [[(GooglePointFields, requiresTime: Bool, fields: GooglePointFields.FieldNames)]]) {
-        var segment = 0
-        for points in segments {
-            var holdsPoints = false
-            for (point, requiresTime, fields) in points {
-                let record = point.record(kind: .track(track: nextTrack, segment: segment), requiresTime: requiresTime, fields: fields)
-                if case .point = record { holdsPoints = true }
-                pending.append(record)
-            }
-            if holdsPoints { segment += 1 }
-        }
-        if segment > 0 { nextTrack += 1 }
     }
 }

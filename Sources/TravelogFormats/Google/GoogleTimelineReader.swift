@@ -88,7 +88,10 @@ public final class GoogleTimelineReader: LocationFileReader {
                     stage = .members
                     continue
                 }
-                if let record = try readRawSignal(startingWith: event) { return record }
+                guard let point = try Self.readRawSignal(startingWith: event, from: &parser) else { continue }
+                let track = rawTrack ?? segments.claimTrack()
+                rawTrack = track
+                return point.record(kind: .track(track: track, segment: 0), requiresTime: true, fields: .latLng)
             case .end:
                 _ = try parser.next()
                 stage = .finished
@@ -98,13 +101,13 @@ public final class GoogleTimelineReader: LocationFileReader {
         }
     }
 
-    /// Reads one element of `rawSignals`: a point for a `position`, nil for anything else.
-    private func readRawSignal(startingWith event: JSONEvent) throws -> FormatRecord? {
+    /// Reads one element of `rawSignals`: the fields of a `position`, nil for anything else.
+    private static func readRawSignal(startingWith event: JSONEvent, from parser: inout JSONParser) throws -> GooglePointFields? {
         guard event == .objectStart else {
             try parser.skipRest(after: event)
             return nil
         }
-        var record: FormatRecord?
+        var position: GooglePointFields?
         while try parser.nextKey() {
             guard parser.stringEquals("position") else {
                 try parser.skipValue()
@@ -122,10 +125,8 @@ public final class GoogleTimelineReader: LocationFileReader {
                 case nil: try parser.skipValue()
                 }
             }
-            let track = rawTrack ?? segments.claimTrack()
-            rawTrack = track
-            record = point.record(kind: .track(track: track, segment: 0), requiresTime: true, fields: .latLng)
+            position = point
         }
-        return record
+        return position
     }
 }

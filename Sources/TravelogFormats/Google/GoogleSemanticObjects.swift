@@ -1,8 +1,14 @@
 import Foundation
 import TravelogCore
 
-/// The two kinds of timeline object and the pieces they are made of.
-extension GoogleSemanticReader {
+/// Reads the elements of Semantic Location History's `timelineObjects`, one whole object at a time
+/// (they are small): `placeVisit` and `activitySegment`, as `GoogleSemanticReader` describes.
+/// The parser is passed `inout`, so that a reader holding it in a class pays for one exclusive
+/// access per object, not one per value.
+struct GoogleSemanticObjects {
+    /// The number of the next track.
+    private(set) var nextTrack = 0
+
     /// A `location`, `startLocation`, `endLocation` or candidate: a coordinate and what names it.
     struct Place {
         var point: GooglePointFields
@@ -27,8 +33,43 @@ extension GoogleSemanticReader {
     private static let placeKeys = JSONKeyTable(PlaceKey.self)
     private static let pointKeys = JSONKeyTable(PointKey.self)
 
+    /// Reads one element of `timelineObjects` whose first event, `event`, has been read; appends its records.
+    mutating func readTimelineObject(startingWith event: JSONEvent, from parser: inout JSONParser, into records: inout [FormatRecord]) throws {
+        let position = parser.tokenPosition
+        guard event == .objectStart else {
+            try parser.skipRest(after: event)
+            let found = JSONParser.describeValue(event)
+            records.append(.rejected(RecordRejection(position: position, reason: .invalidValue(field: "timelineObjects[]", value: found))))
+            return
+        }
+        while try parser.nextKey() {
+            if parser.stringEquals("placeVisit") {
+                if try parser.enterObject() { try readPlaceVisit(at: parser.tokenPosition, from: &parser, into: &records) }
+            } else if parser.stringEquals("activitySegment") {
+                if try parser.enterObject() { try readActivitySegment(from: &parser, into: &records) }
+            } else {
+                try parser.skipValue()
+            }
+        }
+    }
+
+    /// Appends the records of one track's segments, numbering the segments that hold points.
+    private mutating func appendTrack(_ segments: [[TrackPoint]], into records: inout [FormatRecord]) {
+        var segment = 0
+        for points in segments {
+            var holdsPoints = false
+            for (point, requiresTime, fields) in points {
+                let record = point.record(kind: .track(track: nextTrack, segment: segment), requiresTime: requiresTime, fields: fields)
+                if case .point = record { holdsPoints = true }
+                records.append(record)
+            }
+            if holdsPoints { segment += 1 }
+        }
+        if segment > 0 { nextTrack += 1 }
+    }
+
     /// Reads a `placeVisit` whose `{` is at `position` (consumed).
-    func readPlaceVisit(at position: SourcePosition) throws {
+    private mutating func readPlaceVisit(at position: SourcePosition, from parser: inout JSONParser, into records: inout [FormatRecord]) throws {
         var location: Place?
         var candidate: Place?
         var center = GooglePointFields(position: position)
@@ -37,29 +78,29 @@ extension GoogleSemanticReader {
         var rawPath: [GooglePointFields] = []
         while try parser.nextKey() {
             if parser.stringEquals("location") {
-                location = try readPlace()
+                location = try Self.readPlace(from: &parser)
             } else if parser.stringEquals("duration") {
-                (start, end) = try readDuration()
+                (start, end) = try Self.readDuration(from: &parser)
             } else if parser.stringEquals("centerLatE7") {
                 center.latitude = try parser.readLenientDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
             } else if parser.stringEquals("centerLngE7") {
                 center.longitude = try parser.readLenientDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
             } else if parser.stringEquals("otherCandidateLocations") {
-                candidate = try readFirstCandidate()
+                candidate = try Self.readFirstCandidate(from: &parser)
             } else if parser.stringEquals("simplifiedRawPath") {
-                rawPath = try readPath(arrayKey: "points")
+                rawPath = try Self.readPath(arrayKey: "points", from: &parser)
             } else {
                 try parser.skipValue()
             }
         }
         let centerPlace = Place(point: center)
         let chosen = [location, centerPlace, candidate].lazy.compactMap { $0 }.first { $0.hasCoordinate }
-        pending.append(visitRecord(at: position, place: chosen, named: location, start: start, end: end))
-        appendTrack([rawPath.map { ($0, requiresTime: false, fields: .pathPoint) }])
+        records.append(Self.visitRecord(at: position, place: chosen, named: location, start: start, end: end))
+        appendTrack([rawPath.map { ($0, requiresTime: false, fields: .pathPoint) }], into: &records)
     }
 
     /// The visit, or why it is rejected.
-    private func visitRecord(
+    private static func visitRecord(
         at position: SourcePosition, place: Place?, named location: Place?, start: GoogleTime.Reading, end: GoogleTime.Reading
     ) -> FormatRecord {
         func rejected(_ reason: RecordRejection.Reason) -> FormatRecord {
@@ -97,7 +138,7 @@ extension GoogleSemanticReader {
     }
 
     /// Reads an `activitySegment` whose `{` has been consumed.
-    func readActivitySegment() throws {
+    private mutating func readActivitySegment(from parser: inout JSONParser, into records: inout [FormatRecord]) throws {
         var startPlace: Place?
         var endPlace: Place?
         var start = GoogleTime.Reading.absent
@@ -106,15 +147,15 @@ extension GoogleSemanticReader {
         var rawPath: [GooglePointFields] = []
         while try parser.nextKey() {
             if parser.stringEquals("startLocation") {
-                startPlace = try readPlace()
+                startPlace = try Self.readPlace(from: &parser)
             } else if parser.stringEquals("endLocation") {
-                endPlace = try readPlace()
+                endPlace = try Self.readPlace(from: &parser)
             } else if parser.stringEquals("duration") {
-                (start, end) = try readDuration()
+                (start, end) = try Self.readDuration(from: &parser)
             } else if parser.stringEquals("waypointPath") {
-                waypoints = try readPath(arrayKey: "waypoints")
+                waypoints = try Self.readPath(arrayKey: "waypoints", from: &parser)
             } else if parser.stringEquals("simplifiedRawPath") {
-                rawPath = try readPath(arrayKey: "points")
+                rawPath = try Self.readPath(arrayKey: "points", from: &parser)
             } else {
                 try parser.skipValue()
             }
@@ -129,17 +170,17 @@ extension GoogleSemanticReader {
             place.point.time = end
             outline.append((place.point, requiresTime: false, fields: .location))
         }
-        appendTrack([outline, rawPath.map { ($0, requiresTime: false, fields: .pathPoint) }])
+        appendTrack([outline, rawPath.map { ($0, requiresTime: false, fields: .pathPoint) }], into: &records)
     }
 
     /// Reads a place object; nil (skipped) when the value is not an object.
-    private func readPlace() throws -> Place? {
+    private static func readPlace(from parser: inout JSONParser) throws -> Place? {
         guard try parser.enterObject() else { return nil }
-        return try readPlaceMembers()
+        return try readPlaceMembers(from: &parser)
     }
 
     /// Reads the members of a place object whose `{` has been consumed.
-    private func readPlaceMembers() throws -> Place {
+    private static func readPlaceMembers(from parser: inout JSONParser) throws -> Place {
         var place = Place(point: GooglePointFields(position: parser.tokenPosition))
         while try parser.nextKey() {
             switch parser.key(in: Self.placeKeys) {
@@ -155,12 +196,12 @@ extension GoogleSemanticReader {
     }
 
     /// Reads `otherCandidateLocations` and keeps the first candidate.
-    private func readFirstCandidate() throws -> Place? {
+    private static func readFirstCandidate(from parser: inout JSONParser) throws -> Place? {
         guard try parser.enterArray() else { return nil }
         var first: Place?
         while let event = try parser.nextElement() {
             if first == nil, event == .objectStart {
-                first = try readPlaceMembers()
+                first = try readPlaceMembers(from: &parser)
             } else {
                 try parser.skipRest(after: event)
             }
@@ -169,7 +210,7 @@ extension GoogleSemanticReader {
     }
 
     /// Reads a `duration`: start and end, ISO 8601 (`…Timestamp`) or milliseconds (`…TimestampMs`).
-    private func readDuration() throws -> (start: GoogleTime.Reading, end: GoogleTime.Reading) {
+    private static func readDuration(from parser: inout JSONParser) throws -> (start: GoogleTime.Reading, end: GoogleTime.Reading) {
         var start = GoogleTime.Reading.absent
         var end = GoogleTime.Reading.absent
         guard try parser.enterObject() else { return (start, end) }
@@ -192,7 +233,7 @@ extension GoogleSemanticReader {
     }
 
     /// Reads a `waypointPath` or `simplifiedRawPath` object and the points of its array `arrayKey`.
-    private func readPath(arrayKey: StaticString) throws -> [GooglePointFields] {
+    private static func readPath(arrayKey: StaticString, from parser: inout JSONParser) throws -> [GooglePointFields] {
         var points: [GooglePointFields] = []
         guard try parser.enterObject() else { return points }
         while try parser.nextKey() {
@@ -210,7 +251,7 @@ extension GoogleSemanticReader {
                     points.append(point)
                     continue
                 }
-                try readPointMembers(into: &point)
+                try readPointMembers(into: &point, from: &parser)
                 points.append(point)
             }
         }
@@ -218,7 +259,7 @@ extension GoogleSemanticReader {
     }
 
     /// Reads a path point's members: `latE7`, `lngE7`, `accuracyMeters`, `timestamp` or `timestampMs`.
-    private func readPointMembers(into point: inout GooglePointFields) throws {
+    private static func readPointMembers(into point: inout GooglePointFields, from parser: inout JSONParser) throws {
         var timestampMs = GoogleTime.Reading.absent
         while try parser.nextKey() {
             switch parser.key(in: Self.pointKeys) {
