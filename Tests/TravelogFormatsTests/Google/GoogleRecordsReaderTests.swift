@@ -166,6 +166,14 @@ struct GoogleRecordsReaderTests {
         if case .unexpected = error {} else { Issue.record("expected .unexpected, got \(error)") }
     }
 
+    @Test("bytes that are not UTF-8 are an encoding error at their offset")
+    func invalidEncoding() {
+        let bytes = Array(#"{"locations": [{"source": ""#.utf8) + [0xFF] + Array(#""}]}"#.utf8)
+        var thrown: FormatError?
+        do { _ = try GoogleReading.records(bytes, as: .googleRecords) } catch { thrown = error as? FormatError }
+        #expect(thrown == .invalidEncoding(SourcePosition(byteOffset: 27, line: 1, column: 28), expected: "UTF-8"))
+    }
+
     @Test("reading in chunks of any size gives the same records", arguments: [1, 2, 3, 7, 16, 64])
     func chunked(size: Int) throws {
         let whole = try GoogleReading.records(Self.sample, as: .googleRecords)
