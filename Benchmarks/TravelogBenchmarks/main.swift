@@ -35,6 +35,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("xml", XMLBenchmark.run),
     ("nmea", NMEABenchmark.run),
     ("simplification", SimplificationBenchmark.run),
+    ("google-records", GoogleRecordsBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

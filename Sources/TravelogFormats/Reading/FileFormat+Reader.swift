@@ -7,6 +7,10 @@ extension FileFormat {
         case .csv: return CSVReader(source: source)
         case .geolife: return GeoLifeReader(source: source)
         case .nmea: return NMEAReader(source: source, options: NMEAReader.Options(date: options.date))
+        case .googleRecords: return GoogleRecordsReader(source: source)
+        case .googleSemantic: return GoogleSemanticReader(source: source)
+        case .googleTimeline: return GoogleTimelineReader(source: source)
+        case .googleTimelineIOS: return GoogleTimelineIOSReader(source: source)
         default:
             throw .unrecognizedFormat("\(displayName) files cannot be read yet")
         }

@@ -1,0 +1,121 @@
+/// Reads Google Takeout's `Records.json` (`{"locations": [ … ]}`, the raw location history) as a
+/// stream: one location at a time, memory flat whatever the file size.
+///
+/// Each location becomes a point of track 0, segment 0 (the file is one chronological stream):
+/// `latitudeE7`/`longitudeE7` ÷ 10⁷ (plain `latitude`/`longitude` degrees are accepted too; E7
+/// values broken by Google's unsigned-32-bit export bug are repaired, see
+/// `GoogleCoordinates.latitudeDegrees(e7:)`), `accuracy` and `verticalAccuracy` (m), `altitude` (m),
+/// `velocity` (m/s), `heading` (degrees), and the time from `timestamp` (ISO 8601) or, in older
+/// files, `timestampMs` (milliseconds, string or number). `activity`, `source`, `deviceTag` and
+/// other keys are skipped without being decoded.
+///
+/// A location without a coordinate or time, or with one that cannot be (latitude 200, month 13),
+/// is a `.rejected` record at the position of its `{`; a file that is not well-formed JSON, or
+/// whose `locations` is not an array, throws `FormatError`.
+///
+/// - Complexity: O(n) in the file's length; memory O(the parser's block).
+public final class GoogleRecordsReader: LocationFileReader {
+    private var parser: JSONParser
+    private var stage = Stage.start
+    private var failure: FormatError?
+
+    private enum Stage {
+        case start, members, locations, end, finished
+    }
+
+    private enum Key: String, CaseIterable {
+        case latitudeE7, longitudeE7, timestamp, accuracy, altitude, timestampMs, verticalAccuracy
+        case velocity, heading, latitude, longitude
+    }
+
+    private static let keys = JSONKeyTable(Key.self)
+
+    /// Reads from `source`, a block of `options.blockSizeBytes` at a time.
+    public init(source: some ByteSource, options: JSONParser.Options = JSONParser.Options()) {
+        parser = JSONParser(source: source, options: options)
+    }
+
+    /// Reads a file. - Throws: `FormatError.cannotRead` when it cannot be opened.
+    public convenience init(contentsOfFile path: String) throws(FormatError) {
+        self.init(source: try FileByteSource(path: path))
+    }
+
+    public var bytesConsumed: Int { parser.bytesConsumed }
+
+    /// The next location (or rejection), nil at the end of the file.
+    /// - Throws: `FormatError` when the file is broken; every later call throws it again.
+    public func next() throws(FormatError) -> FormatRecord? {
+        if let failure { throw failure }
+        do {
+            return try advance()
+        } catch {
+            let mapped = FormatError(readingJSON: error)
+            failure = mapped
+            throw mapped
+        }
+    }
+
+    private func advance() throws -> FormatRecord? {
+        while true {
+            switch stage {
+            case .start:
+                try parser.expect(.objectStart)
+                stage = .members
+            case .members:
+                guard try parser.nextKey() else {
+                    stage = .end
+                    continue
+                }
+                if parser.stringEquals("locations") {
+                    try parser.expect(.arrayStart)
+                    stage = .locations
+                } else {
+                    try parser.skipValue()
+                }
+            case .locations:
+                guard let event = try parser.nextElement() else {
+                    stage = .members
+                    continue
+                }
+                return try Self.readLocation(startingWith: event, from: &parser)
+            case .end:
+                // Anything after the top-level object is an error; `next()` says so or returns nil.
+                _ = try parser.next()
+                stage = .finished
+            case .finished:
+                return nil
+            }
+        }
+    }
+
+    /// Reads one element of `locations` whose first event is `event`. (Static, with the parser
+    /// `inout`: one exclusive access to the class's parser per location, not one per value.)
+    @inline(__always)
+    private static func readLocation(startingWith event: JSONEvent, from parser: inout JSONParser) throws -> FormatRecord {
+        var fields = GooglePointFields(position: parser.tokenPosition)
+        guard event == .objectStart else {
+            try parser.skipRest(after: event)
+            let found = JSONParser.describeValue(event)
+            return .rejected(RecordRejection(position: fields.position, reason: .invalidValue(field: "locations[]", value: found)))
+        }
+        var timestampMs = GoogleTime.Reading.absent
+        while try parser.nextKey() {
+            switch parser.key(in: Self.keys) {
+            case .latitudeE7?: fields.latitude = try parser.readLenientDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
+            case .longitudeE7?: fields.longitude = try parser.readLenientDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
+            case .latitude?: fields.latitude = try parser.readLenientDouble()
+            case .longitude?: fields.longitude = try parser.readLenientDouble()
+            case .timestamp?: fields.time = try parser.readGoogleTime(unit: .automatic)
+            case .timestampMs?: timestampMs = try parser.readGoogleTime(unit: .milliseconds)
+            case .accuracy?: fields.horizontalAccuracyMeters = try parser.readLenientDouble()
+            case .altitude?: fields.altitudeMeters = try parser.readLenientDouble()
+            case .verticalAccuracy?: fields.verticalAccuracyMeters = try parser.readLenientDouble()
+            case .velocity?: fields.speedMetersPerSecond = try parser.readLenientDouble()
+            case .heading?: fields.courseDegrees = try parser.readLenientDouble()
+            case nil: try parser.skipValue()
+            }
+        }
+        if fields.time == .absent { fields.time = timestampMs }
+        return fields.record(kind: .track(track: 0, segment: 0), requiresTime: true, fields: .records)
+    }
+}
