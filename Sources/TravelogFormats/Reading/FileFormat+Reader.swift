@@ -6,6 +6,8 @@ extension FileFormat {
         switch self {
         case .csv: return CSVReader(source: source)
         case .geolife: return GeoLifeReader(source: source)
+        case .geojson: return GeoJSONReader(source: source)
+        case .owntracks: return OwnTracksReader(source: source)
         default:
             throw .unrecognizedFormat("\(displayName) files cannot be read yet")
         }

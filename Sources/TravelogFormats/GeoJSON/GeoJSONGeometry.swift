@@ -1,0 +1,88 @@
+/// One geometry of a feature as read (RFC 7946 §3.1), kept until the feature's properties have been
+/// read too, since they may come after it and say when its positions were recorded.
+struct GeoJSONGeometry {
+    /// The seven geometry types of RFC 7946 (case-sensitive).
+    enum Kind: String, CaseIterable {
+        case point = "Point"
+        case multiPoint = "MultiPoint"
+        case lineString = "LineString"
+        case multiLineString = "MultiLineString"
+        case polygon = "Polygon"
+        case multiPolygon = "MultiPolygon"
+        case geometryCollection = "GeometryCollection"
+
+        /// How deep positions sit in `coordinates`: 1 when it is a position itself (a Point).
+        var positionDepth: Int? {
+            switch self {
+            case .point: 1
+            case .multiPoint, .lineString: 2
+            case .multiLineString, .polygon: 3
+            case .multiPolygon: 4
+            case .geometryCollection: nil
+            }
+        }
+
+        static let table = JSONKeyTable(Kind.self)
+    }
+
+    /// One position: `[longitude, latitude]` or `[longitude, latitude, altitude]`, degrees and metres.
+    struct Position {
+        var longitude = 0.0
+        var latitude = 0.0
+        var altitudeMeters: Double?
+        /// Where its `[` is.
+        var start: SourcePosition
+        /// Why it is not a position (too short, not numbers), when it is not.
+        var problem: RecordRejection?
+    }
+
+    /// The `type` as written; `nil` when absent.
+    var typeName: String?
+    var kind: Kind?
+    /// Where the geometry's object starts.
+    var start: SourcePosition
+    /// Every position of `coordinates`, in file order.
+    var positions: [Position] = []
+    /// Where each innermost array of positions starts in `positions` (a LineString has one part,
+    /// a MultiLineString one per line). Empty arrays make no part.
+    var partStarts: [Int] = []
+    /// How deep the positions sit, once one has been seen.
+    var positionDepth: Int?
+    /// A GeometryCollection's members.
+    var members: [GeoJSONGeometry] = []
+    /// Whether `coordinates` or `geometries` were there at all.
+    var hasContent = false
+    /// What makes the whole geometry unusable (positions nested unevenly, a wrong `type`).
+    var problem: RecordRejection?
+
+    init(start: SourcePosition) {
+        self.start = start
+    }
+
+    /// Notes a problem unless one is known already (the first one is reported).
+    mutating func note(_ problem: RecordRejection) {
+        if self.problem == nil { self.problem = problem }
+    }
+
+    /// The total number of positions, members included.
+    var positionCount: Int {
+        positions.count + members.reduce(0) { $0 + $1.positionCount }
+    }
+
+    /// Checks the type against the shape of the coordinates, once the whole object has been read.
+    mutating func validate() {
+        guard problem == nil else { return }
+        guard let typeName else {
+            note(RecordRejection(position: start, reason: .missingField("type")))
+            return
+        }
+        guard let kind else {
+            note(RecordRejection(position: start, reason: .invalidValue(field: "type", value: typeName)))
+            return
+        }
+        if let expected = kind.positionDepth, let found = positionDepth, expected != found {
+            note(RecordRejection(position: start, reason: .invalidValue(
+                field: "coordinates", value: "positions nested \(found) deep in a \(typeName), which nests them \(expected) deep")))
+        }
+    }
+}
