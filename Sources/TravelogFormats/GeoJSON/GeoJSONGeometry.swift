@@ -64,10 +64,8 @@ struct GeoJSONGeometry {
         if self.problem == nil { self.problem = problem }
     }
 
-    /// The total number of positions, members included.
-    var positionCount: Int {
-        positions.count + members.reduce(0) { $0 + $1.positionCount }
-    }
+    /// A Polygon or MultiPolygon: an area, not where someone went.
+    var isArea: Bool { kind == .polygon || kind == .multiPolygon }
 
     /// Checks the type against the shape of the coordinates, once the whole object has been read.
     mutating func validate() {
