@@ -92,20 +92,17 @@ struct GeoJSONFeatureRecords {
 
     private mutating func positionRecord(_ leaf: GeoJSONGeometry, numbering: inout GeoJSONTrackNumbering) -> FormatRecord {
         let position = leaf.positions[positionIndex]
-        if let problem = position.problem { return .rejected(problem) }
-        let coordinate: Coordinate
-        do throws(CoordinateError) {
-            coordinate = try Coordinate(latitude: position.latitude, longitude: position.longitude)
-        } catch {
-            return .rejected(RecordRejection(position: position.start, reason: .invalidCoordinate(error)))
+        guard let coordinate = position.coordinate else {
+            return .rejected(leaf.positionProblems[positionIndex]
+                             ?? RecordRejection(position: leaf.start, reason: .missingField("coordinates")))
         }
         var time: ParsedTimestamp?
         if let times = properties.positionTimes {
-            switch times[timeOffset + positionIndex] {
-            case .time(let value): time = value
-            case .none: time = nil
-            case .invalid(let problem): return .rejected(problem)
+            let index = timeOffset + positionIndex
+            if !properties.positionTimeProblems.isEmpty, let problem = properties.positionTimeProblems[index] {
+                return .rejected(problem)
             }
+            time = times[index]
         } else if leaf.kind == .point {
             time = properties.time
         }
@@ -154,13 +151,8 @@ struct GeoJSONFeatureRecords {
         }
         if let problem = geometry.problem { return .record(.rejected(problem)) }
         guard let position = geometry.positions.first else { return .skip(.incompleteVisit) }
-        if let problem = position.problem ?? properties.visitProblem { return .record(.rejected(problem)) }
-        let coordinate: Coordinate
-        do throws(CoordinateError) {
-            coordinate = try Coordinate(latitude: position.latitude, longitude: position.longitude)
-        } catch {
-            return .record(.rejected(RecordRejection(position: position.start, reason: .invalidCoordinate(error))))
-        }
+        if let problem = geometry.positionProblems[0] ?? properties.visitProblem { return .record(.rejected(problem)) }
+        guard let coordinate = position.coordinate else { return .skip(.incompleteVisit) }
         guard let arrival = properties.arrival else { return .skip(.incompleteVisit) }
         let departure = properties.departure
         if let departure, departure.date < arrival.date {

@@ -1,3 +1,5 @@
+import TravelogCore
+
 /// Reading a geometry object and its `coordinates` at any nesting, before its `type` is known
 /// (RFC 7946 does not order members, and writers put `type` last).
 extension GeoJSONGeometry {
@@ -111,32 +113,41 @@ extension GeoJSONGeometry {
         } else {
             positionDepth = level
         }
-        var position = Position(start: start)
-        var values: [Double?] = [nil, nil, nil]
+        var longitude: Double?, latitude: Double?, altitude: Double?
+        var problem: RecordRejection?
         var index = 0
         var element: JSONEvent? = first
         while let event = element {
             do {
                 let value = try parser.lenientDouble(after: event)
-                if index < 3 { values[index] = value }
+                switch index {
+                case 0: longitude = value
+                case 1: latitude = value
+                case 2: altitude = value
+                default: break
+                }
             } catch let error as JSONFieldValueError {
-                if index < 3, position.problem == nil {
-                    position.problem = RecordRejection(position: error.position,
-                                                       reason: .invalidValue(field: "coordinates", value: error.found))
+                if index < 3, problem == nil {
+                    problem = RecordRejection(position: error.position, reason: .invalidValue(field: "coordinates", value: error.found))
                 }
             }
             index += 1
             element = try parser.nextElement()
         }
-        if position.problem == nil {
-            if let longitude = values[0], let latitude = values[1] {
-                position.longitude = longitude
-                position.latitude = latitude
-                position.altitudeMeters = values[2]
+        if problem == nil {
+            if let longitude, let latitude {
+                do throws(CoordinateError) {
+                    positions.append(Position(coordinate: try Coordinate(latitude: latitude, longitude: longitude),
+                                              altitudeMeters: altitude))
+                    return
+                } catch {
+                    problem = RecordRejection(position: start, reason: .invalidCoordinate(error))
+                }
             } else {
-                position.problem = RecordRejection(position: start, reason: .missingField(values[0] == nil ? "longitude" : "latitude"))
+                problem = RecordRejection(position: start, reason: .missingField(longitude == nil ? "longitude" : "latitude"))
             }
         }
-        positions.append(position)
+        positionProblems[positions.count] = problem
+        positions.append(Position(coordinate: nil, altitudeMeters: nil))
     }
 }

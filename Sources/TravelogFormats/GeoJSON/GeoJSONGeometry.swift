@@ -1,3 +1,5 @@
+import TravelogCore
+
 /// One geometry of a feature as read (RFC 7946 §3.1), kept until the feature's properties have been
 /// read too, since they may come after it and say when its positions were recorded.
 struct GeoJSONGeometry {
@@ -25,15 +27,12 @@ struct GeoJSONGeometry {
         static let table = JSONKeyTable(Kind.self)
     }
 
-    /// One position: `[longitude, latitude]` or `[longitude, latitude, altitude]`, degrees and metres.
+    /// One position, `[longitude, latitude]` or `[longitude, latitude, altitude]` (degrees,
+    /// metres), validated as it is read. Kept small: a LineString may hold millions.
     struct Position {
-        var longitude = 0.0
-        var latitude = 0.0
+        /// `nil` when the position is wrong; `positionProblems` says why.
+        var coordinate: Coordinate?
         var altitudeMeters: Double?
-        /// Where its `[` is.
-        var start: SourcePosition
-        /// Why it is not a position (too short, not numbers), when it is not.
-        var problem: RecordRejection?
     }
 
     /// The `type` as written; `nil` when absent.
@@ -43,6 +42,9 @@ struct GeoJSONGeometry {
     var start: SourcePosition
     /// Every position of `coordinates`, in file order.
     var positions: [Position] = []
+    /// Why a position is wrong (too short, not numbers, a latitude of 200), by its index in
+    /// `positions`; few, so kept apart rather than in every position.
+    var positionProblems: [Int: RecordRejection] = [:]
     /// Where each innermost array of positions starts in `positions` (a LineString has one part,
     /// a MultiLineString one per line). Empty arrays make no part.
     var partStarts: [Int] = []

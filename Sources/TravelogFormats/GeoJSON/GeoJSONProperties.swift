@@ -41,14 +41,6 @@ struct GeoJSONProperties {
         }
     }
 
-    /// The time of one position, from a per-position time array.
-    enum PositionTime {
-        case time(ParsedTimestamp)
-        /// `null` in the array.
-        case none
-        case invalid(RecordRejection)
-    }
-
     var time: ParsedTimestamp?
     /// The rank of the key `time` (or `timeProblem`) came from.
     private var timeRank = Int.max
@@ -59,8 +51,10 @@ struct GeoJSONProperties {
     var speedAccuracyMetersPerSecond: Double?
     var courseDegrees: Double?
     var courseAccuracyDegrees: Double?
-    /// Times per position, flattened in file order; `nil` when the feature has none.
-    var positionTimes: [PositionTime]?
+    /// Times per position, flattened in file order (`nil` for `null`); `nil` when the feature has none.
+    var positionTimes: [ParsedTimestamp?]?
+    /// Why a time of `positionTimes` is wrong, by its index; few, so kept apart.
+    var positionTimeProblems: [Int: RecordRejection] = [:]
     var name: String?
     /// Overland: an app event such as `visit` or `will_terminate`.
     var action: String?
@@ -198,7 +192,8 @@ struct GeoJSONProperties {
             if first == .objectStart { try parser.skipToContainerEnd() }
             return
         }
-        var times: [PositionTime] = []
+        var times: [ParsedTimestamp?] = []
+        var problems: [Int: RecordRejection] = [:]
         var depth = 1
         while depth > 0 {
             let event = try parser.next()
@@ -210,26 +205,32 @@ struct GeoJSONProperties {
                 depth -= 1
             case .number?:
                 do throws(TimestampError) {
-                    times.append(.time(try TimestampParser.parse(epochNumber: parser.doubleValue, exactInteger: parser.int64Value)))
+                    times.append(try TimestampParser.parse(epochNumber: parser.doubleValue, exactInteger: parser.int64Value))
                 } catch {
-                    times.append(.invalid(RecordRejection(position: position, reason: .invalidTime("\(parser.doubleValue)"))))
+                    problems[times.count] = RecordRejection(position: position, reason: .invalidTime("\(parser.doubleValue)"))
+                    times.append(nil)
                 }
             case .string?:
                 let parsed = parser.withStringBytes { try? TimestampParser.parse(utf8: $0) }
-                times.append(parsed.map { .time($0) }
-                             ?? .invalid(RecordRejection(position: position, reason: .invalidTime(parser.truncatedStringValue))))
+                if parsed == nil {
+                    problems[times.count] = RecordRejection(position: position, reason: .invalidTime(parser.truncatedStringValue))
+                }
+                times.append(parsed)
             case .null?:
-                times.append(.none)
+                times.append(nil)
             case .objectStart?:
                 try parser.skipToContainerEnd()
-                times.append(.invalid(RecordRejection(position: position, reason: .invalidTime("an object"))))
+                problems[times.count] = RecordRejection(position: position, reason: .invalidTime("an object"))
+                times.append(nil)
             case .bool(let value)?:
-                times.append(.invalid(RecordRejection(position: position, reason: .invalidTime("\(value)"))))
+                problems[times.count] = RecordRejection(position: position, reason: .invalidTime("\(value)"))
+                times.append(nil)
             case .objectEnd?, .key?, nil:
                 // The grammar puts none of these inside an array.
                 throw JSONTypeMismatchError(expected: .value, found: event, at: position)
             }
         }
         positionTimes = times
+        positionTimeProblems = problems
     }
 }
