@@ -31,6 +31,8 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("csv-read", TextFormatBenchmarks.csv),
     ("geolife-read", TextFormatBenchmarks.geolife),
     ("export", ExportBenchmark.run),
+    ("geojson-read", LocationJSONBenchmarks.geojson),
+    ("owntracks-read", LocationJSONBenchmarks.owntracks),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
