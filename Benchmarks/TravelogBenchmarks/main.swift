@@ -36,6 +36,8 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("nmea", NMEABenchmark.run),
     ("simplification", SimplificationBenchmark.run),
     ("google-records", GoogleRecordsBenchmark.run),
+    ("geojson-read", LocationJSONBenchmarks.geojson),
+    ("owntracks-read", LocationJSONBenchmarks.owntracks),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

@@ -49,7 +49,7 @@ public final class GoogleRecordsReader: LocationFileReader {
         do {
             return try advance()
         } catch {
-            let mapped = FormatError(readingJSON: error)
+            let mapped = FormatError(json: error)
             failure = mapped
             throw mapped
         }
@@ -101,17 +101,17 @@ public final class GoogleRecordsReader: LocationFileReader {
         var timestampMs = GoogleTime.Reading.absent
         while try parser.nextKey() {
             switch parser.key(in: Self.keys) {
-            case .latitudeE7?: fields.latitude = try parser.readLenientDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
-            case .longitudeE7?: fields.longitude = try parser.readLenientDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
-            case .latitude?: fields.latitude = try parser.readLenientDouble()
-            case .longitude?: fields.longitude = try parser.readLenientDouble()
+            case .latitudeE7?: fields.latitude = try parser.readGoogleDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
+            case .longitudeE7?: fields.longitude = try parser.readGoogleDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
+            case .latitude?: fields.latitude = try parser.readGoogleDouble()
+            case .longitude?: fields.longitude = try parser.readGoogleDouble()
             case .timestamp?: fields.time = try parser.readGoogleTime(unit: .automatic)
             case .timestampMs?: timestampMs = try parser.readGoogleTime(unit: .milliseconds)
-            case .accuracy?: fields.horizontalAccuracyMeters = try parser.readLenientDouble()
-            case .altitude?: fields.altitudeMeters = try parser.readLenientDouble()
-            case .verticalAccuracy?: fields.verticalAccuracyMeters = try parser.readLenientDouble()
-            case .velocity?: fields.speedMetersPerSecond = try parser.readLenientDouble()
-            case .heading?: fields.courseDegrees = try parser.readLenientDouble()
+            case .accuracy?: fields.horizontalAccuracyMeters = try parser.readGoogleDouble()
+            case .altitude?: fields.altitudeMeters = try parser.readGoogleDouble()
+            case .verticalAccuracy?: fields.verticalAccuracyMeters = try parser.readGoogleDouble()
+            case .velocity?: fields.speedMetersPerSecond = try parser.readGoogleDouble()
+            case .heading?: fields.courseDegrees = try parser.readGoogleDouble()
             case nil: try parser.skipValue()
             }
         }

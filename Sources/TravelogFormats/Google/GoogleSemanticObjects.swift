@@ -82,9 +82,9 @@ struct GoogleSemanticObjects {
             } else if parser.stringEquals("duration") {
                 (start, end) = try Self.readDuration(from: &parser)
             } else if parser.stringEquals("centerLatE7") {
-                center.latitude = try parser.readLenientDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
+                center.latitude = try parser.readGoogleDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
             } else if parser.stringEquals("centerLngE7") {
-                center.longitude = try parser.readLenientDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
+                center.longitude = try parser.readGoogleDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
             } else if parser.stringEquals("otherCandidateLocations") {
                 candidate = try Self.readFirstCandidate(from: &parser)
             } else if parser.stringEquals("simplifiedRawPath") {
@@ -184,11 +184,11 @@ struct GoogleSemanticObjects {
         var place = Place(point: GooglePointFields(position: parser.tokenPosition))
         while try parser.nextKey() {
             switch parser.key(in: Self.placeKeys) {
-            case .latitudeE7?, .latE7?: place.point.latitude = try parser.readLenientDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
-            case .longitudeE7?, .lngE7?: place.point.longitude = try parser.readLenientDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
-            case .name?: place.name = try parser.readLenientString()
-            case .address?: place.address = try parser.readLenientString()
-            case .placeId?: place.placeIdentifier = try parser.readLenientString()
+            case .latitudeE7?, .latE7?: place.point.latitude = try parser.readGoogleDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
+            case .longitudeE7?, .lngE7?: place.point.longitude = try parser.readGoogleDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
+            case .name?: place.name = try parser.readGoogleString()
+            case .address?: place.address = try parser.readGoogleString()
+            case .placeId?: place.placeIdentifier = try parser.readGoogleString()
             case nil: try parser.skipValue()
             }
         }
@@ -263,9 +263,9 @@ struct GoogleSemanticObjects {
         var timestampMs = GoogleTime.Reading.absent
         while try parser.nextKey() {
             switch parser.key(in: Self.pointKeys) {
-            case .latE7?, .latitudeE7?: point.latitude = try parser.readLenientDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
-            case .lngE7?, .longitudeE7?: point.longitude = try parser.readLenientDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
-            case .accuracyMeters?: point.horizontalAccuracyMeters = try parser.readLenientDouble()
+            case .latE7?, .latitudeE7?: point.latitude = try parser.readGoogleDouble().map(GoogleCoordinates.latitudeDegrees(e7:))
+            case .lngE7?, .longitudeE7?: point.longitude = try parser.readGoogleDouble().map(GoogleCoordinates.longitudeDegrees(e7:))
+            case .accuracyMeters?: point.horizontalAccuracyMeters = try parser.readGoogleDouble()
             case .timestamp?: point.time = try parser.readGoogleTime(unit: .automatic)
             case .timestampMs?: timestampMs = try parser.readGoogleTime(unit: .milliseconds)
             case nil: try parser.skipValue()

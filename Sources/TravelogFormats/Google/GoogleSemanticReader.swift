@@ -50,7 +50,7 @@ public final class GoogleSemanticReader: LocationFileReader {
         do {
             return try advance()
         } catch {
-            let mapped = FormatError(readingJSON: error)
+            let mapped = FormatError(json: error)
             failure = mapped
             throw mapped
         }

@@ -35,7 +35,7 @@ public final class GoogleTimelineIOSReader: LocationFileReader {
         do {
             return try advance()
         } catch {
-            let mapped = FormatError(readingJSON: error)
+            let mapped = FormatError(json: error)
             failure = mapped
             throw mapped
         }

@@ -45,7 +45,7 @@ public final class GoogleTimelineReader: LocationFileReader {
         do {
             return try advance()
         } catch {
-            let mapped = FormatError(readingJSON: error)
+            let mapped = FormatError(json: error)
             failure = mapped
             throw mapped
         }
@@ -118,9 +118,9 @@ public final class GoogleTimelineReader: LocationFileReader {
             while try parser.nextKey() {
                 switch parser.key(in: Self.positionKeys) {
                 case .LatLng?, .latLng?: try parser.readCoordinateText(into: &point)
-                case .accuracyMeters?: point.horizontalAccuracyMeters = try parser.readLenientDouble()
-                case .altitudeMeters?: point.altitudeMeters = try parser.readLenientDouble()
-                case .speedMetersPerSecond?: point.speedMetersPerSecond = try parser.readLenientDouble()
+                case .accuracyMeters?: point.horizontalAccuracyMeters = try parser.readGoogleDouble()
+                case .altitudeMeters?: point.altitudeMeters = try parser.readGoogleDouble()
+                case .speedMetersPerSecond?: point.speedMetersPerSecond = try parser.readGoogleDouble()
                 case .timestamp?: point.time = try parser.readGoogleTime(unit: .automatic)
                 case nil: try parser.skipValue()
                 }

@@ -157,7 +157,7 @@ struct GoogleTimelineSegments {
                 if parser.stringEquals("placeLocation") {
                     visit.place = try readLocation(from: &parser)
                 } else if parser.stringEquals("placeId") || parser.stringEquals("placeID") {
-                    visit.placeIdentifier = try parser.readLenientString()
+                    visit.placeIdentifier = try parser.readGoogleString()
                 } else {
                     try parser.skipValue()
                 }
@@ -219,7 +219,7 @@ struct GoogleTimelineSegments {
                     } else if parser.stringEquals("time") {
                         point.time = try parser.readGoogleTime(unit: .automatic)
                     } else if parser.stringEquals("durationMinutesOffsetFromStartTime") {
-                        offsetMinutes = try parser.readLenientDouble()
+                        offsetMinutes = try parser.readGoogleDouble()
                     } else {
                         try parser.skipValue()
                     }

@@ -31,7 +31,7 @@ extension JSONParser {
     /// The next value as a number: a JSON number, or a string holding one (iOS exports write numbers
     /// as strings). nil for `null`; NaN for anything else, which is skipped.
     @inline(__always)
-    mutating func readLenientDouble() throws -> Double? {
+    mutating func readGoogleDouble() throws -> Double? {
         let event = try next()
         switch event {
         case .number?:
@@ -53,7 +53,7 @@ extension JSONParser {
     }
 
     /// The next value when it is a string; nil for anything else, which is skipped.
-    mutating func readLenientString() throws -> String? {
+    mutating func readGoogleString() throws -> String? {
         let event = try next()
         guard event == .string else {
             try skipRest(after: event)

@@ -11,6 +11,8 @@ extension FileFormat {
         case .googleSemantic: return GoogleSemanticReader(source: source)
         case .googleTimeline: return GoogleTimelineReader(source: source)
         case .googleTimelineIOS: return GoogleTimelineIOSReader(source: source)
+        case .geojson: return GeoJSONReader(source: source)
+        case .owntracks: return OwnTracksReader(source: source)
         default:
             throw .unrecognizedFormat("\(displayName) files cannot be read yet")
         }

@@ -105,6 +105,9 @@ public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
         case badChecksum(expected: UInt8, found: UInt8)
         /// A row with another number of fields than the header (CSV) or the format (GeoLife) has.
         case wrongFieldCount(expected: Int, found: Int)
+        /// A record of a line-based log whose JSON is not well-formed (an OwnTracks `.rec` line cut
+        /// short); the rest of the file is still read.
+        case invalidJSON(JSONSyntaxError.Reason)
 
         public var description: String {
             switch self {
@@ -115,6 +118,7 @@ public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
             case .badChecksum(let expected, let found):
                 "checksum is \(String(format: "%02X", found)), expected \(String(format: "%02X", expected))"
             case .wrongFieldCount(let expected, let found): "\(found) fields where \(expected) were expected"
+            case .invalidJSON(let reason): "invalid JSON: \(reason)"
             }
         }
     }
