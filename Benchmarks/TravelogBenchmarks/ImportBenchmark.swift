@@ -30,6 +30,11 @@ enum ImportBenchmark {
         let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("  \(label): import FAILED (exit status \(process.terminationStatus)): "
+                  + summary.split(separator: "\n").prefix(2).joined(separator: " "))
+            return
+        }
         let seconds = wallClockSeconds(report)
         let peakKilobytes = report.split(separator: "\n")
             .first { $0.contains("Maximum resident set size") }
@@ -37,7 +42,7 @@ enum ImportBenchmark {
             .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         print("  \(label): \(Figures.megabytes(Double(size))), \(locations) locations imported in \(Figures.seconds(seconds)) "
               + "(\(Figures.rate(Double(locations) / seconds)) locations/s, \(Figures.megabytes(Double(size) / seconds))/s), "
-              + "peak memory \(peakKilobytes / 1024) MB, exit status \(process.terminationStatus)")
+              + "peak memory \(peakKilobytes / 1024) MB")
         print("    " + summary.split(separator: "\n").prefix(1).joined())
     }
 
