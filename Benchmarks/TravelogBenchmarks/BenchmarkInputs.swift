@@ -1,5 +1,6 @@
 import Foundation
 import TravelogCore
+import TravelogFormats
 
 /// Generated input files for benchmarks, written once per size and seed and reused afterwards.
 enum BenchmarkInputs {
@@ -115,41 +116,11 @@ struct ByteBuffer {
         } while magnitude > 0
         bytes.append(contentsOf: digits.reversed())
     }
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
     /// Seven decimals, as coordinates are written.
-    mutating func append(fixed value: Double) {
-        let scaled = Int64((value * 1e7).rounded())
-        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = scaled.magnitude
-        append(Int64(magnitude / 10_000_000))
-        bytes.append(UInt8(ascii: "."))
-        let fraction = String(magnitude % 10_000_000)
-        bytes.append(contentsOf: Array(repeating: UInt8(ascii: "0"), count: 7 - fraction.utf8.count))
-        bytes.append(contentsOf: fraction.utf8)
-    }
+    mutating func append(fixed value: Double) { append(FixedDecimalFormatter.string(value, decimals: 7)) }
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`
     mutating func appendISO8601(milliseconds: Int64) {
-        let days = Int(milliseconds.floorDivided(by: 86_400_000))
-        let dayMilliseconds = Int(milliseconds - Int64(days) * 86_400_000)
-        bytes.append(contentsOf: CivilDate(daysSince1970: days).description.utf8)
-        func two(_ value: Int) { bytes.append(UInt8(ascii: "0") + UInt8(value / 10)); bytes.append(UInt8(ascii: "0") + UInt8(value % 10)) }
-        bytes.append(UInt8(ascii: "T"))
-        two(dayMilliseconds / 3_600_000)
-        bytes.append(UInt8(ascii: ":"))
-        two(dayMilliseconds / 60_000 % 60)
-        bytes.append(UInt8(ascii: ":"))
-        two(dayMilliseconds / 1000 % 60)
-        bytes.append(UInt8(ascii: "."))
-        let millis = dayMilliseconds % 1000
-        bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
-        two(millis % 100)
-        bytes.append(UInt8(ascii: "Z"))
-    }
-}
-
-extension Int64 {
-    /// Division rounding towards negative infinity.
-    func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+        append(ISO8601TimeFormatter.string(Date(timeIntervalSince1970: Double(milliseconds) / 1000)))
     }
 }
