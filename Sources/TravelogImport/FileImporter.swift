@@ -92,6 +92,7 @@ public struct FileImporter: Sendable {
                 }
                 try flush()
                 counts.bytesRead = reader.bytesConsumed
+                counts.skipped = reader.skippedRecords
                 let finalCounts = counts
                 tally.withLock { $0 = finalCounts }
                 return ImportTally(rejected: finalCounts.rejected, contentSHA256: source.hexDigest)

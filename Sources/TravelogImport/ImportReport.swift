@@ -26,6 +26,8 @@ public struct ImportReport: Sendable {
     /// Points without a time (they can't be history; counted among the rejected).
     public var untimedPoints = 0
     public var bytesRead = 0
+    /// Records passed over because they are not locations, by what they were.
+    public var skipped: [String: Int] = [:]
 
     public var inserted: Int {
         if case .imported(let record) = outcome { return record.inserted }

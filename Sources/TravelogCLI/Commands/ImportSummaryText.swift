@@ -21,6 +21,13 @@ enum ImportSummaryText {
             if report.rejected > report.rejections.count + report.untimedPoints {
                 lines.append("  … and \(report.rejected - report.rejections.count - report.untimedPoints) more")
             }
+            if !report.skipped.isEmpty {
+                lines.append("  passed over (not locations): "
+                             + report.skipped.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "))
+            }
+            if report.locationsRead == 0 && report.visitsRead == 0 && report.rejected == 0 && report.skipped.isEmpty {
+                lines.append("  this file holds no locations")
+            }
             if report.untimedPoints > 0 {
                 lines.append("  rejected \(report.untimedPoints) points without a time (they cannot be placed in the history)"
                              + (report.format == .nmea ? "; a log without dates needs --date YYYY-MM-DD" : ""))
@@ -39,6 +46,7 @@ enum ImportSummaryText {
                 "duplicates": report.duplicates,
                 "rejected": report.rejected,
                 "visits": report.visitsRead,
+                "skipped": report.skipped,
                 "rejections": report.rejections.map { ["line": $0.position.line, "column": $0.position.column,
                                                         "byteOffset": $0.position.byteOffset, "reason": $0.reason.description] },
             ]

@@ -89,6 +89,10 @@ public final class GeoJSONReader: LocationFileReader {
     /// How many things of each kind were skipped so far.
     public private(set) var skipped: [SkipReason: Int] = [:]
 
+    public var skippedRecords: [String: Int] {
+        Dictionary(skipped.map { ($0.key.description, $0.value) }, uniquingKeysWith: +)
+    }
+
     /// - Parameters:
     ///   - source: where the bytes come from.
     ///   - options: the parser's limits and block size.

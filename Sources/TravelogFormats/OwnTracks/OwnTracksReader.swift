@@ -59,6 +59,10 @@ public final class OwnTracksReader: LocationFileReader {
     /// How many messages of each kind were skipped so far.
     public private(set) var skipped: [SkipReason: Int] = [:]
 
+    public var skippedRecords: [String: Int] {
+        Dictionary(skipped.map { ($0.key.description, $0.value) }, uniquingKeysWith: +)
+    }
+
     /// - Parameters:
     ///   - source: where the bytes come from.
     ///   - blockSizeBytes: how much to read from the source at a time.

@@ -8,4 +8,13 @@ public protocol LocationFileReader {
 
     /// Bytes of the input consumed so far (for a progress bar).
     var bytesConsumed: Int { get }
+
+    /// Records passed over because they are not locations (an OwnTracks card, a GeoJSON polygon),
+    /// counted by what they were, for the import summary.
+    var skippedRecords: [String: Int] { get }
+}
+
+extension LocationFileReader {
+    /// Formats whose every record is a location, a visit or a rejection skip nothing.
+    public var skippedRecords: [String: Int] { [:] }
 }
