@@ -35,7 +35,7 @@ public enum FileFormat: String, CaseIterable, Hashable, Sendable, CustomStringCo
         case .googleSemantic: "Google Semantic Location History"
         case .googleTimeline: "Google Timeline (Android)"
         case .googleTimelineIOS: "Google Timeline (iOS)"
-        case .owntracks: "OwnTracks Recorder"
+        case .owntracks: "OwnTracks"
         case .geolife: "GeoLife PLT"
         }
     }
