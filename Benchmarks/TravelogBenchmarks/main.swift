@@ -33,6 +33,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("export", ExportBenchmark.run),
     ("geodesic", GeodesicBenchmark.run),
     ("xml", XMLBenchmark.run),
+    ("gpx-read", GPXReadBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

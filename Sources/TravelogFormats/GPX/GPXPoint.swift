@@ -1,7 +1,8 @@
 import TravelogCore
 
 /// What one GPX point element (`wpt`, `rtept` or `trkpt`) says, gathered from its start tag to
-/// its end tag, and the record it becomes.
+/// its end tag, and the record it becomes. Plain values only (its name and the reason it is
+/// rejected are kept by the reader), so that starting a point costs no reference counting.
 struct GPXPoint {
     /// The GPX elements that are points.
     enum Element {
@@ -10,13 +11,12 @@ struct GPXPoint {
 
     /// Where the point's start tag is.
     var position: SourcePosition
-    /// `nil` only when `fault` says why.
+    /// `nil` only when the point is rejected.
     var coordinate: Coordinate?
-    /// The first thing found wrong with the point: it is then rejected, not stored.
-    var fault: RecordRejection?
+    /// Something is wrong with the point: it is rejected, not stored.
+    var isRejected = false
     var elevationMeters: Double?
     var time: ParsedTimestamp?
-    var name: String?
     /// GPX 1.0 `speed`, m/s.
     var speedMetersPerSecond: Double?
     /// GPX 1.0 `course`, degrees from true north.
@@ -30,16 +30,11 @@ struct GPXPoint {
         self.position = position
     }
 
-    /// Records `reason` at `position` unless something earlier was already wrong.
-    mutating func reject(at position: SourcePosition, _ reason: RecordRejection.Reason) {
-        if fault == nil { fault = RecordRejection(position: position, reason: reason) }
-    }
-
-    /// The point, timed when it had a `time`, or its rejection.
-    func record(kind: FormatPoint.Kind) -> FormatRecord {
-        guard fault == nil, let coordinate else {
-            return .rejected(fault ?? RecordRejection(position: position, reason: .missingField("lat")))
-        }
+    /// The point, timed when it had a `time`. Requires a coordinate (a point without one is
+    /// rejected).
+    @inline(__always)
+    func record(kind: FormatPoint.Kind, name: String?) -> FormatRecord {
+        guard let coordinate else { return .rejected(RecordRejection(position: position, reason: .missingField("lat"))) }
         guard let time else {
             return .point(FormatPoint(kind: kind, position: .untimed(coordinate, altitudeMeters: elevationMeters), name: name))
         }

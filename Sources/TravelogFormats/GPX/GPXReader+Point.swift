@@ -7,11 +7,12 @@ extension GPXReader {
         pointDepth = parser.depth
         extensionsDepth = 0
         point = GPXPoint(position: parser.eventPosition)
+        pointName = nil
         guard let latitude = coordinateAttribute("lat"), let longitude = coordinateAttribute("lon") else { return }
         do throws(CoordinateError) {
             point.coordinate = try Coordinate(latitude: latitude, longitude: longitude)
         } catch {
-            point.reject(at: point.position, .invalidCoordinate(error))
+            reject(at: point.position, .invalidCoordinate(error))
         }
     }
 
@@ -19,11 +20,11 @@ extension GPXReader {
     /// or not a number.
     private mutating func coordinateAttribute(_ name: StaticString) -> Double? {
         guard let value = parser.attribute(name) else {
-            point.reject(at: point.position, .missingField(name.description))
+            reject(at: point.position, .missingField(name.description))
             return nil
         }
         guard let number = value.parseDouble() else {
-            point.reject(at: point.position, .invalidValue(field: name.description, value: value.excerpt))
+            reject(at: point.position, .invalidValue(field: name.description, value: value.excerpt))
             return nil
         }
         return number
@@ -46,13 +47,16 @@ extension GPXReader {
 
     /// An end tag inside a point: reads the field it closes; at the point's own end tag, the
     /// point's record.
+    @inline(__always)
     mutating func endFieldElement() -> FormatRecord? {
         let depth = parser.depth
         if depth == pointDepth {
             pointDepth = 0
-            return point.record(kind: kindOfFinishedPoint())
+            guard !point.isRejected, point.coordinate != nil else { return .rejected(pointFault) }
+            let kind = kindOfFinishedPoint()
+            return point.record(kind: kind, name: pointName)
         }
-        guard point.fault == nil else { return nil }
+        guard !point.isRejected else { return nil }
         let name = parser.localName
         if depth == pointDepth + 1 {
             if name == "time" {
@@ -61,7 +65,7 @@ extension GPXReader {
                 point.elevationMeters = number("ele")
             } else if name == "name" {
                 let text = parser.text.trimmed
-                if !text.isEmpty { point.name = text.string }
+                if !text.isEmpty { pointName = text.string }
             } else if name == "speed" {
                 point.speedMetersPerSecond = number("speed")
             } else if name == "course" {
@@ -79,13 +83,20 @@ extension GPXReader {
         return nil
     }
 
+    /// Rejects the point for `reason` at `position`, unless something earlier was already wrong.
+    private mutating func reject(at position: SourcePosition, _ reason: RecordRejection.Reason) {
+        guard !point.isRejected else { return }
+        point.isRejected = true
+        pointFault = RecordRejection(position: position, reason: reason)
+    }
+
     /// The `time` just closed; white space only counts as no time.
     private mutating func readTime() {
         do throws(TimestampError) {
             point.time = try parser.text.parseTimestamp()
         } catch {
             if case .empty = error { return }
-            point.reject(at: fieldPosition, .invalidTime(parser.text.trimmed.excerpt))
+            reject(at: fieldPosition, .invalidTime(parser.text.trimmed.excerpt))
         }
     }
 
@@ -94,7 +105,7 @@ extension GPXReader {
     private mutating func number(_ field: String) -> Double? {
         let text = parser.text
         if let value = text.parseDouble() { return value }
-        if !text.trimmed.isEmpty { point.reject(at: fieldPosition, .invalidValue(field: field, value: text.trimmed.excerpt)) }
+        if !text.trimmed.isEmpty { reject(at: fieldPosition, .invalidValue(field: field, value: text.trimmed.excerpt)) }
         return nil
     }
 
@@ -103,7 +114,7 @@ extension GPXReader {
     private mutating func course() -> Double? {
         guard let degrees = number("course") else { return nil }
         guard degrees <= 360 else {
-            point.reject(at: fieldPosition, .invalidValue(field: "course", value: parser.text.trimmed.excerpt))
+            reject(at: fieldPosition, .invalidValue(field: "course", value: parser.text.trimmed.excerpt))
             return nil
         }
         return degrees == 360 ? 0 : degrees

@@ -38,6 +38,9 @@ public struct GPXReader: LocationFileReader {
     var pointDepth = 0
     var pointElement = GPXPoint.Element.trackPoint
     var point = GPXPoint(position: SourcePosition(byteOffset: 0, line: 1, column: 1))
+    var pointName: String?
+    /// Why the current point is rejected, when `point.isRejected`.
+    var pointFault = RecordRejection(position: SourcePosition(byteOffset: 0, line: 1, column: 1), reason: .missingField("lat"))
     /// The depth of the current point's `extensions`, 0 outside it.
     var extensionsDepth = 0
     /// Where the start tag of the point's field being read is (for a rejection).
