@@ -6,12 +6,13 @@ import TravelogCore
 /// Elements are matched by local name (`gx:Track`, or `Track` in OGC KML 2.3, read alike). Each
 /// `Placemark` whose geometry holds lines is one track; each line in it is a segment:
 /// - `gx:Track`: the i-th `when` pairs with the i-th `gx:coord` (`lon lat [alt]`, degrees and
-///   metres), all `when`s first or interleaved (see `KMLTrackPairing`); a pair is a `.fix`, or
+///   metres), all `when`s first (Google Earth, GPSBabel) or interleaved (Google's location
+///   history, `KMLFileWriter`); a pair is a `.fix`, or
 ///   `.untimed` when its `when` is empty (`<when/>`, as GPSBabel writes). An empty `gx:coord` is
 ///   dropped with its `when`. A `gx:MultiTrack` is one track whose `gx:Track`s are its segments.
 /// - `LineString`: its `coordinates` (`lon,lat[,alt]` tuples separated by white space) are
 ///   `.untimed` track points: a Placemark's `TimeStamp` is not the time of each of its points. The
-///   text is read as it streams, however long (`KMLCoordinateText`).
+///   text is read as it streams, however long, holding one tuple at a time.
 /// - `Point`: a `.waypoint` named after its Placemark, timed by the Placemark's `TimeStamp/when`
 ///   when it has one (a date without a time of day leaves it untimed). A `MultiGeometry` mixes
 ///   all of these. Placemarks without geometry, `Polygon`s, `Model`s, `LookAt`s and styles are
@@ -28,8 +29,8 @@ import TravelogCore
 /// Sources: OGC KML 2.2 (OGC 07-147r2) §9.11 Placemark, §10 geometries, §16.9.1 coordinates;
 /// Google's KML extension reference for `gx:Track` and `gx:MultiTrack`.
 /// - Complexity: O(n) in the input. Memory holds the XML parser's buffer, the records of one
-///   block of coordinate text, and for a `gx:Track` written with all its `when`s first, 16 bytes
-///   per `when` until its `gx:coord`s come.
+///   block of coordinate text, the Points of one Placemark until its end, and for a `gx:Track`
+///   written with all its `when`s first, 16 bytes per `when` until its `gx:coord`s come.
 public struct KMLReader: LocationFileReader {
     /// What a Placemark's `TimeStamp` said.
     enum PlacemarkTime {
