@@ -38,6 +38,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("google-records", GoogleRecordsBenchmark.run),
     ("geojson-read", LocationJSONBenchmarks.geojson),
     ("owntracks-read", LocationJSONBenchmarks.owntracks),
+    ("gpx-read", GPXReadBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

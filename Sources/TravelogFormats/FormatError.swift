@@ -10,6 +10,9 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpected(SourcePosition, expected: String, found: String)
     /// The input ended while something was still open.
     case truncated(SourcePosition, expected: String)
+    /// The file is not well-formed XML, or ends before its root element is closed (a GPX or KML
+    /// cut short): what the XML parser found, where, and which elements were still open.
+    case xml(XMLSyntaxError)
     /// The file could not be created or written (a full disk, no permission).
     case cannotWrite(path: String, reason: String)
     /// The content matches no format Travelog reads.
@@ -23,6 +26,7 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidEncoding(let position, let expected): "\(position): invalid text, expected \(expected)"
         case .unexpected(let position, let expected, let found): "\(position): expected \(expected), found \(found)"
         case .truncated(let position, let expected): "\(position): unexpected end of input, expected \(expected)"
+        case .xml(let error): "\(error.position): \(error.kind)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .unrecognizedFormat(let reason): "not a format Travelog reads: \(reason)"
         case .notLocationHistory(let what): "not location history: \(what)"

@@ -75,7 +75,10 @@ public struct FileImporter: Sendable {
                 while let record = try reader.next() {
                     switch record {
                     case .point(let point):
-                        if let location = point.position.location {
+                        if case .route = point.kind {
+                            // A route is a plan (where to go), not where someone went.
+                            counts.skipped[FileImporter.routePointDescription, default: 0] += 1
+                        } else if let location = point.position.location {
                             counts.locationsRead += 1
                             batch.append(location)
                             if batch.count >= batchSize { try flush() }
@@ -92,7 +95,7 @@ public struct FileImporter: Sendable {
                 }
                 try flush()
                 counts.bytesRead = reader.bytesConsumed
-                counts.skipped = reader.skippedRecords
+                counts.skipped.merge(reader.skippedRecords, uniquingKeysWith: +)
                 let finalCounts = counts
                 tally.withLock { $0 = finalCounts }
                 return ImportTally(rejected: finalCounts.rejected, contentSHA256: source.hexDigest)
@@ -106,6 +109,9 @@ public struct FileImporter: Sendable {
         }
         return report
     }
+
+    /// How route points are named among the records passed over.
+    static let routePointDescription = "route point (a planned route, not where you went)"
 
     /// Detects a file's format from its first bytes.
     public static func detect(path: String) throws(FormatError) -> FormatDetector.Detection {

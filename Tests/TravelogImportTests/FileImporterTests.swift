@@ -55,3 +55,45 @@ struct FileImporterTests {
         #expect(reason.contains("/nonexistent/travelog.gpx"))
     }
 }
+
+@Suite("FileImporter on GPX")
+struct FileImporterGPXTests {
+    @Test("track points and timed waypoints are history; route points (a plan) are passed over and counted")
+    func routesAreNotHistory() async throws {
+        let (store, phone) = try await FileImporterTests.prepared()
+        let path = try FileImporterTests.temporaryFile("""
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+              <wpt lat="1.5" lon="2.5"><time>2024-01-01T09:00:00Z</time><name>Café</name></wpt>
+              <rte><rtept lat="1" lon="2"><time>2024-01-01T10:00:00Z</time></rtept></rte>
+              <trk><trkseg>
+                <trkpt lat="1" lon="2"><time>2024-01-01T11:00:00Z</time></trkpt>
+                <trkpt lat="1.001" lon="2"><time>2024-01-01T11:00:10Z</time></trkpt>
+                <trkpt lat="200" lon="2"><time>2024-01-01T11:00:20Z</time></trkpt>
+              </trkseg></trk>
+            </gpx>
+            """, name: "day.gpx")
+        let report = await FileImporter(store: store).importFile(at: path, deviceID: phone.id)
+        #expect(report.inserted == 3)
+        #expect(report.rejected == 1)
+        #expect(report.rejections.first?.position.line == 8)
+        #expect(report.skipped.values.reduce(0, +) == 1)
+    }
+
+    @Test("a truncated GPX file stores nothing and says where it broke")
+    func truncated() async throws {
+        let (store, phone) = try await FileImporterTests.prepared()
+        let path = try FileImporterTests.temporaryFile("""
+            <gpx version="1.1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><time>2024-01-01T11:00:00Z</time></trkpt>
+            <trkpt lat="1.001" lon="2"><time>2024-01-01T11:00:10Z</ti
+            """, name: "cut.gpx")
+        let report = await FileImporter(store: store).importFile(at: path, deviceID: phone.id)
+        guard case .failed(let reason) = report.outcome else {
+            Issue.record("expected a failure, got \(report.outcome)")
+            return
+        }
+        #expect(reason.contains("line 3"))
+        #expect(try await store.locations(LocationQuery(userID: phone.userID)).isEmpty)
+    }
+}

@@ -4,6 +4,8 @@ extension FileFormat {
     public func makeReader(source: any ByteSource, options: ReaderOptions = ReaderOptions()) throws(FormatError)
         -> any LocationFileReader {
         switch self {
+        case .gpx: return try GPXReader(source: source)
+        case .kml: return try KMLReader(source: source)
         case .csv: return CSVReader(source: source)
         case .geolife: return GeoLifeReader(source: source)
         case .nmea: return NMEAReader(source: source, options: NMEAReader.Options(date: options.date))
