@@ -38,7 +38,11 @@ let package = Package(
         ),
         .target(
             name: "TravelogSQLite",
-            dependencies: ["TravelogStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "TravelogStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -50,55 +50,41 @@ public struct FileImporter: Sendable {
         report.format = chosen
 
         let tally = Mutex(report)
+        let totalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         let batchSize = self.batchSize, listed = listedRejections
         do {
             let record = try await store.importLocations(
                 deviceID: deviceID,
                 provenance: ImportProvenance(fileName: fileName, contentSHA256: nil, format: chosen.rawValue)
             ) { sink in
-                let source = HashingByteSource(try FileByteSource(path: path))
-                var reader = try chosen.makeReader(source: source, options: options)
-                var batch: [Location] = []
-                batch.reserveCapacity(batchSize)
-                var counts = ImportReport(path: path, format: chosen, outcome: .failed(reason: "not finished"))
+                // The file is read on another thread while this one stores what it read.
+                let pipe = BatchPipe<(counts: ImportReport, digest: String)>(capacity: 4)
+                DispatchQueue.global().async {
+                    do {
+                        let result = try Self.read(path: path, format: chosen, options: options, batchSize: batchSize,
+                                                   listedRejections: listed, into: pipe)
+                        pipe.finish(result)
+                    } catch {
+                        pipe.fail(error)
+                    }
+                }
                 var lastProgress = 0
-                func flush() throws {
-                    _ = try sink.insert(batch)
-                    batch.removeAll(keepingCapacity: true)
-                    counts.bytesRead = reader.bytesConsumed
-                    if let progress, counts.bytesRead - lastProgress >= 1 << 20 || counts.bytesRead == source.totalByteCount {
-                        lastProgress = counts.bytesRead
-                        progress(ImportProgress(bytesRead: counts.bytesRead, totalBytes: source.totalByteCount,
-                                                locations: counts.locationsRead))
-                    }
-                }
-                while let record = try reader.next() {
-                    switch record {
-                    case .point(let point):
-                        if case .route = point.kind {
-                            // A route is a plan (where to go), not where someone went.
-                            counts.skipped[FileImporter.routePointDescription, default: 0] += 1
-                        } else if let location = point.position.location {
-                            counts.locationsRead += 1
-                            batch.append(location)
-                            if batch.count >= batchSize { try flush() }
-                        } else {
-                            counts.untimedPoints += 1
-                            counts.rejected += 1
+                do {
+                    while let item = try pipe.take() {
+                        _ = try sink.insert(item.locations)
+                        if let progress, item.bytesRead - lastProgress >= 1 << 20 || item.locations.isEmpty {
+                            lastProgress = item.bytesRead
+                            progress(ImportProgress(bytesRead: item.bytesRead, totalBytes: totalBytes,
+                                                    locations: item.locationsRead))
                         }
-                    case .visit:
-                        counts.visitsRead += 1
-                    case .rejected(let rejection):
-                        counts.rejected += 1
-                        if counts.rejections.count < listed { counts.rejections.append(rejection) }
                     }
+                } catch {
+                    pipe.cancelAndWait()
+                    throw error
                 }
-                try flush()
-                counts.bytesRead = reader.bytesConsumed
-                counts.skipped.merge(reader.skippedRecords, uniquingKeysWith: +)
-                let finalCounts = counts
-                tally.withLock { $0 = finalCounts }
-                return ImportTally(rejected: finalCounts.rejected, contentSHA256: source.hexDigest)
+                guard let (counts, digest) = pipe.result else { throw FormatError.cannotRead(path: path, reason: "reading stopped") }
+                tally.withLock { $0 = counts }
+                return ImportTally(rejected: counts.rejected, contentSHA256: digest)
             }
             report = tally.withLock { $0 }
             report.outcome = .imported(record)
@@ -108,6 +94,48 @@ public struct FileImporter: Sendable {
             report.outcome = .failed(reason: String(describing: error))
         }
         return report
+    }
+
+    /// Reads a whole file into the pipe, batch by batch (on the reading thread).
+    /// - Returns: the counts of what was read and the file's SHA-256.
+    static func read(path: String, format: FileFormat, options: ReaderOptions, batchSize: Int, listedRejections: Int,
+                     into pipe: BatchPipe<(counts: ImportReport, digest: String)>) throws -> (counts: ImportReport, digest: String) {
+        let source = HashingByteSource(try FileByteSource(path: path))
+        var reader = try format.makeReader(source: source, options: options)
+        var counts = ImportReport(path: path, format: format, outcome: .failed(reason: "not finished"))
+        var batch: [Location] = []
+        batch.reserveCapacity(batchSize)
+        while let record = try reader.next() {
+            switch record {
+            case .point(let point):
+                if case .route = point.kind {
+                    // A route is a plan (where to go), not where someone went.
+                    counts.skipped[routePointDescription, default: 0] += 1
+                } else if let location = point.position.location {
+                    counts.locationsRead += 1
+                    batch.append(location)
+                    if batch.count >= batchSize {
+                        let item = BatchPipe<(counts: ImportReport, digest: String)>.Item(
+                            locations: batch, bytesRead: reader.bytesConsumed, locationsRead: counts.locationsRead)
+                        guard pipe.put(item) else { return (counts, "") }
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                } else {
+                    counts.untimedPoints += 1
+                    counts.rejected += 1
+                }
+            case .visit:
+                counts.visitsRead += 1
+            case .rejected(let rejection):
+                counts.rejected += 1
+                if counts.rejections.count < listedRejections { counts.rejections.append(rejection) }
+            }
+        }
+        counts.bytesRead = reader.bytesConsumed
+        counts.skipped.merge(reader.skippedRecords, uniquingKeysWith: +)
+        // The last batch (possibly empty) also tells the consumer the reading is complete.
+        _ = pipe.put(.init(locations: batch, bytesRead: counts.bytesRead, locationsRead: counts.locationsRead))
+        return (counts, source.hexDigest)
     }
 
     /// How route points are named among the records passed over.

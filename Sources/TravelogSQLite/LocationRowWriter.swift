@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import TravelogCore
 import TravelogStore
 
@@ -35,16 +36,38 @@ final class LocationRowWriter {
     }
 
     /// Inserts one location unless its key is stored already. - Returns: whether it was new.
+    ///
+    /// This is the hot path of every import, so it binds the values with SQLite's C API directly
+    /// instead of building a GRDB argument array per row (which cost about half the insert time).
     func insert(deviceID: DeviceID, location: Location, source: LocationSource, importID: ImportID?) throws -> Bool {
         let key = LocationKey(deviceID: deviceID, location: location)
-        insertStatement.setUncheckedArguments([
-            deviceID.rawValue, key.timestampMilliseconds, key.latitudeE7, key.longitudeE7,
-            location.altitudeMeters, location.horizontalAccuracyMeters, location.verticalAccuracyMeters,
-            location.speedMetersPerSecond, location.speedAccuracyMetersPerSecond, location.courseDegrees,
-            location.courseAccuracyDegrees, location.utcOffsetSeconds, source.rawValue, importID?.rawValue,
-        ])
-        try insertStatement.execute()
-        guard db.changesCount > 0 else { return false }
+        let statement = insertStatement.sqliteStatement
+        sqlite3_reset(statement)
+        sqlite3_bind_int64(statement, 1, deviceID.rawValue)
+        sqlite3_bind_int64(statement, 2, key.timestampMilliseconds)
+        sqlite3_bind_int64(statement, 3, key.latitudeE7)
+        sqlite3_bind_int64(statement, 4, key.longitudeE7)
+        if let altitude = location.altitudeMeters { sqlite3_bind_double(statement, 5, altitude) } else { sqlite3_bind_null(statement, 5) }
+        sqlite3_bind_double(statement, 6, location.horizontalAccuracyMeters)
+        sqlite3_bind_double(statement, 7, location.verticalAccuracyMeters)
+        sqlite3_bind_double(statement, 8, location.speedMetersPerSecond)
+        sqlite3_bind_double(statement, 9, location.speedAccuracyMetersPerSecond)
+        sqlite3_bind_double(statement, 10, location.courseDegrees)
+        sqlite3_bind_double(statement, 11, location.courseAccuracyDegrees)
+        if let offset = location.utcOffsetSeconds { sqlite3_bind_int64(statement, 12, Int64(offset)) } else { sqlite3_bind_null(statement, 12) }
+        if let importID { sqlite3_bind_int64(statement, 14, importID.rawValue) } else { sqlite3_bind_null(statement, 14) }
+        // The source's text outlives the step, so SQLite need not copy it (a nil destructor is SQLITE_STATIC).
+        let code = source.rawValue.withCString { text in
+            sqlite3_bind_text(statement, 13, text, -1, nil)
+            defer { sqlite3_bind_null(statement, 13) }
+            return sqlite3_step(statement)
+        }
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            sqlite3_reset(statement)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+        guard sqlite3_changes(db.sqliteConnection) > 0 else { return false }
         let day = DayKey(deviceID: deviceID.rawValue,
                          day: key.timestampMilliseconds.floorDivided(by: Self.millisecondsPerDay))
         if var box = days[day] {
