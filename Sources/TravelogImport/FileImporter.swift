@@ -22,8 +22,10 @@ public struct FileImporter: Sendable {
     /// - Parameters:
     ///   - format: the format to read it as; detected from the content when `nil`.
     ///   - progress: called now and then from the importing thread.
+    ///   - skipUnrecognized: name a file of no known format as skipped instead of failing (for the
+    ///     files found in a folder, such as a whole Google Takeout).
     public func importFile(at path: String, deviceID: DeviceID, format: FileFormat? = nil,
-                           options: ReaderOptions = ReaderOptions(),
+                           options: ReaderOptions = ReaderOptions(), skipUnrecognized: Bool = false,
                            progress: (@Sendable (ImportProgress) -> Void)? = nil) async -> ImportReport {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         var report = ImportReport(path: path, format: format, outcome: .failed(reason: "not read"))
@@ -36,6 +38,9 @@ public struct FileImporter: Sendable {
                 case .format(let detected): chosen = detected
                 case .notLocationHistory(let what):
                     report.outcome = .skipped(reason: "not location history: \(what)")
+                    return report
+                case .unknown where skipUnrecognized:
+                    report.outcome = .skipped(reason: "not a location file Travelog recognises")
                     return report
                 case .unknown:
                     report.outcome = .failed(reason: FormatError.unrecognizedFormat(

@@ -68,6 +68,24 @@ struct ImportExportCommandTests {
         #expect(lines.count == 4)  // the header and the three points of walk.csv, none of broken.csv
     }
 
+    @Test("a folder is searched for location files; other files in it are named and skipped")
+    func folder() async throws {
+        let workspace = try Workspace()
+        let takeout = workspace.directory.appendingPathComponent("Takeout/Location History", isDirectory: true)
+        try FileManager.default.createDirectory(at: takeout, withIntermediateDirectories: true)
+        try Data(Self.walk.utf8).write(to: takeout.appendingPathComponent("walk.csv"))
+        try Data("<html>archive browser</html>".utf8).write(to: workspace.directory.appendingPathComponent("Takeout/index.html"))
+        try Data(#"{"timelineEdits": []}"#.utf8).write(to: takeout.appendingPathComponent("Timeline Edits.json"))
+        let expanded = ImportCommand.expand([workspace.directory.appendingPathComponent("Takeout").path])
+        #expect(expanded.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["Timeline Edits.json", "walk.csv", "index.html"])
+        #expect(expanded.allSatisfy { $0.foundInFolder })
+        // Nothing fails: the HTML page and the edits are skipped, the walk imported.
+        try await Self.run(["import", "--db", workspace.database, workspace.directory.appendingPathComponent("Takeout").path])
+        let csv = workspace.directory.appendingPathComponent("out.csv").path
+        try await Self.run(["export", "--db", workspace.database, "--format", "csv", "-o", csv])
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).split(whereSeparator: \.isNewline).count == 4)
+    }
+
     @Test("export limits to local days in the given time zone")
     func exportRange() async throws {
         let workspace = try Workspace()

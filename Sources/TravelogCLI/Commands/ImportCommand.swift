@@ -35,7 +35,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print the summaries as JSON.")
     var json = false
 
-    @Argument(help: "The files to import.")
+    @Argument(help: ArgumentHelp("The files to import; a folder is searched (with its subfolders) for location files.",
+                                 valueName: "file-or-folder"))
     var files: [String]
 
     func validate() throws {
@@ -51,9 +52,10 @@ struct ImportCommand: AsyncParsableCommand {
         let importer = FileImporter(store: store)
         let options = ReaderOptions(date: date.flatMap { CivilDate(isoDate: $0) })
         var reports: [ImportReport] = []
-        for file in files {
+        for (file, foundInFolder) in Self.expand(files) {
             let bar = ProgressBar(label: URL(fileURLWithPath: file).lastPathComponent)
-            let report = await importer.importFile(at: file, deviceID: deviceRecord.id, format: format, options: options) { progress in
+            let report = await importer.importFile(at: file, deviceID: deviceRecord.id, format: format, options: options,
+                                                   skipUnrecognized: foundInFolder) { progress in
                 bar.update(bytes: progress.bytesRead, totalBytes: progress.totalBytes, items: progress.locations,
                            itemName: "locations")
             }
@@ -63,5 +65,21 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if json { print(ImportSummaryText.json(reports)) }
         if reports.contains(where: \.failed) { throw ExitCode.failure }
+    }
+
+    /// The files named, with folders replaced by the regular files inside them (sorted, hidden
+    /// files left out), each marked with whether it was found in a folder.
+    static func expand(_ paths: [String]) -> [(path: String, foundInFolder: Bool)] {
+        paths.flatMap { path -> [(path: String, foundInFolder: Bool)] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: path),
+                                                              includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles])
+            else { return [(path, false)] }
+            return walker.compactMap { $0 as? URL }
+                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+                .map(\.path).sorted().map { ($0, true) }
+        }
     }
 }
