@@ -170,6 +170,7 @@ struct GoogleSemanticObjects {
             place.point.time = end
             outline.append((place.point, requiresTime: false, fields: .location))
         }
+        if rawPath.isEmpty { Self.interpolateTimes(of: &outline, start: start, end: end) }
         appendTrack([outline, rawPath.map { ($0, requiresTime: false, fields: .pathPoint) }], into: &records)
     }
 

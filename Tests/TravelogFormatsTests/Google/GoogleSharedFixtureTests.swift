@@ -22,7 +22,8 @@ struct GoogleSharedFixtureTests {
         Expected(path: "dawarich/google/records.json", format: .googleRecords, points: 3, untimedPoints: 0, visits: 0),
         Expected(path: "reitti/google/Records.json", format: .googleRecords, points: 95, untimedPoints: 0, visits: 0),
         // Three activities whose start and end locations are empty: two waypoints each.
-        Expected(path: "dawarich/google/semantic_history.json", format: .googleSemantic, points: 6, untimedPoints: 6, visits: 0),
+        // Its activities have start and end times but only waypoints: the waypoints are timed between them.
+        Expected(path: "dawarich/google/semantic_history.json", format: .googleSemantic, points: 6, untimedPoints: 0, visits: 0),
         Expected(path: "dawarich/google/edge_cases/semantic_history_with_bom.json", format: .googleSemantic, points: 2, untimedPoints: 0, visits: 0),
         Expected(path: "dawarich/google/location-history/with_activitySegment_with_startLocation.json", format: .googleSemantic, points: 1, untimedPoints: 0, visits: 0),
         Expected(path: "dawarich/google/location-history/with_activitySegment_with_startLocation_timestampMs.json", format: .googleSemantic, points: 1, untimedPoints: 0, visits: 0),
@@ -32,7 +33,7 @@ struct GoogleSharedFixtureTests {
         Expected(path: "dawarich/google/location-history/with_placeVisit_with_location_with_coordinates_with_iso_timestamp.json", format: .googleSemantic, points: 0, untimedPoints: 0, visits: 1),
         Expected(path: "dawarich/google/location-history/with_placeVisit_without_location_with_coordinates_with_otherCandidateLocations.json", format: .googleSemantic, points: 0, untimedPoints: 0, visits: 1),
         // 51 visits; 84 activities: 296 start/waypoint/end points (224 waypoints untimed), 82 raw; 46 raw in visits.
-        Expected(path: "gpsbabel/google-semantic-history/2013/2013_MAY.json", format: .googleSemantic, points: 424, untimedPoints: 224, visits: 51),
+        Expected(path: "gpsbabel/google-semantic-history/2013/2013_MAY.json", format: .googleSemantic, points: 424, untimedPoints: 150, visits: 51),
         // 80 path points, 5 activities × 2 ends, 3 raw positions; 7 visits.
         Expected(path: "reitti/google/timeline_from_android_randomized.json", format: .googleTimeline, points: 93, untimedPoints: 0, visits: 7),
         // 10 path points (3 repeated), 1 visit, a timelineMemory without coordinates.
