@@ -64,6 +64,10 @@ extension TraveledDistance {
 
 /// Fixed constants of the moving phase, chosen with the simulations in `TraveledDistanceTests`.
 enum TripTuning {
+    /// A single fix farther than this many stationary radii from the place leaves it at once
+    /// (about 200 m for fixes without accuracy): no jitter reaches that far, and sparse histories
+    /// may not have three fixes per trip.
+    static let clearDepartureFactor = 5.0
     /// Fixes are averaged in groups; a group closes when a fix lies farther than this many times
     /// the combined accuracy (fix, group mean) from the group's mean.
     static let groupSpanFactor = 2.0

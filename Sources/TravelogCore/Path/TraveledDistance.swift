@@ -150,7 +150,13 @@ public struct TraveledDistance: Sendable {
             }
             outside.append(fix)
             if outside.count > configuration.departureFixCount { outside.removeFirst() }
-            guard outside.count == configuration.departureFixCount, hasLeft(place, outside) else {
+            // Sparse histories (a Google Takeout fix every few minutes, an activity's outline) may
+            // hold only one or two fixes per trip: a fix far beyond any jitter leaves at once. A
+            // lone spike is harmless: when the next fixes are back at the place, the trip returned
+            // without leaving and counts for nothing.
+            let clearlyGone = place.point.chordMeters(to: fix.point) > TripTuning.clearDepartureFactor * radius
+            if clearlyGone { outside = [fix] }
+            guard clearlyGone || (outside.count == configuration.departureFixCount && hasLeft(place, outside)) else {
                 state = .stationary(place: place, outside: outside)
                 return
             }

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Each device's locations go through their own `TraveledDistance` (so standing still with a
 /// jittering GPS adds nothing, and two devices carried together are not mixed into one zig-zag);
-/// the distance a fix adds is booked to the local period of that fix. Local time is the offset the
+/// the change in distance a fix brings (negative when a provisional stretch is withdrawn) is booked
+/// to the local period of that fix, so the periods always add up to the device's total. Local time is the offset the
 /// caller's `utcOffset` gives for a location (the source's own offset where it wrote one, else the
 /// time zone of the place or of the user).
 /// - Complexity: O(1) amortised per location; memory O(periods + devices).
@@ -47,7 +48,10 @@ public struct TravelStatistics {
         var distance = distances[device] ?? TraveledDistance()
         let before = distance.distanceMeters
         distance.ingest(location)
-        let added = max(0, distance.distanceMeters - before)
+        // The distance of a moving stretch is provisional until the next fixes confirm it (and is
+        // withdrawn when a stop turns out to have been jitter), so the change may be negative: book it
+        // as it is, or withdrawn distance would be counted again later.
+        let added = distance.distanceMeters - before
         distances[device] = distance
         var figures = byLabel[label] ?? Period(label: label)
         figures.distanceMeters += added
