@@ -54,3 +54,28 @@ struct TravelStatisticsTests {
         #expect(abs(statistics.total.distanceMeters - 5400) < 300)
     }
 }
+
+@Suite("Traveled distance on sparse histories")
+struct SparseTraveledDistanceTests {
+    @Test("a Takeout-like history (a fix every few minutes, one or two per trip) keeps its trips")
+    func sparseTrips() {
+        // Home, 4 km east 15 minutes later, a stay of nine hours with one more fix, back home in
+        // 15 minutes, one more fix ten hours later: 8 km in all, two fixes per place.
+        // (The last fix is only provisional until another follows: one more closes the day.)
+        let plan: [(east: Double, minutes: Double)] = [(0, 0), (0, 60), (4000, 75), (4000, 600), (0, 615), (0, 1200), (0, 1300)]
+        var distance = TraveledDistance()
+        for step in plan {
+            distance.ingest(TravelStatisticsTests.fix(east: step.east, seconds: step.minutes * 60, accuracy: -1))
+        }
+        #expect(abs(distance.distanceMeters - 8000) < 400, "\(distance.distanceMeters)")
+    }
+
+    @Test("two fixes at the same place an hour apart are a stay, not a slow trip")
+    func gapAtSamePlace() {
+        var distance = TraveledDistance()
+        for (east, minutes) in [(0.0, 0.0), (0, 600), (3000, 610), (3000, 1200), (3000, 1300)] {
+            distance.ingest(TravelStatisticsTests.fix(east: east, seconds: minutes * 60, accuracy: -1))
+        }
+        #expect(abs(distance.distanceMeters - 3000) < 200, "\(distance.distanceMeters)")
+    }
+}

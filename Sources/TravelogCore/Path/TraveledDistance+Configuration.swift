@@ -68,6 +68,9 @@ enum TripTuning {
     /// (about 200 m for fixes without accuracy): no jitter reaches that far, and sparse histories
     /// may not have three fixes per trip.
     static let clearDepartureFactor = 5.0
+    /// Two fixes at the same place at least this far apart in time are a stop, however few fixes
+    /// lie between (the visit literature's 5 minutes).
+    static let sparseStopSeconds = 300.0
     /// Fixes are averaged in groups; a group closes when a fix lies farther than this many times
     /// the combined accuracy (fix, group mean) from the group's mean.
     static let groupSpanFactor = 2.0

@@ -79,8 +79,13 @@ extension TraveledDistance {
             lastTime = max(lastTime, fix.time)
             addToGroup(fix)
             followStop(fix)
-            guard let stop, stop.count >= configuration.stopFixCount,
-                  stop.lastTime - stop.firstTime >= configuration.stopDurationSeconds else { return nil }
+            guard let stop else { return nil }
+            let duration = stop.lastTime - stop.firstTime
+            // Dense fixes: enough of them together for long enough. Sparse fixes (phones stop
+            // reporting while still): two at the same place minutes apart are a stay as well.
+            let stopped = (stop.count >= configuration.stopFixCount && duration >= configuration.stopDurationSeconds)
+                || (stop.count >= 2 && duration >= TripTuning.sparseStopSeconds)
+            guard stopped else { return nil }
             return arrive(at: stop)
         }
 
