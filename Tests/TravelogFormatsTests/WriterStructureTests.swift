@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TravelogCore
-import TravelogFormats
+@testable import TravelogFormats
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -21,7 +21,7 @@ struct WriterStructureTests {
         case .gpx: Self.gpxHeader + "</gpx>\n"
         case .kml: #"<?xml version="1.0" encoding="UTF-8"?>\#n<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">\#n<Document>\#n</Document>\#n</kml>\#n"#
         case .geojson: "{\"type\":\"FeatureCollection\",\"features\":[\n]}\n"
-        default: CSVFileWriter.header + "\r\n"
+        default: CSVEncoder.header + "\r\n"
         }
         #expect(try ExportSamples.export(format, []) == expected)
         #expect(try ExportSamples.export(format, [(name: "phone", segments: [[], []]), (name: nil, segments: [])]) == expected)
@@ -68,7 +68,7 @@ struct WriterStructureTests {
     @Test("segments and tracks are opened by their first location: no empty trk or trkseg")
     func lazyStructure() throws {
         let sink = MemoryByteSink()
-        let writer = GPXFileWriter(sink: sink)
+        let writer = try #require(FileFormat.gpx.makeWriter(sink: sink))
         let point = try ExportSamples.location(1, 2, time: "2024-01-01T00:00:00Z")
         try writer.startTrack(named: "a")
         try writer.startSegment()
@@ -160,7 +160,7 @@ struct WriterStructureTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-sink-\(UUID().uuidString).gpx").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sink = try FileByteSink(path: path, bufferSizeBytes: bufferSizeBytes)
-        let writer = GPXFileWriter(sink: sink)
+        let writer = try #require(FileFormat.gpx.makeWriter(sink: sink))
         try writer.startTrack(named: "x")
         try writer.write(locations)
         try writer.finish()

@@ -7,7 +7,7 @@ import TravelogCore
 /// `Placemark` whose geometry holds lines is one track; each line in it is a segment:
 /// - `gx:Track`: the i-th `when` pairs with the i-th `gx:coord` (`lon lat [alt]`, degrees and
 ///   metres), all `when`s first (Google Earth, GPSBabel) or interleaved (Google's location
-///   history, `KMLFileWriter`); a pair is a `.fix`, or
+///   history, `travelog export --format kml`); a pair is a `.fix`, or
 ///   `.untimed` when its `when` is empty (`<when/>`, as GPSBabel writes). An empty `gx:coord` is
 ///   dropped with its `when`. A `gx:MultiTrack` is one track whose `gx:Track`s are its segments.
 /// - `LineString`: its `coordinates` (`lon,lat[,alt]` tuples separated by white space) are

@@ -1,8 +1,9 @@
 import TravelogCore
 
-/// The state machine every writer shares: document, track and segment opened and closed in the
-/// right order, tracks and segments opened lazily with their first location.
-final class DocumentWriter<Encoder: LocationDocumentEncoder> {
+/// The writer of every export format: one state machine (document, track and segment opened and
+/// closed in the right order, tracks and segments opened lazily with their first location) around
+/// the format's `LocationDocumentEncoder`. `FileFormat.makeWriter` hands one out.
+final class DocumentWriter<Encoder: LocationDocumentEncoder>: LocationFileWriter {
     private enum Phase { case notBegun, writing, finished }
 
     private var encoder: Encoder
@@ -14,7 +15,10 @@ final class DocumentWriter<Encoder: LocationDocumentEncoder> {
     private var nextTrackName: String?
     private(set) var locationsWritten = 0
 
-    init(encoder: Encoder, sink: any ByteSink, document: ExportDocument) {
+    let format: FileFormat
+
+    init(format: FileFormat, encoder: Encoder, sink: any ByteSink, document: ExportDocument) {
+        self.format = format
         self.encoder = encoder
         self.output = OutputBuffer(sink: sink)
         self.document = document

@@ -21,10 +21,10 @@ extension FileFormat {
     /// A streaming writer of this format into `sink`, or `nil` when Travelog does not write it.
     public func makeWriter(sink: any ByteSink, document: ExportDocument = ExportDocument()) -> (any LocationFileWriter)? {
         switch self {
-        case .gpx: GPXFileWriter(sink: sink, document: document)
-        case .kml: KMLFileWriter(sink: sink, document: document)
-        case .geojson: GeoJSONFileWriter(sink: sink, document: document)
-        case .csv: CSVFileWriter(sink: sink, document: document)
+        case .gpx: DocumentWriter(format: self, encoder: GPXEncoder(), sink: sink, document: document)
+        case .kml: DocumentWriter(format: self, encoder: KMLEncoder(), sink: sink, document: document)
+        case .geojson: DocumentWriter(format: self, encoder: GeoJSONEncoder(), sink: sink, document: document)
+        case .csv: DocumentWriter(format: self, encoder: CSVEncoder(), sink: sink, document: document)
         default: nil
         }
     }

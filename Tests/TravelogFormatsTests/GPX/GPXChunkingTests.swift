@@ -25,7 +25,7 @@ struct GPXChunkingTests {
         }
     }
 
-    @Test("what GPXFileWriter writes reads back: segments, positions, elevations, speeds, courses and times")
+    @Test("what the GPX writer writes reads back: segments, positions, elevations, speeds, courses and times")
     func roundTrip() throws {
         let locations = ExportSamples.generated(count: 600, seed: 0x6770_7872)
         let segments = [Array(locations[..<250]), Array(locations[250..<251]), Array(locations[251...])]

@@ -85,7 +85,7 @@ struct KMLReaderTests {
         #expect(points[7].position.location?.coordinate == Coordinate(validLatitude: 12, longitude: 11))
     }
 
-    @Test("what KMLFileWriter writes (interleaved when and gx:coord) reads back: tracks, segments, positions, times")
+    @Test("what the KML writer writes (interleaved when and gx:coord) reads back: tracks, segments, positions, times")
     func roundTrip() throws {
         let locations = ExportSamples.generated(count: 400, seed: 0x6B6D_6C00)
         let text = try ExportSamples.export(.kml, [(name: "a", segments: [Array(locations[..<150]), Array(locations[150..<300])]),

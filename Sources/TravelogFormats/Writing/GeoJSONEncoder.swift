@@ -11,26 +11,6 @@ import TravelogCore
 /// true north), `utc_offset_seconds` (the offset the source wrote its time with) and `track` (the
 /// name given to `startTrack(named:)`). Unknown values are left out rather than written as null.
 /// Source: RFC 7946, "The GeoJSON Format".
-public final class GeoJSONFileWriter: LocationFileWriter {
-    private let writer: DocumentWriter<GeoJSONEncoder>
-
-    /// - Parameters:
-    ///   - sink: where the bytes go.
-    ///   - document: unused by GeoJSON (it has no title), accepted for symmetry.
-    public init(sink: any ByteSink, document: ExportDocument = ExportDocument()) {
-        writer = DocumentWriter(encoder: GeoJSONEncoder(), sink: sink, document: document)
-    }
-
-    public var format: FileFormat { .geojson }
-    public var locationsWritten: Int { writer.locationsWritten }
-    public var bytesWritten: Int { writer.bytesWritten }
-    public func begin() throws(FormatError) { try writer.begin() }
-    public func startTrack(named name: String?) throws(FormatError) { try writer.startTrack(named: name) }
-    public func startSegment() throws(FormatError) { try writer.startSegment() }
-    public func write(_ batch: [Location]) throws(FormatError) { try writer.write(batch) }
-    public func finish() throws(FormatError) { try writer.finish() }
-}
-
 struct GeoJSONEncoder: LocationDocumentEncoder {
     private var wroteFeature = false
     /// The current track's name, already escaped for JSON.

@@ -9,26 +9,6 @@ import TravelogCore
 /// positions, elevations and times of these files but ignores those two extension elements.
 /// GPX has no field for accuracies in metres; use GeoJSON or CSV to keep them.
 /// Sources: GPX 1.1 schema (topografix.com/GPX/1/1/gpx.xsd), Garmin TrackPointExtensionv2.xsd.
-public final class GPXFileWriter: LocationFileWriter {
-    private let writer: DocumentWriter<GPXEncoder>
-
-    /// - Parameters:
-    ///   - sink: where the bytes go.
-    ///   - document: the file's title (`metadata/name`) and `creator`.
-    public init(sink: any ByteSink, document: ExportDocument = ExportDocument()) {
-        writer = DocumentWriter(encoder: GPXEncoder(), sink: sink, document: document)
-    }
-
-    public var format: FileFormat { .gpx }
-    public var locationsWritten: Int { writer.locationsWritten }
-    public var bytesWritten: Int { writer.bytesWritten }
-    public func begin() throws(FormatError) { try writer.begin() }
-    public func startTrack(named name: String?) throws(FormatError) { try writer.startTrack(named: name) }
-    public func startSegment() throws(FormatError) { try writer.startSegment() }
-    public func write(_ batch: [Location]) throws(FormatError) { try writer.write(batch) }
-    public func finish() throws(FormatError) { try writer.finish() }
-}
-
 struct GPXEncoder: LocationDocumentEncoder {
     func writeHeader(_ document: ExportDocument, to output: OutputBuffer) {
         output.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"")

@@ -10,26 +10,6 @@ import TravelogCore
 /// courses and accuracies would need per-track arrays after the last coordinate, so KML exports
 /// carry positions, altitudes and times only.
 /// Sources: OGC KML 2.2 (07-147r2); Google's KML reference, "gx:Track" and "gx:MultiTrack".
-public final class KMLFileWriter: LocationFileWriter {
-    private let writer: DocumentWriter<KMLEncoder>
-
-    /// - Parameters:
-    ///   - sink: where the bytes go.
-    ///   - document: the file's title (the `Document` name).
-    public init(sink: any ByteSink, document: ExportDocument = ExportDocument()) {
-        writer = DocumentWriter(encoder: KMLEncoder(), sink: sink, document: document)
-    }
-
-    public var format: FileFormat { .kml }
-    public var locationsWritten: Int { writer.locationsWritten }
-    public var bytesWritten: Int { writer.bytesWritten }
-    public func begin() throws(FormatError) { try writer.begin() }
-    public func startTrack(named name: String?) throws(FormatError) { try writer.startTrack(named: name) }
-    public func startSegment() throws(FormatError) { try writer.startSegment() }
-    public func write(_ batch: [Location]) throws(FormatError) { try writer.write(batch) }
-    public func finish() throws(FormatError) { try writer.finish() }
-}
-
 struct KMLEncoder: LocationDocumentEncoder {
     func writeHeader(_ document: ExportDocument, to output: OutputBuffer) {
         output.append("""

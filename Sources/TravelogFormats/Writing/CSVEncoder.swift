@@ -5,32 +5,12 @@ import TravelogCore
 /// north; a value that is unknown or invalid is an empty field. Records end with CR LF as RFC 4180
 /// asks; no field ever needs quoting. Tracks and segments are not represented.
 /// Source: RFC 4180, "Common Format and MIME Type for Comma-Separated Values (CSV) Files".
-public final class CSVFileWriter: LocationFileWriter {
-    /// The first line of every file.
-    public static let header = "time,latitude,longitude,altitude,accuracy,vertical_accuracy,speed,course"
-
-    private let writer: DocumentWriter<CSVEncoder>
-
-    /// - Parameters:
-    ///   - sink: where the bytes go.
-    ///   - document: unused by CSV (it has no title), accepted for symmetry.
-    public init(sink: any ByteSink, document: ExportDocument = ExportDocument()) {
-        writer = DocumentWriter(encoder: CSVEncoder(), sink: sink, document: document)
-    }
-
-    public var format: FileFormat { .csv }
-    public var locationsWritten: Int { writer.locationsWritten }
-    public var bytesWritten: Int { writer.bytesWritten }
-    public func begin() throws(FormatError) { try writer.begin() }
-    public func startTrack(named name: String?) throws(FormatError) { try writer.startTrack(named: name) }
-    public func startSegment() throws(FormatError) { try writer.startSegment() }
-    public func write(_ batch: [Location]) throws(FormatError) { try writer.write(batch) }
-    public func finish() throws(FormatError) { try writer.finish() }
-}
-
 struct CSVEncoder: LocationDocumentEncoder {
+    /// The first line of every CSV export.
+    static let header = "time,latitude,longitude,altitude,accuracy,vertical_accuracy,speed,course"
+
     func writeHeader(_ document: ExportDocument, to output: OutputBuffer) {
-        output.append(raw: CSVFileWriter.header)
+        output.append(raw: CSVEncoder.header)
         output.append("\r\n")
     }
 
