@@ -16,12 +16,9 @@
 /// - Complexity: O(n) in the file's length; memory O(the parser's block).
 public final class GoogleRecordsReader: LocationFileReader {
     private var parser: JSONParser
-    private var stage = Stage.start
+    private var walk = JSONArrayWalk(.members(["locations"]))
     private var failure: FormatError?
 
-    private enum Stage {
-        case start, members, locations, end, finished
-    }
 
     private enum Key: String, CaseIterable {
         case latitudeE7, longitudeE7, timestamp, accuracy, altitude, timestampMs, verticalAccuracy
@@ -56,36 +53,8 @@ public final class GoogleRecordsReader: LocationFileReader {
     }
 
     private func advance() throws -> FormatRecord? {
-        while true {
-            switch stage {
-            case .start:
-                try parser.expect(.objectStart)
-                stage = .members
-            case .members:
-                guard try parser.nextKey() else {
-                    stage = .end
-                    continue
-                }
-                if parser.stringEquals("locations") {
-                    try parser.expect(.arrayStart)
-                    stage = .locations
-                } else {
-                    try parser.skipValue()
-                }
-            case .locations:
-                guard let event = try parser.nextElement() else {
-                    stage = .members
-                    continue
-                }
-                return try Self.readLocation(startingWith: event, from: &parser)
-            case .end:
-                // Anything after the top-level object is an error; `next()` says so or returns nil.
-                _ = try parser.next()
-                stage = .finished
-            case .finished:
-                return nil
-            }
-        }
+        guard let (_, event) = try walk.nextElement(from: &parser) else { return nil }
+        return try Self.readLocation(startingWith: event, from: &parser)
     }
 
     /// Reads one element of `locations` whose first event is `event`. (Static, with the parser

@@ -20,16 +20,13 @@ import Foundation
 /// Memory: one timeline object's records at a time (objects are small), whatever the file size.
 public final class GoogleSemanticReader: LocationFileReader {
     private var parser: JSONParser
-    private var stage = Stage.start
+    private var walk = JSONArrayWalk(.members(["timelineObjects"]))
     private var failure: FormatError?
     private var objects = GoogleSemanticObjects()
     /// The records of the timeline object being handed out, and the next to hand out.
     private var pending: [FormatRecord] = []
     private var pendingIndex = 0
 
-    private enum Stage {
-        case start, members, objects, end, finished
-    }
 
     /// Reads from `source`, a block of `options.blockSizeBytes` at a time.
     public init(source: some ByteSource, options: JSONParser.Options = JSONParser.Options()) {
@@ -64,33 +61,8 @@ public final class GoogleSemanticReader: LocationFileReader {
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            switch stage {
-            case .start:
-                try parser.expect(.objectStart)
-                stage = .members
-            case .members:
-                guard try parser.nextKey() else {
-                    stage = .end
-                    continue
-                }
-                if parser.stringEquals("timelineObjects") {
-                    try parser.expect(.arrayStart)
-                    stage = .objects
-                } else {
-                    try parser.skipValue()
-                }
-            case .objects:
-                guard let event = try parser.nextElement() else {
-                    stage = .members
-                    continue
-                }
-                try objects.readTimelineObject(startingWith: event, from: &parser, into: &pending)
-            case .end:
-                _ = try parser.next()
-                stage = .finished
-            case .finished:
-                return nil
-            }
+            guard let (_, event) = try walk.nextElement(from: &parser) else { return nil }
+            try objects.readTimelineObject(startingWith: event, from: &parser, into: &pending)
         }
     }
 }

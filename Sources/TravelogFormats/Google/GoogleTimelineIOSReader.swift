@@ -6,15 +6,12 @@
 /// `.rejected` at its position; a broken file throws `FormatError`.
 public final class GoogleTimelineIOSReader: LocationFileReader {
     private var parser: JSONParser
-    private var stage = Stage.start
+    private var walk = JSONArrayWalk(.rootArray)
     private var failure: FormatError?
     private var segments = GoogleTimelineSegments()
     private var pending: [FormatRecord] = []
     private var pendingIndex = 0
 
-    private enum Stage {
-        case start, segments, end, finished
-    }
 
     /// Reads from `source`, a block of `options.blockSizeBytes` at a time.
     public init(source: some ByteSource, options: JSONParser.Options = JSONParser.Options()) {
@@ -49,22 +46,8 @@ public final class GoogleTimelineIOSReader: LocationFileReader {
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            switch stage {
-            case .start:
-                try parser.expect(.arrayStart)
-                stage = .segments
-            case .segments:
-                guard let event = try parser.nextElement() else {
-                    stage = .end
-                    continue
-                }
-                try segments.readSegment(startingWith: event, from: &parser, into: &pending)
-            case .end:
-                _ = try parser.next()
-                stage = .finished
-            case .finished:
-                return nil
-            }
+            guard let (_, event) = try walk.nextElement(from: &parser) else { return nil }
+            try segments.readSegment(startingWith: event, from: &parser, into: &pending)
         }
     }
 }

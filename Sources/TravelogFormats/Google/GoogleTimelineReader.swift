@@ -8,7 +8,7 @@
 /// at its position; a broken file throws `FormatError`.
 public final class GoogleTimelineReader: LocationFileReader {
     private var parser: JSONParser
-    private var stage = Stage.start
+    private var walk = JSONArrayWalk(.members(["semanticSegments", "rawSignals"]))
     private var failure: FormatError?
     private var segments = GoogleTimelineSegments()
     private var pending: [FormatRecord] = []
@@ -16,9 +16,6 @@ public final class GoogleTimelineReader: LocationFileReader {
     /// The track of the raw positions, claimed at the first one.
     private var rawTrack: Int?
 
-    private enum Stage {
-        case start, members, semanticSegments, rawSignals, end, finished
-    }
 
     private enum PositionKey: String, CaseIterable {
         case LatLng, latLng, accuracyMeters, altitudeMeters, speedMetersPerSecond, timestamp
@@ -59,45 +56,15 @@ public final class GoogleTimelineReader: LocationFileReader {
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            switch stage {
-            case .start:
-                try parser.expect(.objectStart)
-                stage = .members
-            case .members:
-                guard try parser.nextKey() else {
-                    stage = .end
-                    continue
-                }
-                if parser.stringEquals("semanticSegments") {
-                    try parser.expect(.arrayStart)
-                    stage = .semanticSegments
-                } else if parser.stringEquals("rawSignals") {
-                    try parser.expect(.arrayStart)
-                    stage = .rawSignals
-                } else {
-                    try parser.skipValue()
-                }
-            case .semanticSegments:
-                guard let event = try parser.nextElement() else {
-                    stage = .members
-                    continue
-                }
+            guard let (array, event) = try walk.nextElement(from: &parser) else { return nil }
+            if array == 0 {
                 try segments.readSegment(startingWith: event, from: &parser, into: &pending)
-            case .rawSignals:
-                guard let event = try parser.nextElement() else {
-                    stage = .members
-                    continue
-                }
-                guard let point = try Self.readRawSignal(startingWith: event, from: &parser) else { continue }
-                let track = rawTrack ?? segments.claimTrack()
-                rawTrack = track
-                return point.record(kind: .track(track: track, segment: 0), requiresTime: true, fields: .latLng)
-            case .end:
-                _ = try parser.next()
-                stage = .finished
-            case .finished:
-                return nil
+                continue
             }
+            guard let point = try Self.readRawSignal(startingWith: event, from: &parser) else { continue }
+            let track = rawTrack ?? segments.claimTrack()
+            rawTrack = track
+            return point.record(kind: .track(track: track, segment: 0), requiresTime: true, fields: .latLng)
         }
     }
 
