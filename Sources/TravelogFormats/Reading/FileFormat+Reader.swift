@@ -1,6 +1,6 @@
 extension FileFormat {
-    /// A reader of this format over a byte source.
-    /// - Throws: `FormatError.unrecognizedFormat` for a format without a reader.
+    /// A reader of this format over a byte source (every format has one: the switch is exhaustive).
+    /// - Throws: `FormatError` when the reader cannot start (an XML file whose encoding it cannot read).
     public func makeReader(source: any ByteSource, options: ReaderOptions = ReaderOptions()) throws(FormatError)
         -> any LocationFileReader {
         switch self {
@@ -15,8 +15,6 @@ extension FileFormat {
         case .googleTimelineIOS: return GoogleTimelineIOSReader(source: source)
         case .geojson: return GeoJSONReader(source: source)
         case .owntracks: return OwnTracksReader(source: source)
-        default:
-            throw .unrecognizedFormat("\(displayName) files cannot be read yet")
         }
     }
 }
