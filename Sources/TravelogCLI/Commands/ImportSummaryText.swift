@@ -45,6 +45,7 @@ enum ImportSummaryText {
                 "imported": report.inserted,
                 "duplicates": report.duplicates,
                 "rejected": report.rejected,
+                "untimed": report.untimedPoints,
                 "visits": report.visitsRead,
                 "skipped": report.skipped,
                 "rejections": report.rejections.map { ["line": $0.position.line, "column": $0.position.column,
@@ -61,7 +62,7 @@ enum ImportSummaryText {
             }
             return object
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -31,7 +31,7 @@ struct InfoCommand: AsyncParsableCommand {
                      "last": summary.lastTimestamp.map(iso.string(from:)) ?? NSNull()]
                 },
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return
         }

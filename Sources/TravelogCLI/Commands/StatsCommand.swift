@@ -93,7 +93,7 @@ struct StatsCommand: AsyncParsableCommand {
             ]
         }
         let document: [String: Any] = ["periods": periods.map(object), "total": object(total)]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }
