@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TravelogCLI
 import TravelogCore
+import TravelogTestSupport
 
 @Suite("travelog import, export and info")
 struct ImportExportCommandTests {
@@ -12,7 +13,7 @@ struct ImportExportCommandTests {
         var database: String { directory.appendingPathComponent("travelog.sqlite").path }
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-cli-\(UUID().uuidString)")
+            directory = TestDirectory.makeFolder("cli")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
 

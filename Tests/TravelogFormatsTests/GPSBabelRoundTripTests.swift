@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TravelogCore
 import TravelogFormats
+import TravelogTestSupport
 
 /// Debian's `gpsbabel`, the reference reader the export promise is stated against.
 enum GPSBabel {
@@ -49,7 +50,7 @@ struct GPSBabelRoundTripTests {
 
     /// Writes the tracks as `format` into a fresh temporary folder and lets GPSBabel read them.
     static func roundTrip(_ format: FileFormat, gpsbabelFormat: String, dataFlag: String) throws -> GPXReadBack {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-gpsbabel-\(UUID().uuidString)")
+        let folder = TestDirectory.makeFolder("gpsbabel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("export.\(format.exportFileExtension ?? "out")")

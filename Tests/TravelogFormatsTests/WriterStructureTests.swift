@@ -4,6 +4,7 @@ import TravelogCore
 @testable import TravelogFormats
 #if canImport(FoundationXML)
 import FoundationXML
+import TravelogTestSupport
 #endif
 
 @Suite("Writers: documents, escaping and streaming")
@@ -157,7 +158,7 @@ struct WriterStructureTests {
     func fileSink(bufferSizeBytes: Int) throws {
         let locations = ExportSamples.generated(count: 2_000, seed: 47)
         let expected = try ExportSamples.export(.gpx, [(name: "x", segments: [locations])])
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-sink-\(UUID().uuidString).gpx").path
+        let path = TestDirectory.makeFolder("sink").appendingPathComponent("out.gpx").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sink = try FileByteSink(path: path, bufferSizeBytes: bufferSizeBytes)
         let writer = try #require(FileFormat.gpx.makeWriter(sink: sink))
@@ -176,7 +177,7 @@ struct WriterStructureTests {
 
     @Test("a file sink dropped without close() still writes what it buffered")
     func fileSinkDeinit() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-sink-\(UUID().uuidString).csv").path
+        let path = TestDirectory.makeFolder("sink").appendingPathComponent("out.csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             let sink = try FileByteSink(path: path)

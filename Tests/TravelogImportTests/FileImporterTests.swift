@@ -3,11 +3,12 @@ import Testing
 import TravelogFormats
 import TravelogImport
 import TravelogStore
+import TravelogTestSupport
 
 @Suite("FileImporter")
 struct FileImporterTests {
     static func temporaryFile(_ contents: String, name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-import-\(UUID().uuidString)")
+        let directory = TestDirectory.makeFolder("import")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try Data(contents.utf8).write(to: url)

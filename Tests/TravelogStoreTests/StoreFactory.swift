@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import TravelogSQLite
 import TravelogStore
+import TravelogTestSupport
 
 /// Every backend the conformance suite runs against.
 struct StoreFactory: CustomTestStringConvertible, Sendable {
@@ -16,8 +17,8 @@ struct StoreFactory: CustomTestStringConvertible, Sendable {
     ]
 
     static func temporaryDatabasePath() -> String {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("travelog-test-\(UUID().uuidString)")
+        TestDirectory.url
+            .appendingPathComponent("store-\(UUID().uuidString)")
             .appendingPathComponent("travelog.sqlite").path
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TravelogFormats
+import TravelogTestSupport
 
 @Suite("JSONParser: the reader's conveniences")
 struct JSONParserReadingTests {
@@ -157,7 +158,7 @@ struct JSONParserReadingTests {
 struct JSONFileReadingTests {
     @Test("a file is parsed block by block and bytesConsumed reaches its size")
     func file() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-json-\(UUID().uuidString).json")
+        let url = TestDirectory.makeFolder("json").appendingPathComponent("input.json")
         defer { try? FileManager.default.removeItem(at: url) }
         let text = "[" + (0..<5000).map { #"{"i":\#($0),"s":"\u00e9"}"# }.joined(separator: ",\n") + "]"
         try Data(text.utf8).write(to: url)
