@@ -28,38 +28,16 @@ extension JSONParser {
         }
     }
 
-    /// The next value as a number: a JSON number, or a string holding one (iOS exports write numbers
-    /// as strings). nil for `null`; NaN for anything else, which is skipped.
-    @inline(__always)
+    /// The next value as a number (`readLenientDouble`: a JSON number, or a string holding one, as
+    /// iOS exports write them); nil for `null`; NaN for anything else, which is skipped, so that the
+    /// record is rejected rather than the file.
     mutating func readGoogleDouble() throws -> Double? {
-        let event = try next()
-        switch event {
-        case .number?:
-            return doubleValue
-        case .null?:
-            return nil
-        case .string?:
-            return withStringBytes { text -> Double in
-                guard let base = text.baseAddress,
-                      let scanned = try? JSONNumberScanner.scan(UnsafeBufferPointer(start: base, count: text.count), converting: true),
-                      scanned.length == text.count
-                else { return .nan }
-                return scanned.double
-            }
-        default:
-            try skipRest(after: event)
-            return .nan
-        }
+        do { return try readLenientDouble() } catch is JSONFieldValueError { return .nan }
     }
 
     /// The next value when it is a string; nil for anything else, which is skipped.
     mutating func readGoogleString() throws -> String? {
-        let event = try next()
-        guard event == .string else {
-            try skipRest(after: event)
-            return nil
-        }
-        return stringValue
+        do { return try readLenientString() } catch is JSONFieldValueError { return nil }
     }
 
     /// The next value as a time: a string (ISO 8601 or epoch digits) or a number (epoch).
