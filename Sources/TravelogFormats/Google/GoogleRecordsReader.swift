@@ -14,12 +14,7 @@
 /// whose `locations` is not an array, throws `FormatError`.
 ///
 /// - Complexity: O(n) in the file's length; memory O(the parser's block).
-public final class GoogleRecordsReader: LocationFileReader {
-    private var parser: JSONParser
-    private var walk = JSONArrayWalk(.members(["locations"]))
-    private var failure: FormatError?
-
-
+public final class GoogleRecordsReader: JSONDocumentReader {
     private enum Key: String, CaseIterable {
         case latitudeE7, longitudeE7, timestamp, accuracy, altitude, timestampMs, verticalAccuracy
         case velocity, heading, latitude, longitude
@@ -29,7 +24,7 @@ public final class GoogleRecordsReader: LocationFileReader {
 
     /// Reads from `source`, a block of `options.blockSizeBytes` at a time.
     public init(source: some ByteSource, options: JSONParser.Options = JSONParser.Options()) {
-        parser = JSONParser(source: source, options: options)
+        super.init(source: source, options: options, layout: .members(["locations"]))
     }
 
     /// Reads a file. - Throws: `FormatError.cannotRead` when it cannot be opened.
@@ -37,24 +32,8 @@ public final class GoogleRecordsReader: LocationFileReader {
         self.init(source: try FileByteSource(path: path))
     }
 
-    public var bytesConsumed: Int { parser.bytesConsumed }
-
-    /// The next location (or rejection), nil at the end of the file.
-    /// - Throws: `FormatError` when the file is broken; every later call throws it again.
-    public func next() throws(FormatError) -> FormatRecord? {
-        if let failure { throw failure }
-        do {
-            return try advance()
-        } catch {
-            let mapped = FormatError(json: error)
-            failure = mapped
-            throw mapped
-        }
-    }
-
-    private func advance() throws -> FormatRecord? {
-        guard let (_, event) = try walk.nextElement(from: &parser) else { return nil }
-        return try Self.readLocation(startingWith: event, from: &parser)
+    override func readElement(array: Int, startingWith event: JSONEvent, into records: inout [FormatRecord]) throws -> FormatRecord? {
+        try Self.readLocation(startingWith: event, from: &parser)
     }
 
     /// Reads one element of `locations` whose first event is `event`. (Static, with the parser

@@ -18,19 +18,12 @@ import Foundation
 /// `.rejected` record at the position of its object; a broken file throws `FormatError`.
 ///
 /// Memory: one timeline object's records at a time (objects are small), whatever the file size.
-public final class GoogleSemanticReader: LocationFileReader {
-    private var parser: JSONParser
-    private var walk = JSONArrayWalk(.members(["timelineObjects"]))
-    private var failure: FormatError?
+public final class GoogleSemanticReader: JSONDocumentReader {
     private var objects = GoogleSemanticObjects()
-    /// The records of the timeline object being handed out, and the next to hand out.
-    private var pending: [FormatRecord] = []
-    private var pendingIndex = 0
-
 
     /// Reads from `source`, a block of `options.blockSizeBytes` at a time.
     public init(source: some ByteSource, options: JSONParser.Options = JSONParser.Options()) {
-        parser = JSONParser(source: source, options: options)
+        super.init(source: source, options: options, layout: .members(["timelineObjects"]))
     }
 
     /// Reads a file. - Throws: `FormatError.cannotRead` when it cannot be opened.
@@ -38,31 +31,8 @@ public final class GoogleSemanticReader: LocationFileReader {
         self.init(source: try FileByteSource(path: path))
     }
 
-    public var bytesConsumed: Int { parser.bytesConsumed }
-
-    /// The next visit, point or rejection, nil at the end of the file.
-    /// - Throws: `FormatError` when the file is broken; every later call throws it again.
-    public func next() throws(FormatError) -> FormatRecord? {
-        if let failure { throw failure }
-        do {
-            return try advance()
-        } catch {
-            let mapped = FormatError(json: error)
-            failure = mapped
-            throw mapped
-        }
-    }
-
-    private func advance() throws -> FormatRecord? {
-        while true {
-            if pendingIndex < pending.count {
-                defer { pendingIndex += 1 }
-                return pending[pendingIndex]
-            }
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
-            guard let (_, event) = try walk.nextElement(from: &parser) else { return nil }
-            try objects.readTimelineObject(startingWith: event, from: &parser, into: &pending)
-        }
+    override func readElement(array: Int, startingWith event: JSONEvent, into records: inout [FormatRecord]) throws -> FormatRecord? {
+        try objects.readTimelineObject(startingWith: event, from: &parser, into: &records)
+        return nil
     }
 }
