@@ -24,13 +24,17 @@ public struct ParsedTimestamp: Hashable, Sendable, CustomStringConvertible {
         self.zone = zone
     }
 
-    /// Seconds between 1970-01-01 and 2001-01-01, Foundation's reference date.
-    static let referenceDateSince1970: Int64 = 978_307_200
-
     /// The instant (Foundation keeps it as a `Double`: sub-microsecond digits may round).
+    ///
+    /// Built the way every reader builds a date from a count of milliseconds,
+    /// `Date(timeIntervalSince1970: milliseconds / 1000)`, so that the same time read from two
+    /// formats (an ISO text here, `timestampMs` there) is the same `Date` to the last bit.
     public var date: Date {
-        Date(timeIntervalSinceReferenceDate: Double(secondsSince1970 - Self.referenceDateSince1970)
-             + Double(nanoseconds) / 1e9)
+        if nanoseconds % 1_000_000 == 0 {
+            let milliseconds = secondsSince1970 * 1000 + Int64(nanoseconds / 1_000_000)
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        }
+        return Date(timeIntervalSince1970: Double(secondsSince1970) + Double(nanoseconds) / 1e9)
     }
 
     /// The offset to keep in `Location.utcOffsetSeconds`: the written numeric offset, `nil` for UTC
