@@ -47,10 +47,7 @@ public struct GPXReader: LocationFileReader {
     var fieldPosition = SourcePosition(byteOffset: 0, line: 1, column: 1)
 
     /// Numbers given to tracks, segments and routes (see the type's documentation).
-    var tracksNumbered = 0
-    var currentTrack: Int?
-    var segmentsNumbered = 0
-    var currentSegment: Int?
+    var tracks = TrackNumbering()
     var routesNumbered = 0
     var currentRoute: Int?
 
@@ -101,15 +98,13 @@ public struct GPXReader: LocationFileReader {
         if name == "trkpt" {
             startPoint(.trackPoint)
         } else if name == "trkseg" {
-            currentSegment = nil
+            tracks.startSegment()
         } else if name == "rtept" {
             startPoint(.routePoint)
         } else if name == "wpt" {
             startPoint(.waypoint)
         } else if name == "trk" {
-            currentTrack = nil
-            currentSegment = nil
-            segmentsNumbered = 0
+            tracks.startTrack()
         } else if name == "rte" {
             currentRoute = nil
         }
@@ -119,10 +114,9 @@ public struct GPXReader: LocationFileReader {
     private mutating func endStructureElement() {
         let name = parser.localName
         if name == "trkseg" {
-            currentSegment = nil
+            tracks.startSegment()
         } else if name == "trk" {
-            currentTrack = nil
-            currentSegment = nil
+            tracks.startTrack()
         } else if name == "rte" {
             currentRoute = nil
         }
@@ -133,23 +127,7 @@ public struct GPXReader: LocationFileReader {
     mutating func kindOfFinishedPoint() -> FormatPoint.Kind {
         switch pointElement {
         case .trackPoint:
-            let track: Int
-            if let currentTrack {
-                track = currentTrack
-            } else {
-                track = tracksNumbered
-                tracksNumbered += 1
-                currentTrack = track
-            }
-            let segment: Int
-            if let currentSegment {
-                segment = currentSegment
-            } else {
-                segment = segmentsNumbered
-                segmentsNumbered += 1
-                currentSegment = segment
-            }
-            return .track(track: track, segment: segment)
+            return tracks.nextTrackPoint()
         case .routePoint:
             if let currentRoute { return .route(route: currentRoute) }
             let route = routesNumbered

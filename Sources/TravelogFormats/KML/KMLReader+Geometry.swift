@@ -7,40 +7,20 @@ extension KMLReader {
         placemarkName = nil
         placemarkTime = .none
         waitingPoints.removeAll(keepingCapacity: true)
-        currentTrack = nil
-        segmentsNumbered = 0
+        tracks.startTrack()
     }
 
     /// A `gx:Track` or `LineString` begins: a new segment (of a new track outside a Placemark).
     /// Points of the Placemark read so far are handed out first, to keep file order.
     mutating func startLine() {
         flushWaitingPoints()
-        currentSegment = nil
-        if placemarkDepth == 0 {
-            currentTrack = nil
-            segmentsNumbered = 0
-        }
+        tracks.startSegment()
+        if placemarkDepth == 0 { tracks.startTrack() }
     }
 
     /// The kind of a line's point, numbering its track and segment if it is their first point.
     mutating func trackKind() -> FormatPoint.Kind {
-        let track: Int
-        if let currentTrack {
-            track = currentTrack
-        } else {
-            track = tracksNumbered
-            tracksNumbered += 1
-            currentTrack = track
-        }
-        let segment: Int
-        if let currentSegment {
-            segment = currentSegment
-        } else {
-            segment = segmentsNumbered
-            segmentsNumbered += 1
-            currentSegment = segment
-        }
-        return .track(track: track, segment: segment)
+        tracks.nextTrackPoint()
     }
 
     /// A `gx:Track`'s `when` just ended.

@@ -73,10 +73,7 @@ public struct KMLReader: LocationFileReader {
     /// Where the start tag of the `when` or `gx:coord` being read is (for a rejection).
     var fieldPosition = SourcePosition(byteOffset: 0, line: 1, column: 1)
 
-    var tracksNumbered = 0
-    var currentTrack: Int?
-    var segmentsNumbered = 0
-    var currentSegment: Int?
+    var tracks = TrackNumbering()
 
     /// - Parameters:
     ///   - source: where the bytes come from.
