@@ -31,12 +31,6 @@ enum JSONNumberScanner {
         case outOfRange
     }
 
-    /// Exact powers of ten, 10^0 … 10^22 (the largest exact in binary64).
-    static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
     /// Checks the number at the start of `text` and, when `converting`, computes its value.
     static func scan(_ text: UnsafeBufferPointer<UInt8>, converting: Bool) throws(Failure) -> Scanned {
         let count = text.count
@@ -105,9 +99,9 @@ enum JSONNumberScanner {
         var magnitude: Double
         if mantissa == 0 {
             magnitude = 0
-        } else if !dropped, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+        } else if !dropped, mantissa <= 1 << 53, let power = ExactPowerOfTen.value(abs(exponent)) {
             let exact = Double(mantissa)
-            magnitude = exponent < 0 ? exact / powersOfTen[-exponent] : exact * powersOfTen[exponent]
+            magnitude = exponent < 0 ? exact / power : exact * power
         } else {
             let digits = UnsafeBufferPointer(rebasing: text[(negative ? 1 : 0)..<index])
             magnitude = correctlyRounded(digits)

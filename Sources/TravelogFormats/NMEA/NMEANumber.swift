@@ -5,11 +5,6 @@
 /// floating point numbers accurately", 1990: the fast path); longer ones go through the standard
 /// library's parser. Either way the result is the double nearest to the text.
 enum NMEANumber {
-    /// Exact powers of ten (every one up to 10^22 is a double).
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
     /// The largest integer below which every integer is a double (2^53).
     private static let exactIntegerLimit: UInt64 = 1 << 53
 
@@ -56,8 +51,8 @@ enum NMEANumber {
         }
         guard digitCount > 0 else { return nil }
         var value: Double
-        if significantDigits <= 15, mantissa < exactIntegerLimit, fractionDigits < powersOfTen.count {
-            value = Double(mantissa) / powersOfTen[fractionDigits]
+        if significantDigits <= 15, mantissa < exactIntegerLimit, let power = ExactPowerOfTen.value(fractionDigits) {
+            value = Double(mantissa) / power
         } else {
             let text = String(decoding: bytes, as: UTF8.self)
             guard let parsed = Double(text), parsed.isFinite else { return nil }

@@ -63,28 +63,9 @@ public enum FixedDecimalFormatter {
 
     static let twoToThe53: Double = 9_007_199_254_740_992
 
-    /// 10^`exponent` for 0...15, each exact in binary64 (a switch, so no lazily initialised table).
+    /// 10^`exponent` for 0...15 (decimals are clamped to that range), exact in binary64.
     @inline(__always)
-    static func powerOfTen(_ exponent: Int) -> Double {
-        switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        default: 1e15
-        }
-    }
+    static func powerOfTen(_ exponent: Int) -> Double { ExactPowerOfTen.value(min(max(exponent, 0), 15)) ?? 1e15 }
 
     static func clamped(_ decimals: Int) -> Int { min(max(decimals, 0), maximumDecimals) }
 

@@ -40,7 +40,7 @@ extension XMLBytes {
             }
         }
         guard digitCount > 0 else { return nil }
-        if i == n, exact, mantissa <= Self.largestExactMantissa, let power = Self.exactPowerOfTen(fractionDigits) {
+        if i == n, exact, mantissa <= Self.largestExactMantissa, let power = ExactPowerOfTen.value(fractionDigits) {
             let magnitude = Double(mantissa) / power
             return negative ? -magnitude : magnitude
         }
@@ -84,37 +84,6 @@ extension XMLBytes {
     static var largestExactMantissa: UInt64 { 1 << 53 }
     /// Digits stop accumulating above this (10^17 · 10 + 9 still fits in 64 bits).
     static var accumulationLimit: UInt64 { 100_000_000_000_000_000 }
-
-    /// 10^exponent for 0 ≤ exponent ≤ 22, each exactly representable as a `Double`; else `nil`.
-    @inline(__always)
-    static func exactPowerOfTen(_ exponent: Int) -> Double? {
-        switch exponent {
-        case 0: 1e0
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        case 22: 1e22
-        default: nil
-        }
-    }
 
     /// `strtod` on a NUL-terminated stack copy of syntax already checked; `nil` if not finite.
     private static func strtodCopy(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
