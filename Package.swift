@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -51,8 +55,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogServer",
+            dependencies: [
+                "TravelogCore",
+                "TravelogFormats",
+                "TravelogStore",
+                "TravelogImport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Web")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogCLI",
             dependencies: [
+                "TravelogServer",
                 "TravelogCore",
                 "TravelogFormats",
                 "TravelogStore",
@@ -103,9 +124,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "TravelogServerTests",
+            dependencies: [
+                "TravelogServer",
+                "TravelogSQLite",
+                "TravelogTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "TravelogCLITests",
             dependencies: [
                 "TravelogCLI",
+                "TravelogImport",
                 "TravelogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -15,7 +15,7 @@ enum BenchmarkInputs {
            FileManager.default.fileExists(atPath: url.path) {
             return (url, count)
         }
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var random = SplitMix64(seed: 2012)
@@ -68,7 +68,7 @@ enum BenchmarkInputs {
     static func gpx(in directory: URL, points: Int) throws -> URL {
         let url = directory.appendingPathComponent("track-\(points).gpx")
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var buffer = ByteBuffer()

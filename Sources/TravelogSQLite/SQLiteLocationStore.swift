@@ -95,21 +95,21 @@ public final class SQLiteLocationStore: LocationStore {
 
     public func device(named name: String, userID: UserID) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms FROM devices WHERE user_id = ? AND name = ?",
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE user_id = ? AND name = ?",
                              arguments: [userID.rawValue, name]).map(Self.device)
         }
     }
 
     public func device(id: DeviceID) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms FROM devices WHERE id = ?",
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE id = ?",
                              arguments: [id.rawValue]).map(Self.device)
         }
     }
 
     public func devices(userID: UserID) async throws(StoreError) -> [Device] {
         try await read("listing devices") { db in
-            try Row.fetchAll(db, sql: "SELECT id, user_id, name, created_at_ms FROM devices WHERE user_id = ? ORDER BY name",
+            try Row.fetchAll(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE user_id = ? ORDER BY name",
                              arguments: [userID.rawValue]).map(Self.device)
         }
     }
@@ -120,7 +120,8 @@ public final class SQLiteLocationStore: LocationStore {
 
     static func device(_ row: Row) -> Device {
         Device(id: DeviceID(rawValue: row[0]), userID: UserID(rawValue: row[1]), name: row[2],
-               createdAt: StoragePrecision.date(milliseconds: row[3]))
+               createdAt: StoragePrecision.date(milliseconds: row[3]),
+               app: (row[4] as String?).flatMap(DeviceApp.init(rawValue:)))
     }
 
     // MARK: Plumbing

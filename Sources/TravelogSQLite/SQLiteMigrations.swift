@@ -66,6 +66,19 @@ enum SQLiteMigrations {
             id, min_latitude, max_latitude, min_longitude, max_longitude
         );
         """),
+        ("002_credentials", """
+        -- Secrets are never stored: a bcrypt hash of the password, SHA-256 digests of device
+        -- tokens and session ids.
+        ALTER TABLE users ADD COLUMN password_hash TEXT;
+        ALTER TABLE devices ADD COLUMN app TEXT;
+        ALTER TABLE devices ADD COLUMN token_sha256 TEXT;
+        CREATE UNIQUE INDEX devices_token ON devices(token_sha256) WHERE token_sha256 IS NOT NULL;
+        CREATE TABLE sessions (
+            id_sha256 TEXT PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            expires_at_ms INTEGER NOT NULL
+        );
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.

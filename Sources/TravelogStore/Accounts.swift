@@ -21,11 +21,14 @@ public struct Device: Hashable, Sendable {
     /// Unique per user, non-empty.
     public var name: String
     public var createdAt: Date
+    /// The app it runs, when its owner said so.
+    public var app: DeviceApp?
 
-    public init(id: DeviceID, userID: UserID, name: String, createdAt: Date) {
+    public init(id: DeviceID, userID: UserID, name: String, createdAt: Date, app: DeviceApp? = nil) {
         self.id = id
         self.userID = userID
         self.name = name
         self.createdAt = createdAt
+        self.app = app
     }
 }

@@ -11,6 +11,9 @@ public final class InMemoryLocationStore: LocationStore {
         var locations: [DeviceID: [StoredLocation]] = [:]
         var keys: Set<LocationKey> = []
         var imports: [ImportID: ImportRecord] = [:]
+        var passwordHashes: [UserID: String] = [:]
+        var tokenDigests: [SecretDigest: DeviceID] = [:]
+        var sessions: [SecretDigest: SessionRecord] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {
@@ -37,6 +40,15 @@ public final class InMemoryLocationStore: LocationStore {
     private let state = Mutex(State())
 
     public init() {}
+
+    /// Runs `body` with the state locked (for the extension files).
+    func withState<T>(_ body: (inout State) throws(StoreError) -> T) throws(StoreError) -> T {
+        try state.withLock { (state) throws(StoreError) -> T in try body(&state) }
+    }
+
+    func withState<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { body(&$0) }
+    }
 
     public func addUser(named name: String) async throws(StoreError) -> User {
         let name = try AccountName.validated(name)

@@ -26,6 +26,26 @@ public protocol LocationStore: Sendable {
     /// The user's devices, by name.
     func devices(userID: UserID) async throws(StoreError) -> [Device]
 
+    // MARK: Credentials (passwords as bcrypt hashes, tokens and sessions as SHA-256 digests)
+
+    /// Sets (or replaces) the user's password hash. - Throws: `StoreError.unknownUser`.
+    func setPasswordHash(_ hash: String, userID: UserID) async throws(StoreError)
+    /// The user's password hash; `nil` when the user has no password (cannot log in).
+    func passwordHash(userID: UserID) async throws(StoreError) -> String?
+    /// Sets (or replaces) the device's token digest; the previous token stops working.
+    /// - Throws: `StoreError.unknownDevice`.
+    func setTokenDigest(_ digest: SecretDigest, deviceID: DeviceID) async throws(StoreError)
+    /// The device whose token has this digest.
+    func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device?
+    /// Records which app the device runs. - Throws: `StoreError.unknownDevice`.
+    func setApp(_ app: DeviceApp?, deviceID: DeviceID) async throws(StoreError)
+    /// Starts a session. - Throws: `StoreError.unknownUser`.
+    func addSession(digest: SecretDigest, _ session: SessionRecord) async throws(StoreError)
+    /// The session with this digest, if it exists (expired or not: the caller checks the time).
+    func session(digest: SecretDigest) async throws(StoreError) -> SessionRecord?
+    /// Ends a session (nothing happens when there is none).
+    func deleteSession(digest: SecretDigest) async throws(StoreError)
+
     // MARK: Writing
 
     /// Stores a batch atomically; every location must belong to an existing device.

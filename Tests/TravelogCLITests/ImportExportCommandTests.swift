@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TravelogCLI
 import TravelogCore
+import TravelogImport
 import TravelogTestSupport
 
 @Suite("travelog import, export and info")

@@ -55,7 +55,7 @@ enum NMEATestSupport {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let days = Int(milliseconds.floorDiv(86_400_000))
         let inDay = milliseconds - Int64(days) * 86_400_000
-        let day = CivilDate(daysSince1970: days).description ?? "?"
+        let day = CivilDate(daysSince1970: days).description
         let seconds = inDay / 1000
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let millis = String(inDay % 1000)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TravelogCore
 import TravelogFormats
+import TravelogImport
 import TravelogStore
 
 /// `travelog export`
@@ -28,8 +29,6 @@ struct ExportCommand: AsyncParsableCommand {
     var output: String?
 
     /// A gap longer than this starts a new track segment.
-    static let segmentGapSeconds: TimeInterval = 3600
-
     func validate() throws {
         guard format.isWritable else {
             throw ValidationError("\(format) cannot be written: choose one of \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
@@ -48,62 +47,23 @@ struct ExportCommand: AsyncParsableCommand {
         let total = try await store.deviceSummaries(userID: user.id)
             .filter { summary in devices.contains(summary.device) }.reduce(0) { $0 + $1.locationCount }
         let bar = ProgressBar(label: "export", enabled: output != nil && isatty(STDERR_FILENO) == 1)
-        let state = ExportState(writer: writer)
         do {
-            try writer.begin()
-            for device in devices {
-                state.startTrack()
-                try writer.startTrack(named: device.name)
-                let query = LocationQuery(userID: user.id, deviceIDs: [device.id], from: range.fromDate, to: range.toDate)
-                try await store.forEachBatch(query, batchSize: 10_000) { batch in
-                    try state.write(batch)
-                    bar.update(bytes: state.written, totalBytes: total, items: state.written, itemName: "locations")
-                }
+            let written = try await HistoryExporter(store: store).export(
+                userID: user.id, devices: devices, from: range.fromDate, to: range.toDate, to: writer
+            ) { written in
+                bar.update(bytes: written, totalBytes: total, items: written, itemName: "locations")
             }
-            try writer.finish()
             try sink.close()
             bar.finish()
             if let output {
                 if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
                 try FileManager.default.moveItem(atPath: destination, toPath: output)
-                FileHandle.standardError.write(Data("wrote \(state.written) locations to \(output)\n".utf8))
+                FileHandle.standardError.write(Data("wrote \(written) locations to \(output)\n".utf8))
             }
         } catch {
             bar.finish()
             if output != nil { try? FileManager.default.removeItem(atPath: destination) }
             throw error
         }
-    }
-}
-
-/// The writer and where the export stands, touched only from the store's reading thread, one batch
-/// at a time.
-private final class ExportState: @unchecked Sendable {
-    let writer: any LocationFileWriter
-    private(set) var written = 0
-    private var last: Date?
-
-    init(writer: any LocationFileWriter) {
-        self.writer = writer
-    }
-
-    func startTrack() { last = nil }
-
-    /// Writes a batch, starting a new segment at every gap longer than `segmentGapSeconds`.
-    func write(_ batch: [StoredLocation]) throws {
-        var run: [Location] = []
-        run.reserveCapacity(batch.count)
-        for stored in batch {
-            let time = stored.location.timestamp
-            if let last, time.timeIntervalSince(last) > ExportCommand.segmentGapSeconds {
-                try writer.write(run)
-                run.removeAll(keepingCapacity: true)
-                try writer.startSegment()
-            }
-            run.append(stored.location)
-            last = time
-        }
-        try writer.write(run)
-        written += batch.count
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TravelogCore
+import TravelogImport
 import TravelogStore
 
 extension CalendarPeriod: ExpressibleByArgument {}
@@ -16,9 +17,7 @@ struct StatsCommand: AsyncParsableCommand {
             that offset, others on the day of --timezone (default: the system's).
             """)
 
-    enum UnitSystem: String, ExpressibleByArgument, CaseIterable {
-        case metric, imperial
-    }
+    typealias UnitSystem = HistoryStatistics.UnitSystem
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var account: AccountOptions
@@ -40,28 +39,20 @@ struct StatsCommand: AsyncParsableCommand {
         let store = try storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
-        let timeZone = range.timeZone
-        let box = StatisticsBox(TravelStatistics(period: by) { location in
-            location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)
-        })
-        for device in devices {
-            let query = LocationQuery(userID: user.id, deviceIDs: [device.id], from: range.fromDate, to: range.toDate)
-            try await store.forEachBatch(query, batchSize: 10_000) { batch in
-                for stored in batch { box.statistics.ingest(stored.location, device: stored.deviceID.rawValue) }
-            }
-        }
-        let periods = box.statistics.periods
-        print(json ? Self.json(periods, total: box.statistics.total, units: units)
-                   : Self.table(periods, total: box.statistics.total, units: units))
+        let (periods, total) = try await HistoryStatistics.compute(
+            store: store, userID: user.id, devices: devices, from: range.fromDate, to: range.toDate,
+            period: by, timeZone: range.timeZone)
+        print(json ? String(decoding: HistoryStatistics.json(periods, total: total, units: units), as: UTF8.self)
+                   : Self.table(periods, total: total, units: units))
     }
 
     static func distance(_ meters: Double, _ units: UnitSystem) -> Double {
-        units == .metric ? meters / 1000 : Units.miles(meters: meters)
+        units.distance(meters: meters)
     }
 
     static func table(_ periods: [TravelStatistics.Period], total: TravelStatistics.Period, units: UnitSystem) -> String {
         guard !periods.isEmpty else { return "No locations in this range." }
-        let unit = units == .metric ? "km" : "mi"
+        let unit = units.distanceUnit
         let rows = periods + [total]
         let labelWidth = max(6, rows.map(\.label.count).max() ?? 0)
         func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
@@ -77,29 +68,6 @@ struct StatsCommand: AsyncParsableCommand {
         }
         return lines.joined(separator: "\n")
     }
-
-    static func json(_ periods: [TravelStatistics.Period], total: TravelStatistics.Period, units: UnitSystem) -> String {
-        let iso = ISO8601DateFormatter()
-        func object(_ period: TravelStatistics.Period) -> [String: Any] {
-            [
-                "period": period.label,
-                "distanceMeters": (period.distanceMeters * 1000).rounded() / 1000,
-                "distance": (distance(period.distanceMeters, units) * 1000).rounded() / 1000,
-                "unit": units == .metric ? "km" : "mi",
-                "locations": period.locationCount,
-                "activeDays": period.activeDays,
-                "first": period.first.map(iso.string(from:)) ?? NSNull(),
-                "last": period.last.map(iso.string(from:)) ?? NSNull(),
-            ]
-        }
-        let document: [String: Any] = ["periods": periods.map(object), "total": object(total)]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
-/// The statistics, fed from the store's reading thread one batch at a time.
-private final class StatisticsBox: @unchecked Sendable {
-    var statistics: TravelStatistics
-    init(_ statistics: TravelStatistics) { self.statistics = statistics }
-}
+extension HistoryStatistics.UnitSystem: ExpressibleByArgument {}

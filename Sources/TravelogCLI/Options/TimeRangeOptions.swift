@@ -32,25 +32,7 @@ struct TimeRangeOptions: ParsableArguments {
     var fromDate: Date? { from.flatMap { Self.parse($0, timeZone: timeZone, endOfDay: false) } }
     var toDate: Date? { to.flatMap { Self.parse($0, timeZone: timeZone, endOfDay: true) } }
 
-    /// A day means its local midnight (the next day's for an inclusive end); a time means itself
-    /// (a time without a zone is read in `timeZone`).
     static func parse(_ text: String, timeZone: TimeZone, endOfDay: Bool) -> Date? {
-        if text.count == 10, let date = CivilDate(isoDate: text) {
-            let days = date.daysSince1970 + (endOfDay ? 1 : 0)
-            return localMidnight(daysSince1970: days, timeZone: timeZone)
-        }
-        guard let parsed = try? TimestampParser.parse(text, accepting: .calendar) else { return nil }
-        if case .unspecified = parsed.zone {
-            let naive = parsed.date
-            return naive.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: naive)))
-        }
-        return parsed.date
-    }
-
-    /// The instant a local day starts in a time zone (its offset at that moment, DST included).
-    static func localMidnight(daysSince1970 days: Int, timeZone: TimeZone) -> Date {
-        let naive = Date(timeIntervalSince1970: Double(days) * 86_400)
-        let guess = naive.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: naive)))
-        return naive.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess)))
+        TimeRangeBound.parse(text, timeZone: timeZone, endOfDay: endOfDay)
     }
 }

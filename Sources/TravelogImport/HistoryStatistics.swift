@@ -1,0 +1,66 @@
+import Foundation
+import TravelogCore
+import TravelogStore
+
+/// Distance and locations per local day, week, month or year for a user's devices, computed from
+/// the store in batches. `travelog stats` and the statistics API share it.
+public enum HistoryStatistics {
+    /// Kilometres or miles, for people.
+    public enum UnitSystem: String, CaseIterable, Sendable {
+        case metric, imperial
+
+        /// `meters` in this system's distance unit.
+        public func distance(meters: Double) -> Double {
+            self == .metric ? meters / 1000 : Units.miles(meters: meters)
+        }
+
+        public var distanceUnit: String { self == .metric ? "km" : "mi" }
+    }
+
+    /// The periods (oldest first) and the total.
+    /// - Parameter timeZone: the zone of days for locations whose source wrote no offset.
+    public static func compute(store: any LocationStore, userID: UserID, devices: [Device], from: Date?, to: Date?,
+                               period: CalendarPeriod, timeZone: TimeZone) async throws
+        -> (periods: [TravelStatistics.Period], total: TravelStatistics.Period) {
+        let box = StatisticsBox(TravelStatistics(period: period) { location in
+            location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)
+        })
+        for device in devices {
+            let query = LocationQuery(userID: userID, deviceIDs: [device.id], from: from, to: to)
+            try await store.forEachBatch(query, batchSize: 10_000) { batch in
+                for stored in batch { box.statistics.ingest(stored.location, device: stored.deviceID.rawValue) }
+            }
+        }
+        return (box.statistics.periods, box.statistics.total)
+    }
+
+    /// A period as a JSON object (for `JSONSerialization`): label, distance in metres and in `units`,
+    /// locations, active days, first and last fix (ISO 8601).
+    public static func jsonObject(_ period: TravelStatistics.Period, units: UnitSystem) -> [String: Any] {
+        let iso = ISO8601DateFormatter()
+        return [
+            "period": period.label,
+            "distanceMeters": (period.distanceMeters * 1000).rounded() / 1000,
+            "distance": (units.distance(meters: period.distanceMeters) * 1000).rounded() / 1000,
+            "unit": units.distanceUnit,
+            "locations": period.locationCount,
+            "activeDays": period.activeDays,
+            "first": period.first.map(iso.string(from:)) ?? NSNull(),
+            "last": period.last.map(iso.string(from:)) ?? NSNull(),
+        ]
+    }
+
+    /// The periods and the total as a JSON document.
+    public static func json(_ periods: [TravelStatistics.Period], total: TravelStatistics.Period, units: UnitSystem) -> Data {
+        let document: [String: Any] = ["periods": periods.map { jsonObject($0, units: units) },
+                                       "total": jsonObject(total, units: units)]
+        return (try? JSONSerialization.data(withJSONObject: document,
+                                            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+}
+
+/// The statistics being computed, touched only from the store's reading thread, one batch at a time.
+private final class StatisticsBox: @unchecked Sendable {
+    var statistics: TravelStatistics
+    init(_ statistics: TravelStatistics) { self.statistics = statistics }
+}

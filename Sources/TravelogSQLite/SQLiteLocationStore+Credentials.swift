@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import TravelogStore
+
+extension SQLiteLocationStore {
+    public func setPasswordHash(_ hash: String, userID: UserID) async throws(StoreError) {
+        try await write("setting a password") { db throws(StoreError) in
+            try Self.execute(db, "setting a password", "UPDATE users SET password_hash = ? WHERE id = ?", [hash, userID.rawValue])
+            guard db.changesCount == 1 else { throw .unknownUser(userID) }
+        }
+    }
+
+    public func passwordHash(userID: UserID) async throws(StoreError) -> String? {
+        try await read("reading a password hash") { db in
+            try String?.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [userID.rawValue]) ?? nil
+        }
+    }
+
+    public func setTokenDigest(_ digest: SecretDigest, deviceID: DeviceID) async throws(StoreError) {
+        try await write("setting a device token") { db throws(StoreError) in
+            try Self.execute(db, "setting a device token", "UPDATE devices SET token_sha256 = ? WHERE id = ?",
+                             [digest.rawValue, deviceID.rawValue])
+            guard db.changesCount == 1 else { throw .unknownDevice(deviceID) }
+        }
+    }
+
+    public func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device? {
+        try await read("reading a device") { db in
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE token_sha256 = ?",
+                             arguments: [tokenDigest.rawValue]).map(Self.device)
+        }
+    }
+
+    public func setApp(_ app: DeviceApp?, deviceID: DeviceID) async throws(StoreError) {
+        try await write("setting a device's app") { db throws(StoreError) in
+            try Self.execute(db, "setting a device's app", "UPDATE devices SET app = ? WHERE id = ?",
+                             [app?.rawValue, deviceID.rawValue])
+            guard db.changesCount == 1 else { throw .unknownDevice(deviceID) }
+        }
+    }
+
+    public func addSession(digest: SecretDigest, _ session: SessionRecord) async throws(StoreError) {
+        try await write("starting a session") { db throws(StoreError) in
+            guard (try? Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [session.userID.rawValue])) != nil
+            else { throw .unknownUser(session.userID) }
+            try Self.execute(db, "starting a session",
+                             "INSERT OR REPLACE INTO sessions (id_sha256, user_id, expires_at_ms) VALUES (?, ?, ?)",
+                             [digest.rawValue, session.userID.rawValue, StoragePrecision.milliseconds(session.expiresAt)])
+        }
+    }
+
+    public func session(digest: SecretDigest) async throws(StoreError) -> SessionRecord? {
+        try await read("reading a session") { db in
+            try Row.fetchOne(db, sql: "SELECT user_id, expires_at_ms FROM sessions WHERE id_sha256 = ?",
+                             arguments: [digest.rawValue]).map { row in
+                SessionRecord(userID: UserID(rawValue: row[0]), expiresAt: StoragePrecision.date(milliseconds: row[1]))
+            }
+        }
+    }
+
+    public func deleteSession(digest: SecretDigest) async throws(StoreError) {
+        try await write("ending a session") { db throws(StoreError) in
+            try Self.execute(db, "ending a session", "DELETE FROM sessions WHERE id_sha256 = ?", [digest.rawValue])
+        }
+    }
+
+    /// Runs one statement, mapping a failure to `StoreError.database`.
+    static func execute(_ db: Database, _ operation: String, _ sql: String, _ arguments: StatementArguments) throws(StoreError) {
+        do {
+            try db.execute(sql: sql, arguments: arguments)
+        } catch {
+            throw .database(operation: operation, message: String(describing: error))
+        }
+    }
+}
