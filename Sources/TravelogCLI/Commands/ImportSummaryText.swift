@@ -37,31 +37,7 @@ enum ImportSummaryText {
     }
 
     static func json(_ reports: [ImportReport]) -> String {
-        let objects: [[String: Any]] = reports.map { report in
-            var object: [String: Any] = [
-                "file": report.path,
-                "format": report.format?.rawValue ?? NSNull(),
-                "read": report.locationsRead,
-                "imported": report.inserted,
-                "duplicates": report.duplicates,
-                "rejected": report.rejected,
-                "untimed": report.untimedPoints,
-                "visits": report.visitsRead,
-                "skipped": report.skipped,
-                "rejections": report.rejections.map { ["line": $0.position.line, "column": $0.position.column,
-                                                        "byteOffset": $0.position.byteOffset, "reason": $0.reason.description] },
-            ]
-            switch report.outcome {
-            case .imported: object["status"] = "imported"
-            case .skipped(let reason):
-                object["status"] = "skipped"
-                object["reason"] = reason
-            case .failed(let reason):
-                object["status"] = "failed"
-                object["error"] = reason
-            }
-            return object
-        }
+        let objects = reports.map(\.jsonObject)
         let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,0 +1,18 @@
+import TravelogStore
+
+/// Why an account operation was refused.
+public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible {
+    case store(StoreError)
+    case passwordTooShort(minimumCharacters: Int)
+    case unknownUser(name: String)
+    case unknownDevice(name: String)
+
+    public var description: String {
+        switch self {
+        case .store(let error): error.description
+        case .passwordTooShort(let minimum): "the password is too short: use at least \(minimum) characters"
+        case .unknownUser(let name): "no user named '\(name)'"
+        case .unknownDevice(let name): "no device named '\(name)'"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import TravelogStore
+
+extension TravelogServerApp {
+    struct LoginForm: Decodable {
+        var user: String
+        var password: String
+    }
+
+    struct SessionInfo: Encodable {
+        var user: String
+        var tileURLTemplate: String
+        var tileAttribution: String
+    }
+
+    /// `POST /api/v1/session` logs in (JSON or form `user`, `password`) and sets the page's cookie;
+    /// `GET` says who is logged in; `DELETE` logs out.
+    func addSessionRoutes(to router: Router<TravelogRequestContext>) {
+        router.post("/api/v1/session") { request, context in
+            var request = request
+            let bytes = try await request.collectBytes(context: context)
+            let form = try Self.loginForm(bytes, contentType: request.headers[.contentType])
+            let user = try await account { () throws(AccountError) in
+                try await accounts.user(named: form.user, password: form.password)
+            }
+            guard let user else { throw APIError.unauthorized("wrong user name or password") }
+            let secret = try await account { () throws(AccountError) in try await accounts.startSession(userID: user.id) }
+            var response = try Response.json(sessionInfo(user))
+            response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: secret,
+                                      maxAge: Int(configuration.sessionLifetimeSeconds), path: "/",
+                                      secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        router.get("/api/v1/session") { _, context in
+            try Response.json(sessionInfo(try context.requireIdentity().user))
+        }
+        router.delete("/api/v1/session") { _, context in
+            if let secret = context.sessionSecret {
+                try await account { () throws(AccountError) in try await accounts.endSession(secret) }
+            }
+            var response = Response(status: .noContent)
+            response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: "", maxAge: 0, path: "/",
+                                      secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+
+    func sessionInfo(_ user: User) -> SessionInfo {
+        SessionInfo(user: user.name, tileURLTemplate: configuration.tileURLTemplate,
+                    tileAttribution: configuration.tileAttribution)
+    }
+
+    static func loginForm(_ bytes: [UInt8], contentType: String?) throws(APIError) -> LoginForm {
+        if contentType?.hasPrefix("application/x-www-form-urlencoded") == true {
+            var fields: [String: String] = [:]
+            for pair in String(decoding: bytes, as: UTF8.self).split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                }
+                if parts.count == 2 { fields[parts[0]] = parts[1] }
+            }
+            guard let user = fields["user"], let password = fields["password"] else {
+                throw .badRequest("expected the form fields 'user' and 'password'")
+            }
+            return LoginForm(user: user, password: password)
+        }
+        do {
+            return try JSONDecoder().decode(LoginForm.self, from: Data(bytes))
+        } catch {
+            throw .badRequest("expected a JSON object {\"user\": …, \"password\": …}")
+        }
+    }
+}

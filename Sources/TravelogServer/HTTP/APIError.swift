@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TravelogStore
+
+/// Every error the API answers with, as a status and a JSON body `{"error": "…"}` that says what
+/// was wrong (for an ingest: which item and which field). Module errors are mapped to it here and
+/// nowhere else.
+public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConvertible {
+    /// No credentials, or wrong ones.
+    case unauthorized(String)
+    /// Credentials that are right but do not allow this (a device token on a user-only route).
+    case forbidden(String)
+    case badRequest(String)
+    case notFound(String)
+    case payloadTooLarge(limitBytes: Int)
+    case unsupportedMediaType(String)
+    case storeFailed(StoreError)
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .badRequest: .badRequest
+        case .notFound: .notFound
+        case .payloadTooLarge: .contentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .storeFailed(let error):
+            switch error {
+            case .userExists, .deviceExists: .conflict
+            case .invalidName: .badRequest
+            case .unknownUser, .unknownDevice: .notFound
+            default: .internalServerError
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unauthorized(let message), .forbidden(let message), .badRequest(let message),
+             .notFound(let message), .unsupportedMediaType(let message):
+            message
+        case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
+        case .storeFailed(let error): error.description
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if case .unauthorized = self { headers[.wwwAuthenticate] = "Basic realm=\"Travelog\", charset=\"UTF-8\"" }
+        let body = (try? JSONSerialization.data(withJSONObject: ["error": description], options: [.withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension AccountError {
+    var apiError: APIError {
+        switch self {
+        case .store(let error): .storeFailed(error)
+        case .passwordTooShort: .badRequest(description)
+        case .unknownUser, .unknownDevice: .notFound(description)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Hummingbird
+import TravelogCore
+import TravelogFormats
+import TravelogImport
+import TravelogStore
+
+extension TravelogServerApp {
+    /// The largest number of locations `GET /api/v1/locations` returns by default, and at most.
+    static let defaultLocationLimit = 100_000
+    static let maximumLocationLimit = 1_000_000
+
+    /// Locations (GeoJSON), the map's path, the latest fix per device, devices, statistics and
+    /// exports. Every read is scoped to the caller's own user.
+    func addReadRoutes(to router: Router<TravelogRequestContext>) {
+        router.get("/api/v1/locations") { request, context in
+            try await locationsGeoJSON(request, context)
+        }
+        router.get("/api/v1/path") { request, context in
+            try await path(request, context)
+        }
+        router.get("/api/v1/latest") { request, context in
+            try await latest(request, context)
+        }
+        router.get("/api/v1/devices") { _, context in
+            let identity = try context.requireIdentity()
+            let summaries = try await store.deviceSummaries(userID: identity.user.id)
+            return try Response.json(summaries.map { summary in
+                DeviceJSON(name: summary.device.name, app: summary.device.app?.rawValue,
+                           locations: summary.locationCount,
+                           first: summary.firstTimestamp.map(ISO8601TimeFormatter.string),
+                           last: summary.lastTimestamp.map(ISO8601TimeFormatter.string))
+            })
+        }
+        router.get("/api/v1/stats") { request, context in
+            try await statistics(request, context)
+        }
+        router.get("/api/v1/export") { request, context in
+            try await export(request, context)
+        }
+    }
+
+    struct DeviceJSON: Encodable {
+        var name: String
+        var app: String?
+        var locations: Int
+        var first: String?
+        var last: String?
+    }
+
+    // MARK: Locations
+
+    func locationsGeoJSON(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        var limit = Self.defaultLocationLimit
+        if let text = request.query("limit") {
+            guard let value = Int(text), value > 0, value <= Self.maximumLocationLimit else {
+                throw APIError.badRequest("limit '\(text)': expected a whole number from 1 to \(Self.maximumLocationLimit)")
+            }
+            limit = value
+        }
+        let newestFirst = request.query("order") == "newest"
+        let names = Dictionary(uniqueKeysWithValues: parameters.devices.map { ($0.id, $0.name) })
+        let found = try await store.locations(parameters.query(userID: identity.user.id, limit: limit + 1,
+                                                               newestFirst: newestFirst))
+        let truncated = found.count > limit
+        var text = #"{"type":"FeatureCollection","features":["#
+        text.reserveCapacity(found.count * 220)
+        for (index, stored) in found.prefix(limit).enumerated() {
+            if index > 0 { text += "," }
+            text += GeoJSONPoint.feature(stored, deviceName: names[stored.deviceID] ?? "")
+        }
+        text += "]}"
+        var headers = HTTPFields()
+        if truncated { headers[.init("X-Travelog-Truncated")!] = "true" }
+        return Response.bytes(Data(text.utf8), contentType: "application/geo+json", extraHeaders: headers)
+    }
+
+    // MARK: Path
+
+    func path(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        var zoom = 12
+        if let text = request.query("zoom") {
+            guard let value = Int(text), (0...22).contains(value) else {
+                throw APIError.badRequest("zoom '\(text)': expected a whole number from 0 to 22")
+            }
+            zoom = value
+        }
+        var features: [String] = []
+        var rawTotal = 0, drawnTotal = 0, distanceTotal = 0.0
+        for device in parameters.devices {
+            let box = PathBox(PathBuilder(zoom: zoom))
+            var query = parameters.query(userID: identity.user.id)
+            query.deviceIDs = [device.id]
+            try await store.forEachBatch(query, batchSize: 20_000) { batch in
+                for stored in batch { box.builder.add(stored.location) }
+            }
+            guard box.builder.rawPointCount > 0 else { continue }
+            let segments = box.builder.finish()
+            let drawn = segments.reduce(0) { $0 + $1.count }
+            rawTotal += box.builder.rawPointCount
+            drawnTotal += drawn
+            distanceTotal += box.builder.distanceMeters
+            features.append(GeoJSONPoint.pathFeature(device: device.name, segments: segments, builder: box.builder))
+        }
+        let text = #"{"type":"FeatureCollection","properties":{"zoom":\#(zoom),"rawPointCount":\#(rawTotal),"#
+            + #""pointCount":\#(drawnTotal),"distanceMeters":\#(GeoJSONPoint.number(distanceTotal, places: 1))},"#
+            + #""features":["# + features.joined(separator: ",") + "]}"
+        return Response.bytes(Data(text.utf8), contentType: "application/geo+json")
+    }
+
+    // MARK: Latest
+
+    func latest(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        var features: [String] = []
+        for device in try await store.devices(userID: identity.user.id) {
+            let found = try await store.locations(LocationQuery(userID: identity.user.id, deviceIDs: [device.id],
+                                                                limit: 1, newestFirst: true))
+            if let stored = found.first { features.append(GeoJSONPoint.feature(stored, deviceName: device.name)) }
+        }
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        return Response.bytes(Data(text.utf8), contentType: "application/geo+json")
+    }
+
+    // MARK: Statistics
+
+    func statistics(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        let period = try request.query("by").map { text in
+            guard let period = CalendarPeriod(rawValue: text) else {
+                throw APIError.badRequest("by '\(text)': expected day, week, month or year")
+            }
+            return period
+        } ?? .day
+        let units = try request.query("units").map { text in
+            guard let units = HistoryStatistics.UnitSystem(rawValue: text) else {
+                throw APIError.badRequest("units '\(text)': expected metric or imperial")
+            }
+            return units
+        } ?? .metric
+        let (periods, total) = try await HistoryStatistics.compute(
+            store: store, userID: identity.user.id, devices: parameters.devices, from: parameters.from,
+            to: parameters.to, period: period, timeZone: parameters.timeZone)
+        return Response.json(data: HistoryStatistics.json(periods, total: total, units: units))
+    }
+
+    // MARK: Export
+
+    func export(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        let name = request.query("format") ?? "gpx"
+        guard let format = FileFormat(rawValue: name), format.isWritable, let fileExtension = format.exportFileExtension else {
+            throw APIError.badRequest("format '\(name)': expected one of \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("export").path
+        do {
+            let sink = try FileByteSink(path: path)
+            guard let writer = format.makeWriter(sink: sink, document: ExportDocument(name: "Travelog export of \(identity.user.name)"))
+            else { throw APIError.badRequest("\(format) cannot be written") }
+            _ = try await HistoryExporter(store: store).export(userID: identity.user.id, devices: parameters.devices,
+                                                               from: parameters.from, to: parameters.to, to: writer)
+            try sink.close()
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        var headers = HTTPFields()
+        headers[.contentType] = Self.exportContentType(format)
+        headers[.contentDisposition] = "attachment; filename=\"travelog.\(fileExtension)\""
+        if let size { headers[.contentLength] = String(size) }
+        let body = ResponseBody { writer in
+            defer { try? FileManager.default.removeItem(at: directory) }
+            guard let handle = FileHandle(forReadingAtPath: path) else { return }
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    static func exportContentType(_ format: FileFormat) -> String {
+        switch format {
+        case .gpx: "application/gpx+xml"
+        case .kml: "application/vnd.google-earth.kml+xml"
+        case .geojson: "application/geo+json"
+        case .csv: "text/csv; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}
+
+/// The path being built, touched only from the store's reading thread, one batch at a time.
+private final class PathBox: @unchecked Sendable {
+    var builder: PathBuilder
+    init(_ builder: PathBuilder) { self.builder = builder }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// How `travelog serve` runs.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Basemap tiles, `{z}/{x}/{y}` (and optional `{s}`) in the URL. The page keeps working, without
+    /// a basemap, when no tile server answers.
+    public var tileURLTemplate: String
+    /// The credit the tile server asks for (HTML, shown on the map).
+    public var tileAttribution: String
+    /// How long a login lasts, seconds.
+    public var sessionLifetimeSeconds: TimeInterval
+    /// bcrypt's cost for new passwords (2^cost rounds; 12 takes about a quarter second here).
+    public var bcryptCost: UInt8
+    /// The largest request body accepted, bytes (Overland batches of 1000 points are ~600 kB).
+    public var maxBodyBytes: Int
+    /// Where Debian's `libjs-leaflet` puts Leaflet.
+    public var leafletDirectory: String
+    /// Mark the session cookie `Secure` (only sent over HTTPS): on when served behind TLS.
+    public var secureCookies: Bool
+
+    public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    public static let defaultTileAttribution =
+        "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+
+    public init(host: String = "127.0.0.1", port: Int = 8080,
+                tileURLTemplate: String = Self.defaultTileURLTemplate,
+                tileAttribution: String = Self.defaultTileAttribution,
+                sessionLifetimeSeconds: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
+                maxBodyBytes: Int = 64 << 20, leafletDirectory: String = "/usr/share/javascript/leaflet",
+                secureCookies: Bool = false) {
+        self.host = host
+        self.port = port
+        self.tileURLTemplate = tileURLTemplate
+        self.tileAttribution = tileAttribution
+        self.sessionLifetimeSeconds = sessionLifetimeSeconds
+        self.bcryptCost = bcryptCost
+        self.maxBodyBytes = maxBodyBytes
+        self.leafletDirectory = leafletDirectory
+        self.secureCookies = secureCookies
+    }
+}

@@ -1,0 +1,41 @@
+import Hummingbird
+import TravelogStore
+
+/// Who is asking: set by `AuthenticationMiddleware` from a session cookie, HTTP Basic auth or a
+/// device token.
+public struct Identity: Sendable, Equatable {
+    public enum Method: Sendable, Equatable {
+        /// The page's login cookie.
+        case session
+        /// HTTP Basic auth with the user's password.
+        case password
+        /// A device token (Bearer, `?token=`, or as the Basic password).
+        case deviceToken
+    }
+
+    public var user: User
+    /// The device whose token was presented.
+    public var device: Device?
+    public var method: Method
+}
+
+/// The per-request context of every route.
+public struct TravelogRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var identity: Identity?
+    /// The session secret presented in the cookie (for logging out).
+    var sessionSecret: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+    }
+
+    /// Bodies this large are read; Overland sends batches of up to several MB, uploads go to a file.
+    public var maxUploadSize: Int { 64 << 20 }
+
+    /// The caller, or a 401.
+    func requireIdentity() throws(APIError) -> Identity {
+        guard let identity else { throw .unauthorized("log in, or send HTTP Basic auth or a device token") }
+        return identity
+    }
+}

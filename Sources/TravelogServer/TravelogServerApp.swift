@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import TravelogStore
+import UnixSignals
+
+/// The server: routes, the services behind them, and a run loop that stops gracefully on SIGTERM
+/// or SIGINT (in-flight requests finish; open live streams are closed).
+///
+/// It knows its store only as a `LocationStore`: `travelog serve` picks the backend.
+public struct TravelogServerApp: Sendable {
+    public let store: any LocationStore
+    public let configuration: ServerConfiguration
+    public let accounts: AccountService
+    public let hub: LiveHub
+    public let metrics: ServerMetrics
+    let ingest: IngestService
+    let web: WebAssets
+
+    public init(store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration()) {
+        self.store = store
+        self.configuration = configuration
+        accounts = AccountService(store: store, bcryptCost: configuration.bcryptCost,
+                                  sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
+        hub = LiveHub()
+        metrics = ServerMetrics()
+        ingest = IngestService(store: store, hub: hub, metrics: metrics)
+        web = WebAssets(leafletDirectory: configuration.leafletDirectory)
+    }
+
+    /// Runs an account operation, answering its failure as the API does.
+    func account<T>(_ body: () async throws(AccountError) -> T) async throws(APIError) -> T {
+        do { return try await body() } catch { throw error.apiError }
+    }
+
+    /// Every route, behind the metrics and authentication middleware.
+    public func makeRouter() -> Router<TravelogRequestContext> {
+        let router = Router(context: TravelogRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: AuthenticationMiddleware(accounts: accounts))
+        addSessionRoutes(to: router)
+        addIngestRoutes(to: router)
+        addReadRoutes(to: router)
+        addLiveRoutes(to: router)
+        addWebRoutes(to: router)
+        router.get("/metrics") { _, _ in
+            Response.text(metrics.render(liveSubscribers: hub.subscriberCount),
+                          contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.get("/healthz") { _, _ in Response.text("ok\n") }
+        return router
+    }
+
+    /// The application, ready to run (tests drive it with HummingbirdTesting).
+    public func makeApplication(logger: Logger = Logger(label: "travelog"),
+                                onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                    serverName: "Travelog"),
+            services: [hub],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    public func run(logger: Logger = Logger(label: "travelog"),
+                    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let application = makeApplication(logger: logger, onServerRunning: onServerRunning)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: application)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+}
