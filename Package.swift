@@ -81,6 +81,7 @@ let package = Package(
                 "TravelogSQLite",
                 "TravelogImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

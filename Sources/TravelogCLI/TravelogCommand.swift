@@ -6,7 +6,8 @@ public struct TravelogCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "travelog",
         abstract: "Self-hosted location history: geodesy, map geometry, import, a server and a journal.",
-        subcommands: [ImportCommand.self, ExportCommand.self, StatsCommand.self, InfoCommand.self, GeodesicCommand.self]
+        subcommands: [ServeCommand.self, UserCommand.self, DeviceCommand.self, ImportCommand.self, ExportCommand.self,
+                      StatsCommand.self, InfoCommand.self, GeodesicCommand.self]
     )
 
     public init() {}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TravelogServer
+import TravelogStore
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server: phones report to it, and its page shows the live map.",
+        discussion: """
+            Stops gracefully on SIGTERM or Ctrl-C: requests in flight finish, locations they carry are \
+            stored. Logs go to standard error (set LOG_LEVEL=debug for more).
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Basemap tiles: a URL template with {z}/{x}/{y}.", valueName: "url"))
+    var tiles = ServerConfiguration.defaultTileURLTemplate
+
+    @Option(help: ArgumentHelp("The credit the tile server asks for (HTML).", valueName: "html"))
+    var tileAttribution = ServerConfiguration.defaultTileAttribution
+
+    @Flag(help: "Mark the login cookie Secure (when served over HTTPS, behind a proxy).")
+    var secureCookies = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
+        guard tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") else {
+            throw ValidationError("--tiles '\(tiles)': the template needs {z}, {x} and {y}")
+        }
+    }
+
+    func run() async throws {
+        let store = try storeOptions.openStore()
+        var logger = Logger(label: "travelog")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
+                                                tileAttribution: tileAttribution, secureCookies: secureCookies)
+        let app = TravelogServerApp(store: store, configuration: configuration)
+        let users = try await store.users()
+        var anyLogin = false
+        for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }
+        let canLogIn = anyLogin
+        let database = storeOptions.databasePath
+        try await app.run(logger: logger) { boundPort in
+            let shownHost = host == "0.0.0.0" ? "localhost" : host
+            var lines = ["Travelog is serving \(database)", "  open http://\(shownHost):\(boundPort)/ in a browser"]
+            if !canLogIn {
+                lines.append("  first time? create a login:  travelog user add NAME" + (storeOptions.db.map { " --db \($0)" } ?? ""))
+                lines.append("  then a phone:                travelog device add --user NAME phone --app owntracks")
+            }
+            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+}
