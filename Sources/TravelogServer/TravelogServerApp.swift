@@ -36,9 +36,15 @@ public struct TravelogServerApp: Sendable {
 
     /// Every route, behind the metrics and authentication middleware.
     public func makeRouter() -> Router<TravelogRequestContext> {
-        let router = Router(context: TravelogRequestContext.self)
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: AuthenticationMiddleware(accounts: accounts))
+        makeRoutes().router
+    }
+
+    /// The router and the list of its routes (method, path pattern).
+    func makeRoutes() -> RouteRegistry {
+        let base = Router(context: TravelogRequestContext.self)
+        base.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        base.add(middleware: AuthenticationMiddleware(accounts: accounts))
+        let router = RouteRegistry(router: base)
         addSessionRoutes(to: router)
         addIngestRoutes(to: router)
         addReadRoutes(to: router)
@@ -51,6 +57,9 @@ public struct TravelogServerApp: Sendable {
         router.get("/healthz") { _, _ in Response.text("ok\n") }
         return router
     }
+
+    /// Every route the server answers, as (method, path pattern), for tests.
+    public var routeList: [(method: String, path: String)] { makeRoutes().routes }
 
     /// The application, ready to run (tests drive it with HummingbirdTesting).
     public func makeApplication(logger: Logger = Logger(label: "travelog"),

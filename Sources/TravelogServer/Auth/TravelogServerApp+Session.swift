@@ -16,7 +16,7 @@ extension TravelogServerApp {
 
     /// `POST /api/v1/session` logs in (JSON or form `user`, `password`) and sets the page's cookie;
     /// `GET` says who is logged in; `DELETE` logs out.
-    func addSessionRoutes(to router: Router<TravelogRequestContext>) {
+    func addSessionRoutes(to router: RouteRegistry) {
         router.post("/api/v1/session") { request, context in
             var request = request
             let bytes = try await request.collectBytes(context: context)

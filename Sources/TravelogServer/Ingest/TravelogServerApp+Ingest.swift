@@ -8,7 +8,7 @@ import TravelogStore
 extension TravelogServerApp {
     /// OwnTracks, Overland, the generic batch API and file uploads. Each answers only after the
     /// batch is durably stored; a wrong item refuses the whole request with a 400 naming it.
-    func addIngestRoutes(to router: Router<TravelogRequestContext>) {
+    func addIngestRoutes(to router: RouteRegistry) {
         router.post("/api/v1/owntracks") { request, context in
             try await rejectionCounted("owntracks") { try await owntracks(request, context) }
         }

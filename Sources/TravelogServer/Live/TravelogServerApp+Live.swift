@@ -9,7 +9,7 @@ extension TravelogServerApp {
     /// `GET /api/v1/live`: server-sent events. Every batch stored for the user, through any
     /// endpoint, arrives as an event `locations` whose data is
     /// `{"device": …, "source": …, "locations": [{"latitude", "longitude", "timestamp", "accuracy"}]}`.
-    func addLiveRoutes(to router: Router<TravelogRequestContext>) {
+    func addLiveRoutes(to router: RouteRegistry) {
         router.get("/api/v1/live") { _, context in
             let identity = try context.requireIdentity()
             let (id, updates) = hub.subscribe(userID: identity.user.id)

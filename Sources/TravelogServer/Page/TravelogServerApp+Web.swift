@@ -4,9 +4,9 @@ import Hummingbird
 extension TravelogServerApp {
     /// The page (`/`, `/app.js`, `/app.css`), Leaflet under `/vendor/leaflet/`, and the OpenAPI
     /// document at `/api/openapi.yaml`.
-    func addWebRoutes(to router: Router<TravelogRequestContext>) {
+    func addWebRoutes(to router: RouteRegistry) {
         for (path, name) in [("/", "index.html"), ("/app.js", "app.js"), ("/app.css", "app.css")] {
-            router.get(RouterPath(path)) { _, _ in
+            router.get(path) { _, _ in
                 guard let asset = web.own[name] else { throw APIError.notFound("\(name) is missing from this build") }
                 var headers = HTTPFields()
                 headers[.cacheControl] = "no-cache"

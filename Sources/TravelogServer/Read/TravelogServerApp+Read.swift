@@ -12,7 +12,7 @@ extension TravelogServerApp {
 
     /// Locations (GeoJSON), the map's path, the latest fix per device, devices, statistics and
     /// exports. Every read is scoped to the caller's own user.
-    func addReadRoutes(to router: Router<TravelogRequestContext>) {
+    func addReadRoutes(to router: RouteRegistry) {
         router.get("/api/v1/locations") { request, context in
             try await locationsGeoJSON(request, context)
         }

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogCore
+import TravelogSQLite
+import TravelogServer
+import TravelogStore
+
+@Suite("Who may call the API")
+struct AuthenticationTests {
+    static let protectedRoutes: [(HTTPRequest.Method, String)] = [
+        (.post, "/api/v1/owntracks"), (.post, "/api/v1/overland"), (.post, "/api/v1/locations"),
+        (.post, "/api/v1/imports"), (.get, "/api/v1/locations"), (.get, "/api/v1/path"), (.get, "/api/v1/latest"),
+        (.get, "/api/v1/devices"), (.get, "/api/v1/stats"), (.get, "/api/v1/export"), (.get, "/api/v1/live"),
+        (.get, "/api/v1/session"), (.get, "/api/v1/osmand"), (.post, "/api/v1/gpslogger"),
+    ]
+
+    @Test("every data route answers 401 without credentials, and with wrong ones")
+    func missingAndWrongCredentials() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            for (method, path) in Self.protectedRoutes {
+                try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .unauthorized, "\(method) \(path) without credentials")
+                    #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+                }
+                try await client.execute(uri: path, method: method, headers: Auth.basic("ada", "not-her-password")) { response in
+                    #expect(response.status == .unauthorized, "\(method) \(path) with a wrong password")
+                }
+                try await client.execute(uri: path, method: method, headers: Auth.bearer("no-such-token")) { response in
+                    #expect(response.status == .unauthorized, "\(method) \(path) with an unknown token")
+                }
+            }
+        }
+    }
+
+    @Test("a token presented with another user's name is refused")
+    func tokenOfAnotherUser() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/devices", method: .get, headers: Auth.basic("ada", fixture.bobToken)) { response in
+                #expect(response.status == .unauthorized)
+            }
+            try await client.execute(uri: "/api/v1/devices", method: .get, headers: Auth.basic("bob", fixture.bobToken)) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test("logging in sets an HttpOnly, SameSite session cookie that opens the API until logout")
+    func sessionCookie() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/session", method: .post,
+                                     body: ByteBuffer(#"{"user":"ada","password":"wrong-password"}"#)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.setCookie] == nil)
+            }
+            let cookie = try await client.execute(uri: "/api/v1/session", method: .post,
+                                                  headers: [.contentType: "application/x-www-form-urlencoded"],
+                                                  body: ByteBuffer("user=ada&password=\(ServerFixture.adaPassword)")) { response in
+                #expect(response.status == .ok)
+                let setCookie = try #require(response.headers[.setCookie])
+                #expect(setCookie.contains("HttpOnly"))
+                #expect(setCookie.contains("SameSite=Strict"))
+                return String(setCookie.split(separator: ";")[0])
+            }
+            var headers = HTTPFields()
+            headers[.cookie] = cookie
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: headers) { response in
+                #expect(response.status == .ok)
+                #expect((response.body.json as? [String: Any])?["user"] as? String == "ada")
+            }
+            try await client.execute(uri: "/api/v1/session", method: .delete, headers: headers) { response in
+                #expect(response.status == .noContent)
+            }
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: headers) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+    }
+
+    @Test("a forged or unknown session cookie opens nothing")
+    func forgedCookie() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            var headers = HTTPFields()
+            headers[.cookie] = "travelog_session=\(fixture.adaToken)"
+            try await client.execute(uri: "/api/v1/latest", method: .get, headers: headers) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+    }
+}

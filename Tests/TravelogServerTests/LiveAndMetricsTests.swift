@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogCore
+import TravelogSQLite
+import TravelogServer
+import TravelogStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Live updates over a real socket, and metrics")
+struct LiveAndMetricsTests {
+    /// A blocking HTTP client on a socket, reading the event stream as it comes.
+    final class EventStreamReader: @unchecked Sendable {
+        let descriptor: Int32
+        var received = ""
+
+        init(port: Int, path: String, authorization: String) throws {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(authorization)\r\nAccept: text/event-stream\r\n\r\n"
+            _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+        }
+
+        /// Reads until `text` has arrived or `seconds` have passed. - Returns: whether it arrived.
+        func wait(for text: String, seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !received.contains(text), Date() < deadline {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count > 0 { received += String(decoding: buffer[0..<count], as: UTF8.self) }
+            }
+            return received.contains(text)
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    @Test("a location posted through any endpoint reaches the user's event stream within a second, and only hers")
+    func liveOverSocket() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test(.live) { client in
+            let port = try #require(client.port)
+            let ada = try EventStreamReader(port: port, path: "/api/v1/live", authorization: Auth.basic("ada", ServerFixture.adaPassword)[.authorization]!)
+            let bob = try EventStreamReader(port: port, path: "/api/v1/live", authorization: "Bearer \(fixture.bobToken)")
+            #expect(ada.wait(for: ": connected", seconds: 5))
+            #expect(bob.wait(for: ": connected", seconds: 5))
+            #expect(ada.received.contains("text/event-stream"))
+            try await client.execute(uri: "/api/v1/owntracks", method: .post, headers: Auth.basic("ada", fixture.adaToken),
+                                     body: ByteBuffer(#"{"_type":"location","lat":52.52,"lon":13.405,"tst":1700000000,"tid":"ph"}"#)) {
+                #expect($0.status == .ok)
+            }
+            #expect(ada.wait(for: "\"latitude\":52.52", seconds: 1))
+            #expect(ada.received.contains("event: locations"))
+            #expect(ada.received.contains("\"device\":\"phone\""))
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(overlandBatch(count: 3, latitude: 47.25))) { #expect($0.status == .ok) }
+            #expect(ada.wait(for: "\"latitude\":47.25", seconds: 1))
+            #expect(!bob.wait(for: "event: locations", seconds: 0.3))
+        }
+    }
+
+    @Test("/metrics counts requests and stored locations by source in Prometheus' text format")
+    func metrics() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(overlandBatch(count: 7))) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(overlandBatch(count: 7))) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer("[")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = response.body.text
+                #expect(text.contains("travelog_ingested_locations_total{source=\"overland\"} 7\n"))
+                #expect(text.contains("travelog_duplicate_locations_total{source=\"overland\"} 7\n"))
+                #expect(text.contains("travelog_rejected_batches_total{endpoint=\"overland\"} 1\n"))
+                #expect(text.contains("travelog_http_requests_total{method=\"POST\",route=\"/api/v1/overland\",status=\"200\"} 2\n"))
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogCore
+import TravelogSQLite
+import TravelogServer
+import TravelogStore
+
+@Suite("Overland")
+struct OverlandRouteTests {
+    @Test("a batch of 40,000 points (over 10 MB) is stored and answered with exactly {\"result\":\"ok\"}")
+    func largeBatch() async throws {
+        let fixture = try await ServerFixture.make()
+        let body = overlandBatch(count: 40_000)
+        #expect(body.utf8.count > 10_000_000)
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(body)) { response in
+                #expect(response.status == .ok)
+                #expect(response.body.text == #"{"result":"ok"}"#)
+            }
+        }
+        #expect(try await fixture.storedCount(fixture.ada) == 40_000)
+    }
+
+    @Test("the token may come in the query; features without geometry (visits, app events) are accepted")
+    func tokenInQueryAndVisits() async throws {
+        let fixture = try await ServerFixture.make()
+        let body = #"{"locations":[{"type":"Feature","geometry":null,"properties":{"action":"visit","arrival_date":"2023-11-14T22:00:00Z","departure_date":null}},"#
+            + #"{"type":"Feature","properties":{"action":"app_paused"}},"#
+            + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"timestamp":"2023-11-14T23:13:20+01:00","speed":-1}}],"#
+            + #""current":{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"timestamp":"2023-11-14T23:13:20+01:00"}}}"#
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/overland?token=\(fixture.adaToken)", method: .post, body: ByteBuffer(body)) { response in
+                #expect(response.status == .ok)
+                #expect(response.body.text == #"{"result":"ok"}"#)
+            }
+        }
+        let stored = try await fixture.app.store.locations(LocationQuery(userID: fixture.ada.id))
+        #expect(stored.count == 1)
+        #expect(stored.first?.location.timestamp == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(stored.first?.location.utcOffsetSeconds == 3600)
+    }
+
+    @Test("one bad feature refuses the batch, says which, and nothing is stored; the retry after fixing stores it once")
+    func atomicAndIdempotent() async throws {
+        let fixture = try await ServerFixture.make()
+        let bad = overlandBatch(count: 10).replacingOccurrences(of: #""timestamp":"2023-11-14T22:13:25Z""#, with: #""timestamp":"yesterday""#)
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(bad)) { response in
+                #expect(response.status == .badRequest)
+                let message = try #require((response.body.json as? [String: String])?["error"])
+                #expect(message.contains("item 5"))
+                #expect(message.contains("yesterday"))
+            }
+            for _ in 0..<2 {
+                try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                         body: ByteBuffer(overlandBatch(count: 10))) { #expect($0.status == .ok) }
+            }
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer("{\"locations\": [")) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+        #expect(try await fixture.storedCount(fixture.ada) == 10)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogCore
+import TravelogSQLite
+import TravelogServer
+import TravelogStore
+import TravelogTestSupport
+
+/// A server on a fresh SQLite database with two users, each with a password and a device token:
+/// ada (device "phone") and bob (device "pixel").
+struct ServerFixture: Sendable {
+    static let adaPassword = "ada-password-1"
+    static let bobPassword = "bob-password-2"
+
+    let app: TravelogServerApp
+    let ada: User
+    let bob: User
+    let adaPhone: Device
+    let bobPixel: Device
+    let adaToken: String
+    let bobToken: String
+
+    static func make(adaApp: DeviceApp? = nil) async throws -> ServerFixture {
+        let path = TestDirectory.url.appendingPathComponent("server-\(UUID().uuidString)/travelog.sqlite").path
+        let store = try SQLiteLocationStore(path: path)
+        // Cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
+        let app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4))
+        let ada = try await app.accounts.addUser(named: "ada", password: adaPassword)
+        let bob = try await app.accounts.addUser(named: "bob", password: bobPassword)
+        let (adaPhone, adaToken) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: adaApp)
+        let (bobPixel, bobToken) = try await app.accounts.addDevice(named: "pixel", userID: bob.id, app: nil)
+        return ServerFixture(app: app, ada: ada, bob: bob, adaPhone: adaPhone, bobPixel: bobPixel,
+                             adaToken: adaToken, bobToken: bobToken)
+    }
+
+    /// Runs `test` against the router (no socket).
+    func test<T>(_ setup: TestingSetup = .router, _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        try await app.makeApplication().test(setup, test)
+    }
+
+    func storedCount(_ user: User) async throws -> Int {
+        try await app.store.locations(LocationQuery(userID: user.id)).count
+    }
+}
+
+enum Auth {
+    static func basic(_ user: String, _ secret: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.authorization] = "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()
+        return headers
+    }
+
+    static func bearer(_ token: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(token)"
+        return headers
+    }
+}
+
+extension ByteBuffer {
+    init(_ text: String) { self.init(string: text) }
+    var text: String { String(buffer: self) }
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(readableBytesView)) }
+}
+
+extension HTTPFields {
+    func adding(_ name: String, _ value: String) -> HTTPFields {
+        var copy = self
+        copy[HTTPField.Name(name)!] = value
+        return copy
+    }
+}
+
+/// An Overland batch of `count` points a second apart from `start`.
+func overlandBatch(count: Int, start: Date = Date(timeIntervalSince1970: 1_700_000_000), latitude: Double = 52.5) -> String {
+    let formatter = ISO8601DateFormatter()
+    let features = (0..<count).map { index in
+        let time = formatter.string(from: start.addingTimeInterval(Double(index)))
+        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(13.4 + Double(index) * 1e-5),\#(latitude)]},"properties":{"timestamp":"\#(time)","speed":1.2,"horizontal_accuracy":5,"altitude":40,"motion":["walking"],"battery_level":0.8,"wifi":"home","device_id":"iphone"}}"#
+    }
+    return #"{"locations":[\#(features.joined(separator: ","))]}"#
+}
