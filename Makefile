@@ -1,7 +1,7 @@
 # Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
-RUN_DEBS     := libsqlite3-dev
+RUN_DEBS     := libsqlite3-dev libjs-leaflet
 TEST_DEBS    := libsqlite3-dev gpsbabel
 BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
 BENCH_DIR    := .bench
@@ -23,8 +23,12 @@ deps-test:
 deps-bench:
 	@scripts/ensure-debian-packages.sh $(BENCH_DEBS)
 
+# The server on the embedded SQLite default ($$TRAVELOG_DB or ~/.local/share/travelog/travelog.sqlite).
+# `make run HOST=0.0.0.0` lets phones on the network reach it.
+HOST ?= 127.0.0.1
+PORT ?= 8080
 run: deps-run build
-	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/travelog"
+	"$$($(SWIFT) build --show-bin-path)/travelog" serve --host $(HOST) --port $(PORT)
 
 test: deps-test
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
