@@ -79,6 +79,39 @@ enum SQLiteMigrations {
             expires_at_ms INTEGER NOT NULL
         );
         """),
+        ("003_journal", """
+        -- Places people return to; a name given to a place names its visits.
+        CREATE TABLE places (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            name TEXT,
+            latitude_e7 INTEGER NOT NULL,
+            longitude_e7 INTEGER NOT NULL,
+            radius_m REAL NOT NULL
+        );
+        -- Visits, detected or described by the data. title, hidden, merged_until_ms and place_id are
+        -- the person's decisions: re-processing refines the other columns of a row and keeps these.
+        CREATE TABLE visits (
+            id INTEGER PRIMARY KEY,
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            source TEXT NOT NULL,
+            arrival_ms INTEGER NOT NULL,
+            departure_ms INTEGER,
+            latitude_e7 INTEGER NOT NULL,
+            longitude_e7 INTEGER NOT NULL,
+            radius_m REAL NOT NULL,
+            location_count INTEGER NOT NULL,
+            name TEXT,
+            address TEXT,
+            external_place_id TEXT,
+            placemark_json TEXT,
+            place_id INTEGER REFERENCES places(id) ON DELETE SET NULL,
+            title TEXT,
+            hidden INTEGER NOT NULL DEFAULT 0,
+            merged_until_ms INTEGER
+        );
+        CREATE INDEX visits_device_time ON visits(device_id, source, arrival_ms);
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.

@@ -14,6 +14,8 @@ public final class InMemoryLocationStore: LocationStore {
         var passwordHashes: [UserID: String] = [:]
         var tokenDigests: [SecretDigest: DeviceID] = [:]
         var sessions: [SecretDigest: SessionRecord] = [:]
+        var visits: [VisitID: StoredVisit] = [:]
+        var places: [PlaceID: StoredPlace] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceExists(name: String)
     case unknownUser(UserID)
     case unknownDevice(DeviceID)
+    case unknownVisit(VisitID)
+    case unknownPlace(PlaceID)
     /// The database file could not be opened or has a schema this version does not know.
     case cannotOpen(path: String, reason: String)
     /// The database engine failed; `operation` says what was being done.
@@ -22,6 +24,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .deviceExists(let name): "a device named '\(name)' exists already for this user"
         case .unknownUser(let id): "no user with id \(id)"
         case .unknownDevice(let id): "no device with id \(id)"
+        case .unknownVisit(let id): "no visit with id \(id)"
+        case .unknownPlace(let id): "no place with id \(id)"
         case .cannotOpen(let path, let reason): "cannot open the database \(path): \(reason)"
         case .database(let operation, let message): "database error while \(operation): \(message)"
         case .importAborted(let underlying): "import aborted, nothing stored: \(underlying)"
