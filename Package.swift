@@ -55,12 +55,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogJournal",
+            dependencies: ["TravelogCore", "TravelogStore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogServer",
             dependencies: [
                 "TravelogCore",
                 "TravelogFormats",
                 "TravelogStore",
                 "TravelogImport",
+                "TravelogJournal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -75,6 +81,7 @@ let package = Package(
             name: "TravelogCLI",
             dependencies: [
                 "TravelogServer",
+                "TravelogJournal",
                 "TravelogCore",
                 "TravelogFormats",
                 "TravelogStore",
@@ -123,6 +130,11 @@ let package = Package(
         .testTarget(
             name: "TravelogImportTests",
             dependencies: ["TravelogImport", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogJournalTests",
+            dependencies: ["TravelogJournal", "TravelogSQLite", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogJournal
+import TravelogSQLite
+import TravelogStore
+import TravelogTestSupport
+
+/// A fixed describer: every place is in Berlin.
+struct BerlinDescriber: PlaceDescriber {
+    func placemark(for coordinate: Coordinate) -> VisitPlacemark? {
+        VisitPlacemark(name: "Berlin", administrativeArea: "Berlin", country: "Germany", isoCountryCode: "DE",
+                       timeZone: "Europe/Berlin")
+    }
+}
+
+@Suite("The journal processor")
+struct JournalProcessorTests {
+    static let day = Date(timeIntervalSince1970: 1_717_200_000)  // 2024-06-01T00:00:00Z
+    static let home = Coordinate(validLatitude: 52.52, longitude: 13.405)!
+    static let office = Coordinate(validLatitude: 52.50, longitude: 13.45)!
+
+    /// A day: home until 08:00, a 30-minute walk, the office until 17:00, the walk back, home. A fix a
+    /// minute with a few metres of jitter.
+    static func dayOfFixes() -> [Location] {
+        var random = SplitMix64(seed: 7)
+        var fixes: [Location] = []
+        func jitter(_ c: Coordinate) -> Coordinate {
+            Coordinate(validLatitude: c.latitude + (Double(random.next() % 100) - 50) * 1e-7 * 3,
+                       longitude: c.longitude + (Double(random.next() % 100) - 50) * 1e-7 * 3)!
+        }
+        for minute in 0..<(24 * 60) {
+            let time = day.addingTimeInterval(Double(minute) * 60)
+            let place: Coordinate
+            switch minute {
+            case ..<480: place = home
+            case 480..<510: place = interpolate(home, office, Double(minute - 480) / 30)
+            case 510..<1020: place = office
+            case 1020..<1050: place = interpolate(office, home, Double(minute - 1020) / 30)
+            default: place = home
+            }
+            fixes.append(Location(coordinate: jitter(place), horizontalAccuracyMeters: 10, timestamp: time))
+        }
+        return fixes
+    }
+
+    static func interpolate(_ a: Coordinate, _ b: Coordinate, _ t: Double) -> Coordinate {
+        Coordinate(validLatitude: a.latitude + (b.latitude - a.latitude) * t, longitude: a.longitude + (b.longitude - a.longitude) * t)!
+    }
+
+    static func prepared() async throws -> (SQLiteLocationStore, Device) {
+        let store = try SQLiteLocationStore(path: TestDirectory.url.appendingPathComponent("journal-\(UUID().uuidString)/db.sqlite").path)
+        let user = try await store.addUser(named: "ada")
+        let device = try await store.addDevice(named: "phone", userID: user.id)
+        return (store, device)
+    }
+
+    static func store(_ fixes: some Sequence<Location>, in store: SQLiteLocationStore, device: Device) async throws {
+        _ = try await store.insert(fixes.map { StoredLocation(deviceID: device.id, location: $0, source: .api) })
+    }
+
+    @Test("a day gives home, office, home; the last visit is still going on; each is described and filed under a place")
+    func wholeDay() async throws {
+        let (store, device) = try await Self.prepared()
+        try await Self.store(Self.dayOfFixes(), in: store, device: device)
+        let processor = JournalProcessor(store: store, describer: BerlinDescriber())
+        let changes = try await processor.process(device: device)
+        #expect(changes.arrived.count == 3)
+        let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.count == 3)
+        #expect(visits.map { $0.visit.center.distanceMeters(to: [Self.home, Self.office, Self.home][visits.firstIndex(of: $0)!]) < 20 } == [true, true, true])
+        #expect(visits.last?.visit.departure == nil)
+        #expect(visits.allSatisfy { $0.visit.placemark?.timeZone == "Europe/Berlin" })
+        let places = try await store.places(userID: device.userID)
+        #expect(places.count == 2)
+        #expect(visits[0].placeID == visits[2].placeID)
+    }
+
+    @Test("feeding the day in chunks, re-processing only what each chunk touched, gives the visits of the whole day")
+    func incrementalEqualsWhole() async throws {
+        let fixes = Self.dayOfFixes()
+        let (whole, wholeDevice) = try await Self.prepared()
+        try await Self.store(fixes, in: whole, device: wholeDevice)
+        _ = try await JournalProcessor(store: whole, describer: nil).process(device: wholeDevice)
+        let expected = try await whole.visits(userID: wholeDevice.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+
+        let (chunked, device) = try await Self.prepared()
+        let processor = JournalProcessor(store: chunked, describer: nil)
+        var random = SplitMix64(seed: 99)
+        var index = 0
+        var arrivals = 0
+        while index < fixes.count {
+            let size = 1 + Int(random.next() % 200)
+            let chunk = fixes[index..<min(fixes.count, index + size)]
+            try await Self.store(chunk, in: chunked, device: device)
+            let changes = try await processor.process(device: device, from: chunk.first?.timestamp, to: chunk.last?.timestamp)
+            arrivals += changes.arrived.count
+            index += size
+        }
+        let found = try await chunked.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.center) == expected.map(\.visit.center))
+        #expect(arrivals == 3, "each visit arrives once, however the data comes")
+    }
+
+    @Test("a deleted entry stays deleted and a renamed one keeps its name when late data re-processes the day")
+    func decisionsSurviveReprocessing() async throws {
+        let fixes = Self.dayOfFixes()
+        let (store, device) = try await Self.prepared()
+        // The day without every third fix of the office stay, then the rest arrives late.
+        let early = fixes.enumerated().filter { !($0.offset >= 510 && $0.offset < 1020 && $0.offset % 3 == 0) }.map(\.element)
+        let late = fixes.enumerated().filter { $0.offset >= 510 && $0.offset < 1020 && $0.offset % 3 == 0 }.map(\.element)
+        try await Self.store(early, in: store, device: device)
+        let processor = JournalProcessor(store: store, describer: nil)
+        _ = try await processor.process(device: device)
+        let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.count == 3)
+        _ = try await store.editVisit(id: visits[0].id, VisitEdit(title: "Morning at home"))
+        _ = try await store.editVisit(id: visits[1].id, VisitEdit(hidden: true))
+        try await Self.store(late, in: store, device: device)
+        let changes = try await processor.process(device: device, from: late.first?.timestamp, to: late.last?.timestamp)
+        #expect(changes.arrived.isEmpty)
+        _ = try await processor.process(device: device)
+        let after = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(after.map(\.id) == [visits[0].id, visits[2].id])
+        #expect(after.first?.title == "Morning at home")
+    }
+}
