@@ -46,6 +46,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogGeocoding",
+            dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogImport",
             dependencies: ["TravelogFormats", "TravelogStore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
@@ -58,6 +63,7 @@ let package = Package(
                 "TravelogStore",
                 "TravelogSQLite",
                 "TravelogImport",
+                "TravelogGeocoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -72,7 +78,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -100,6 +106,11 @@ let package = Package(
         .testTarget(
             name: "TravelogImportTests",
             dependencies: ["TravelogImport", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogGeocodingTests",
+            dependencies: ["TravelogGeocoding", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
