@@ -6,7 +6,7 @@ public struct TravelogCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "travelog",
         abstract: "Self-hosted location history: geodesy, map geometry, import, a server and a journal.",
-        subcommands: [ImportCommand.self, ExportCommand.self, StatsCommand.self, InfoCommand.self, GeodesicCommand.self]
+        subcommands: [ImportCommand.self, ExportCommand.self, StatsCommand.self, InfoCommand.self, GeodesicCommand.self, GeocodeCommand.self]
     )
 
     public init() {}
