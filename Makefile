@@ -5,8 +5,11 @@ RUN_DEBS     := libsqlite3-dev libjs-leaflet
 TEST_DEBS    := libsqlite3-dev gpsbabel
 BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
 BENCH_DIR    := .bench
+# The offline gazetteer (GeoNames, CC BY 4.0), built once from two PyPI packages.
+GAZETTEER    := .build-data/gazetteer.tlgaz
+PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench clean
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer clean
 
 build:
 	$(SWIFT) build
@@ -27,15 +30,20 @@ deps-bench:
 # `make run HOST=0.0.0.0` lets phones on the network reach it.
 HOST ?= 127.0.0.1
 PORT ?= 8080
-run: deps-run build
+run: deps-run gazetteer build
 	"$$($(SWIFT) build --show-bin-path)/travelog" serve --host $(HOST) --port $(PORT)
 
-test: deps-test
+gazetteer: $(GAZETTEER)
+
+$(GAZETTEER):
+	$(PYTHON) scripts/build-gazetteer.py --output $@
+
+test: deps-test gazetteer
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-bench: deps-bench release
+bench: deps-bench gazetteer release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"

@@ -50,6 +50,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogGeocoding",
+            dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogImport",
             dependencies: ["TravelogFormats", "TravelogStore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
@@ -87,6 +92,7 @@ let package = Package(
                 "TravelogStore",
                 "TravelogSQLite",
                 "TravelogImport",
+                "TravelogGeocoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -102,7 +108,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -145,6 +151,11 @@ let package = Package(
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogGeocodingTests",
+            dependencies: ["TravelogGeocoding", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -39,6 +39,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("geojson-read", LocationJSONBenchmarks.geojson),
     ("owntracks-read", LocationJSONBenchmarks.owntracks),
     ("gpx-read", GPXReadBenchmark.run),
+    ("geocoding", GeocodingBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

@@ -42,7 +42,7 @@ public struct GeodesicCommand: ParsableCommand {
         public init() {}
 
         public func run() throws {
-            try GeodesicCommand.filter(GeodesicLineProcessor(problem: .inverse, precision: options.precision))
+            try LineFilter.run(GeodesicLineProcessor(problem: .inverse, precision: options.precision))
         }
     }
 
@@ -56,29 +56,7 @@ public struct GeodesicCommand: ParsableCommand {
         public init() {}
 
         public func run() throws {
-            try GeodesicCommand.filter(GeodesicLineProcessor(problem: .direct, precision: options.precision))
+            try LineFilter.run(GeodesicLineProcessor(problem: .direct, precision: options.precision))
         }
-    }
-
-    /// Runs standard input through the processor to standard output, in blocks; output is
-    /// written when 64 KiB have accumulated, or after every block when it goes to a terminal.
-    /// - Throws: `ExitCode(1)` when some line failed, `StandardStreamError` on I/O failure.
-    static func filter(_ processor: GeodesicLineProcessor) throws {
-        var processor = processor
-        let flushThreshold = 1 << 16
-        let interactive = StandardStreams.outputIsTerminal
-        var splitter = LineSplitter()
-        var output: [UInt8] = []
-        output.reserveCapacity(flushThreshold + 4096)
-        try StandardStreams.readBlocks { block in
-            splitter.consume(block) { processor.process(line: $0, into: &output) }
-            if interactive || output.count >= flushThreshold {
-                try StandardStreams.write(output)
-                output.removeAll(keepingCapacity: true)
-            }
-        }
-        splitter.finish { processor.process(line: $0, into: &output) }
-        try StandardStreams.write(output)
-        if processor.failedLineCount > 0 { throw ExitCode(1) }
     }
 }

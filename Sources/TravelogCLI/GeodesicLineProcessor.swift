@@ -11,7 +11,7 @@ import TravelogCore
 /// [-180, 180]. Fields are decimal numbers separated by spaces or tabs (GeodSolve's DMS forms are
 /// not accepted). A line that cannot be read gives `ERROR: line N: <what was expected>` in its
 /// place, so that output lines stay aligned with input lines.
-public struct GeodesicLineProcessor: Sendable {
+public struct GeodesicLineProcessor: LineProcessor, Sendable {
     /// Which geodesic problem each line poses.
     public enum Problem: Sendable {
         case inverse, direct
@@ -38,6 +38,8 @@ public struct GeodesicLineProcessor: Sendable {
     public private(set) var lineCount = 0
     /// The number of lines that printed an error.
     public private(set) var failedLineCount = 0
+    /// Reads the four numbers of a line.
+    private let reader: DecimalFieldReader
 
     /// - Precondition: `precision` is in `precisionRange`.
     public init(problem: Problem, geodesic: Geodesic = .wgs84, precision: Int = defaultPrecision) {
@@ -45,6 +47,7 @@ public struct GeodesicLineProcessor: Sendable {
         self.problem = problem
         self.geodesic = geodesic
         self.precision = precision
+        self.reader = DecimalFieldReader(fields: problem.fields, latitudePositions: problem == .inverse ? [0, 2] : [0])
     }
 
     /// Processes one line (without its line terminator) and appends the output line, with its
@@ -52,7 +55,7 @@ public struct GeodesicLineProcessor: Sendable {
     /// - Complexity: O(line length).
     public mutating func process(line: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         lineCount += 1
-        switch values(in: line) {
+        switch reader.read(line) {
         case .success(let v):
             let angleDigits = precision + 5
             switch problem {
@@ -76,49 +79,5 @@ public struct GeodesicLineProcessor: Sendable {
             output.append(contentsOf: "ERROR: line \(lineCount): \(error)".utf8)
         }
         output.append(UInt8(ascii: "\n"))
-    }
-
-    /// Processes one line given as a string and returns the output line without its newline.
-    public mutating func process(line: String) -> String {
-        var text = line, output: [UInt8] = []
-        text.withUTF8 { process(line: $0, into: &output) }
-        return String(decoding: output.dropLast(), as: UTF8.self)
-    }
-
-    /// The four numbers of a line, validated.
-    private func values(in line: UnsafeBufferPointer<UInt8>) -> Result<(Double, Double, Double, Double), GeodesicInputError> {
-        var numbers: (Double, Double, Double, Double) = (0, 0, 0, 0)
-        var count = 0, i = 0
-        let n = line.count
-        func isSpace(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-        }
-        while true {
-            while i < n && isSpace(line[i]) { i += 1 }
-            guard i < n else { break }
-            let start = i
-            while i < n && !isSpace(line[i]) { i += 1 }
-            count += 1
-            guard count <= 4 else { continue }  // only counted, for the error
-            let token = UnsafeBufferPointer(rebasing: line[start..<i])
-            guard let value = DecimalNumberParser.parse(token) else {
-                return .failure(.notANumber(field: problem.fields[count - 1], text: String(decoding: token, as: UTF8.self)))
-            }
-            guard value.isFinite else {
-                return .failure(.notFinite(field: problem.fields[count - 1], text: String(decoding: token, as: UTF8.self)))
-            }
-            let isLatitude = count == 1 || (count == 3 && problem == .inverse)
-            if isLatitude && !(-90...90).contains(value) {
-                return .failure(.latitudeOutOfRange(field: problem.fields[count - 1], degrees: value))
-            }
-            switch count {
-            case 1: numbers.0 = value
-            case 2: numbers.1 = value
-            case 3: numbers.2 = value
-            default: numbers.3 = value
-            }
-        }
-        guard count == 4 else { return .failure(.wrongFieldCount(expected: problem.fields, found: count)) }
-        return .success(numbers)
     }
 }

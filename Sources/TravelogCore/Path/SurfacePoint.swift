@@ -6,19 +6,22 @@ import Foundation
 /// Path algorithms that run over a whole track use it as a frame with no seams: it has no
 /// antimeridian and no singular pole, and the straight-line (chord) distance between two points
 /// a few kilometres apart equals the geodesic distance to better than a micrometre per metre.
-struct SurfacePoint: Sendable, Equatable {
-    var x: Double
-    var y: Double
-    var z: Double
+public struct SurfacePoint: Sendable, Equatable {
+    /// Metres along the axis through (0°, 0°).
+    public var x: Double
+    /// Metres along the axis through (0°, 90° E).
+    public var y: Double
+    /// Metres along the axis through the North Pole.
+    public var z: Double
 
-    init(x: Double, y: Double, z: Double) {
+    public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
     }
 
     /// The surface point below a latitude and longitude, in degrees.
-    init(latitude: Double, longitude: Double) {
+    public init(latitude: Double, longitude: Double) {
         let φ = latitude * .pi / 180, λ = longitude * .pi / 180
         let sinφ = sin(φ), cosφ = cos(φ)
         let primeVerticalRadius = WGS84.semiMajorAxisMeters / (1 - WGS84.eccentricitySquared * sinφ * sinφ).squareRoot()
@@ -27,7 +30,8 @@ struct SurfacePoint: Sendable, Equatable {
         z = primeVerticalRadius * (1 - WGS84.eccentricitySquared) * sinφ
     }
 
-    init(_ coordinate: Coordinate) {
+    /// The surface point below a coordinate.
+    public init(_ coordinate: Coordinate) {
         self.init(latitude: coordinate.latitude, longitude: coordinate.longitude)
     }
 
@@ -47,7 +51,7 @@ struct SurfacePoint: Sendable, Equatable {
     }
 
     /// The straight-line distance to another point, in metres.
-    func chordMeters(to other: SurfacePoint) -> Double {
+    public func chordMeters(to other: SurfacePoint) -> Double {
         let dx = other.x - x, dy = other.y - y, dz = other.z - z
         return (dx * dx + dy * dy + dz * dz).squareRoot()
     }

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import TravelogCLI
+import TravelogCore
+import TravelogGeocoding
+
+@Suite("travelog geocode: lines in, one line out each, and where the gazetteer is found")
+struct GeocodeCommandTests {
+    /// Two real places (GeoNames coordinates) in a gazetteer built in memory.
+    static let geocoder: ReverseGeocoder? = {
+        guard let unitedStates = try? GazetteerCountry(code: "US", alpha3Code: "USA", name: "United States"),
+              let japan = try? GazetteerCountry(code: "JP", alpha3Code: "JPN", name: "Japan"),
+              let cupertino = Coordinate(validLatitude: 37.323, longitude: -122.03218),
+              let tokyo = Coordinate(validLatitude: 35.6895, longitude: 139.69171) else { return nil }
+        let places = [
+            GazetteerPlace(name: "Cupertino", asciiName: "Cupertino", administrativeArea: "California",
+                           subAdministrativeArea: "Santa Clara County", country: unitedStates,
+                           timeZoneIdentifier: "America/Los_Angeles", population: 58302, coordinate: cupertino),
+            GazetteerPlace(name: "Tokyo", asciiName: "Tokyo", administrativeArea: "Tokyo", subAdministrativeArea: "",
+                           country: japan, timeZoneIdentifier: "Asia/Tokyo", population: 8336599, coordinate: tokyo),
+        ]
+        return (try? Gazetteer(bytes: Gazetteer.encode(places), path: "memory")).map(ReverseGeocoder.init(gazetteer:))
+    }()
+
+    @Test("each line gives its place, and a bad line an error in its place, as travelog geodesic does")
+    func lines() throws {
+        var processor = try ReverseGeocodeLineProcessor(geocoder: #require(Self.geocoder), json: false)
+        #expect(processor.process(line: "37.323 -122.03218") == "Cupertino, Santa Clara County, California, United States (US); America/Los_Angeles; 0 m")
+        // GeodSolve -i: 35.7 139.7 35.6895 139.69171 → 1385.727 m, printed to the metre.
+        #expect(processor.process(line: "35.7\t139.7\r") == "Tokyo, Japan (JP); Asia/Tokyo; 1386 m")
+        #expect(processor.process(line: "91 0") == "ERROR: line 3: expected lat in [-90, 90] degrees, found 91.0")
+        #expect(processor.process(line: "1 2 3") == "ERROR: line 4: expected 2 numbers `lat lon`, found 3 fields")
+        #expect(processor.process(line: "north 2") == "ERROR: line 5: expected a decimal number for lat, found \"north\"")
+        #expect(processor.failedLineCount == 3)
+    }
+
+    @Test("a longitude beyond ±180 is wrapped, as a Coordinate does")
+    func wrappedLongitude() throws {
+        var processor = try ReverseGeocodeLineProcessor(geocoder: #require(Self.geocoder), json: false)
+        #expect(processor.process(line: "35.6895 -220.30829").hasPrefix("Tokyo, Japan (JP); Asia/Tokyo; "))
+    }
+
+    @Test("--json prints one object per line with the documented keys")
+    func json() throws {
+        var processor = try ReverseGeocodeLineProcessor(geocoder: #require(Self.geocoder), json: true)
+        let line = processor.process(line: "37.323 -122.03218")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["name", "admin1", "admin2", "country", "countryCode", "timeZone", "latitude", "longitude", "distanceMeters"])
+        #expect(object["name"] as? String == "Cupertino")
+        #expect(object["timeZone"] as? String == "America/Los_Angeles")
+        #expect(object["latitude"] as? Double == 37.323)
+        #expect(object["distanceMeters"] as? Double == 0)
+        #expect(!line.contains("\n"))
+    }
+
+    @Test("the gazetteer is the option, else the variable, else beside the database, else .build-data")
+    func gazetteerPath() {
+        #expect(GazetteerOptions.candidatePaths(option: "/g.tlgaz", environment: ["TRAVELOG_GAZETTEER": "/e.tlgaz"]) == ["/g.tlgaz"])
+        #expect(GazetteerOptions.candidatePaths(option: nil, environment: ["TRAVELOG_GAZETTEER": "/e.tlgaz"]) == ["/e.tlgaz"])
+        #expect(GazetteerOptions.candidatePaths(option: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/me"])
+                == ["/data/travelog/gazetteer.tlgaz", ".build-data/gazetteer.tlgaz"])
+        #expect(GazetteerOptions.candidatePaths(option: nil, environment: ["TRAVELOG_DB": "/srv/t/db.sqlite"])
+                == ["/srv/t/gazetteer.tlgaz", ".build-data/gazetteer.tlgaz"])
+    }
+
+    @Test("negative degrees are coordinates, not options", arguments: [["geocode", "reverse", "-33.87", "-151.2"], ["geocode", "reverse", "--json", "37", "-122"]])
+    func negativeArguments(arguments: [String]) throws {
+        #expect(throws: Never.self) { try TravelogCommand.parseAsRoot(arguments) }
+    }
+
+    @Test("one coordinate, or a bad one, is refused before the gazetteer is read", arguments: [["geocode", "reverse", "37"], ["geocode", "reverse", "95", "0"], ["geocode", "reverse", "x", "0"]])
+    func badArguments(arguments: [String]) {
+        #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(arguments) }
+    }
+
+    @Test("forward needs a text and a positive limit")
+    func forwardArguments() throws {
+        #expect(throws: Never.self) { try TravelogCommand.parseAsRoot(["geocode", "forward", "Paris, France", "--limit", "3"]) }
+        #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(["geocode", "forward", "Paris", "--limit", "0"]) }
+        #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(["geocode", "forward"]) }
+    }
+}
