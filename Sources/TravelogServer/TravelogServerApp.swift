@@ -47,6 +47,7 @@ public struct TravelogServerApp: Sendable {
         let router = RouteRegistry(router: base)
         addSessionRoutes(to: router)
         addIngestRoutes(to: router)
+        addPhoneAppRoutes(to: router)
         addReadRoutes(to: router)
         addLiveRoutes(to: router)
         addWebRoutes(to: router)

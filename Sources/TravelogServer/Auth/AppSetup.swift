@@ -1,4 +1,5 @@
 import Foundation
+import TravelogFormats
 import TravelogStore
 
 /// What to paste into each phone app so that it reports to this server: shown by
@@ -16,8 +17,7 @@ public struct AppSetup: Sendable, Equatable {
     }
 
     /// The GPSLogger custom-URL query the `/api/v1/gpslogger` endpoint reads.
-    public static let gpsloggerQuery =
-        "lat=%LAT&lon=%LON&time=%TIME&alt=%ALT&acc=%ACC&spd=%SPD&dir=%DIR&batt=%BATT&prov=%PROV&sat=%SAT&hdop=%HDOP"
+    public static var gpsloggerQuery: String { GPSLoggerRequestDecoder.queryTemplate }
 
     /// The settings for every supported app (or only `app`), for a device and its token.
     /// - Parameter baseURL: how phones reach the server, such as `https://travelog.example.org`.
