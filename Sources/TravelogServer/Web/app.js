@@ -66,7 +66,8 @@
 
   /** A JSON request; a 401 shows the login form, other failures throw the server's message. */
   async function api(path, options = {}) {
-    const headers = { Accept: 'application/json', ...(options.headers || {}) };
+    // X-Requested-With: the server then answers 401 without a Basic challenge (no browser dialog).
+    const headers = { Accept: 'application/json', 'X-Requested-With': 'fetch', ...(options.headers || {}) };
     let response;
     try {
       response = await fetch(path, { credentials: 'same-origin', ...options, headers });
@@ -102,7 +103,9 @@
     bindControls();
     let response;
     try {
-      response = await fetch('/api/v1/session', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      response = await fetch('/api/v1/session', {
+        credentials: 'same-origin', headers: { Accept: 'application/json', 'X-Requested-With': 'fetch' },
+      });
     } catch (_) {
       $('loading').textContent = 'The server cannot be reached. Reload the page to try again.';
       return;
@@ -281,7 +284,10 @@
       state.pathBacklog = null;
       for (const { device, location } of backlog) appendToPath(device, location);
       $('map').setAttribute('aria-busy', 'false');
+      // Moving the map asks for the path again if the zoom changes much (onZoomEnd); so does a
+      // zoom the person made while this request was under way.
       if (place) placeMap();
+      else onZoomEnd();
     } catch (error) {
       if (error.name === 'AbortError') return;
       if (state.pathAbort === abort) {
