@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libjs-leaflet
-TEST_DEBS    := libsqlite3-dev gpsbabel
+TEST_DEBS    := libsqlite3-dev gpsbabel python3-websocket chromium libjs-leaflet
 BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
 BENCH_DIR    := .bench
 # The offline gazetteer (GeoNames, CC BY 4.0), built once from two PyPI packages.
@@ -42,6 +42,7 @@ test: deps-test gazetteer
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 
 bench: deps-bench gazetteer release
 	@mkdir -p $(BENCH_DIR)

@@ -48,11 +48,28 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        if case .unauthorized = self { headers[.wwwAuthenticate] = "Basic realm=\"Travelog\", charset=\"UTF-8\"" }
+        if case .unauthorized = self, Self.challengesBasic(request.headers) {
+            headers[.wwwAuthenticate] = "Basic realm=\"Travelog\", charset=\"UTF-8\""
+        }
         let body = (try? JSONSerialization.data(withJSONObject: ["error": description], options: [.withoutEscapingSlashes]))
             ?? Data("{}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
+}
+
+extension APIError {
+    /// Whether a 401 carries `WWW-Authenticate: Basic`. Not for a page's own scripts (`fetch`,
+    /// `EventSource`: `Sec-Fetch-Mode` other than `navigate`, or `X-Requested-With`): the challenge
+    /// would open the browser's password dialog over the page's login form (and a headless browser
+    /// waits on it forever). Apps, curl and a person opening an API address still get it.
+    static func challengesBasic(_ headers: HTTPFields) -> Bool {
+        if headers[Self.requestedWith] != nil { return false }
+        guard let mode = headers[Self.secFetchMode] else { return true }
+        return mode == "navigate"
+    }
+
+    static let secFetchMode = HTTPField.Name("Sec-Fetch-Mode")!
+    static let requestedWith = HTTPField.Name("X-Requested-With")!
 }
 
 extension AccountError {

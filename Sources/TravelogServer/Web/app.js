@@ -1,1 +1,742 @@
-/* */
+// Travelog's page: log in, see the path of a day (or a range of days) on a map, follow new
+// locations live, log the browser's own position, download the history.
+//
+// The server simplifies the path for the map's zoom (GET /api/v1/path), so the page only ever
+// holds what it draws; live locations (GET /api/v1/live, server-sent events) are appended to the
+// drawn lines. `#map[data-point-count]` is the number of path points drawn, for tests.
+'use strict';
+
+(() => {
+  /** Metres in an international mile. */
+  const METERS_PER_MILE = 1609.344;
+  /** Locations listed (newest first). */
+  const LIST_LIMIT = 200;
+  /** A pause longer than this breaks the line, as on the server (PathBuilder.segmentGapSeconds). */
+  const SEGMENT_GAP_MILLISECONDS = 3600 * 1000;
+  /** The path is requested again when the map's zoom moves further than this from the zoom it was simplified for. */
+  const ZOOM_SLACK = 1;
+  /** Zoom of the first path request, before the map knows where the path is. */
+  const FIRST_ZOOM = 12;
+  /** Wait this long after live locations before asking the server for the new distance. */
+  const DISTANCE_REFRESH_MILLISECONDS = 5000;
+  const UNITS_KEY = 'travelog.units';
+  const COLORS = ['#d7263d', '#1565c0', '#1b998b', '#f46036', '#8e44ad', '#b08900'];
+
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const $ = (id) => document.getElementById(id);
+
+  const state = {
+    session: null,
+    map: null,
+    tiles: null,
+    pathGroup: null,
+    /** Device name → {color, lines: [L.Polyline], lastTime: ms | null}. */
+    tracks: new Map(),
+    colors: new Map(),
+    pointCount: 0,
+    /** The zoom the drawn path was simplified for. */
+    pathZoom: null,
+    /** Whether the map has been moved to a path yet (the first request then uses the map's zoom). */
+    placed: false,
+    range: null,
+    pathAbort: null,
+    listAbort: null,
+    /** Live locations that arrived while the path or the list was being requested. */
+    pathBacklog: null,
+    listBacklog: null,
+    /** Newest first: {time, key, element}. */
+    listEntries: [],
+    listKeys: new Set(),
+    current: null,
+    events: null,
+    distanceMeters: null,
+    locationCount: null,
+    distanceTimer: null,
+    units: localStorage.getItem(UNITS_KEY) === 'imperial' ? 'imperial' : 'metric',
+  };
+
+  class ApiError extends Error {
+    constructor(status, message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  // MARK: Server
+
+  /** A JSON request; a 401 shows the login form, other failures throw the server's message. */
+  async function api(path, options = {}) {
+    // X-Requested-With: the server then answers 401 without a Basic challenge (no browser dialog).
+    const headers = { Accept: 'application/json', 'X-Requested-With': 'fetch', ...(options.headers || {}) };
+    let response;
+    try {
+      response = await fetch(path, { credentials: 'same-origin', ...options, headers });
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      throw new ApiError(0, 'The server cannot be reached.');
+    }
+    if (response.status === 401 && !options.allowUnauthorized) {
+      showLogin('Please log in again.');
+      throw new ApiError(401, 'Not logged in.');
+    }
+    if (!response.ok) {
+      let message = `${response.status} ${response.statusText}`;
+      try {
+        const body = await response.json();
+        if (body && body.error) message = body.error;
+      } catch (_) { /* not JSON */ }
+      throw new ApiError(response.status, message);
+    }
+    if (response.status === 204) return null;
+    return response.json();
+  }
+
+  function rangeQuery(extra = {}) {
+    const parameters = new URLSearchParams({ from: state.range.from, to: state.range.to, timezone: timeZone });
+    for (const [key, value] of Object.entries(extra)) parameters.set(key, String(value));
+    return parameters.toString();
+  }
+
+  // MARK: Session
+
+  async function start() {
+    bindControls();
+    let response;
+    try {
+      response = await fetch('/api/v1/session', {
+        credentials: 'same-origin', headers: { Accept: 'application/json', 'X-Requested-With': 'fetch' },
+      });
+    } catch (_) {
+      $('loading').textContent = 'The server cannot be reached. Reload the page to try again.';
+      return;
+    }
+    if (response.ok) enterApp(await response.json());
+    else showLogin('');
+  }
+
+  function showLogin(message) {
+    closeLive();
+    state.session = null;
+    $('loading').hidden = true;
+    $('app').hidden = true;
+    $('account').hidden = true;
+    $('login').hidden = false;
+    $('login-error').textContent = message || '';
+    $('login-user').focus();
+  }
+
+  async function logIn(event) {
+    event.preventDefault();
+    const submit = $('login-submit');
+    submit.disabled = true;
+    $('login-error').textContent = '';
+    try {
+      const info = await api('/api/v1/session', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user: $('login-user').value, password: $('login-password').value }),
+        allowUnauthorized: true,
+      });
+      $('login-password').value = '';
+      enterApp(info);
+    } catch (error) {
+      $('login-error').textContent = error.status === 401 ? 'Wrong user name or password.' : error.message;
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  async function logOut() {
+    closeLive();
+    try {
+      await api('/api/v1/session', { method: 'DELETE', allowUnauthorized: true });
+    } catch (_) { /* the login form follows anyway */ }
+    clearPath();
+    clearList();
+    if (state.current) {
+      state.current.marker.remove();
+      state.current.circle.remove();
+      state.current = null;
+    }
+    showLogin('');
+  }
+
+  function enterApp(info) {
+    state.session = info;
+    $('loading').hidden = true;
+    $('login').hidden = true;
+    $('app').hidden = false;
+    $('account').hidden = false;
+    $('user-name').textContent = info.user;
+    ensureMap(info);
+    setRange(rangeFromLocation() || { from: today(), to: today() }, { place: true });
+    loadLatest();
+    connectLive();
+  }
+
+  // MARK: Map
+
+  function ensureMap(info) {
+    if (!state.map) {
+      state.map = L.map('map', { preferCanvas: true, worldCopyJump: true }).setView([20, 0], 2);
+      state.pathGroup = L.featureGroup().addTo(state.map);
+      state.map.on('zoomend', onZoomEnd);
+    } else {
+      state.map.invalidateSize();
+    }
+    if (state.tiles) state.tiles.remove();
+    // Tiles that fail to load leave the map blank; nothing else depends on them.
+    state.tiles = L.tileLayer(info.tileURLTemplate, { attribution: info.tileAttribution, maxZoom: 19 })
+      .addTo(state.map);
+  }
+
+  function onZoomEnd() {
+    if (state.pathZoom === null || !state.range || state.pathAbort) return;
+    if (Math.abs(Math.round(state.map.getZoom()) - state.pathZoom) > ZOOM_SLACK) loadPath({ place: false });
+  }
+
+  function colorOf(device) {
+    if (!state.colors.has(device)) state.colors.set(device, COLORS[state.colors.size % COLORS.length]);
+    return state.colors.get(device);
+  }
+
+  function track(device) {
+    let found = state.tracks.get(device);
+    if (!found) {
+      found = { color: colorOf(device), lines: [], lastTime: null };
+      state.tracks.set(device, found);
+    }
+    return found;
+  }
+
+  function addLine(entry, latlngs, device) {
+    const line = L.polyline(latlngs, { color: entry.color, weight: 4, opacity: 0.85 });
+    line.bindTooltip(device, { sticky: true });
+    line.addTo(state.pathGroup);
+    entry.lines.push(line);
+    return line;
+  }
+
+  function showPointCount() {
+    $('map').dataset.pointCount = String(state.pointCount);
+  }
+
+  function clearPath() {
+    if (state.pathGroup) state.pathGroup.clearLayers();
+    state.tracks.clear();
+    state.pointCount = 0;
+    state.pathZoom = null;
+    showPointCount();
+  }
+
+  /** Draws a path FeatureCollection (one MultiLineString per device), replacing what was drawn. */
+  function drawPath(collection, zoom) {
+    clearPath();
+    let count = 0;
+    for (const feature of collection.features) {
+      const properties = feature.properties;
+      const entry = track(properties.device);
+      for (const coordinates of feature.geometry.coordinates) {
+        addLine(entry, coordinates.map(([longitude, latitude]) => [latitude, longitude]), properties.device);
+        count += coordinates.length;
+      }
+      entry.lastTime = properties.last ? Date.parse(properties.last) : null;
+    }
+    state.pointCount = count;
+    state.pathZoom = zoom;
+    showPointCount();
+    state.distanceMeters = collection.properties.distanceMeters;
+    state.locationCount = collection.properties.rawPointCount;
+    showSummary();
+  }
+
+  /** Appends a live location to its device's line; only the new point is drawn. */
+  function appendToPath(device, location) {
+    const time = Date.parse(location.timestamp);
+    const entry = track(device);
+    // An older fix than the line's end belongs inside the line: the next request draws it there.
+    if (entry.lastTime !== null && time <= entry.lastTime) return;
+    const latlng = [location.latitude, location.longitude];
+    const line = entry.lines[entry.lines.length - 1];
+    if (!line || entry.lastTime === null || time - entry.lastTime > SEGMENT_GAP_MILLISECONDS) {
+      addLine(entry, [latlng], device);
+    } else {
+      line.addLatLng(latlng);
+    }
+    entry.lastTime = time;
+    state.pointCount += 1;
+    showPointCount();
+  }
+
+  async function loadPath({ place }) {
+    if (state.pathAbort) state.pathAbort.abort();
+    const abort = new AbortController();
+    state.pathAbort = abort;
+    state.pathBacklog = [];
+    $('map').setAttribute('aria-busy', 'true');
+    const zoom = state.placed ? Math.round(state.map.getZoom()) : FIRST_ZOOM;
+    try {
+      const collection = await api(`/api/v1/path?${rangeQuery({ zoom })}`, { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      drawPath(collection, zoom);
+      const backlog = state.pathBacklog;
+      state.pathAbort = null;
+      state.pathBacklog = null;
+      for (const { device, location } of backlog) appendToPath(device, location);
+      $('map').setAttribute('aria-busy', 'false');
+      // Moving the map asks for the path again if the zoom changes much (onZoomEnd); so does a
+      // zoom the person made while this request was under way.
+      if (place) placeMap();
+      else onZoomEnd();
+    } catch (error) {
+      if (error.name === 'AbortError') return;
+      if (state.pathAbort === abort) {
+        state.pathAbort = null;
+        state.pathBacklog = null;
+        $('map').setAttribute('aria-busy', 'false');
+      }
+      if (error.status !== 401) showStatus(`The path could not be loaded: ${error.message}`, true);
+    }
+  }
+
+  /** Moves the map to the drawn path (or to the current position when the range has none). */
+  function placeMap() {
+    const bounds = state.pathGroup.getBounds();
+    if (bounds.isValid()) {
+      state.placed = true;
+      // A zoom far from the one the path was simplified for asks for the path again (onZoomEnd).
+      state.map.fitBounds(bounds, { padding: [24, 24], maxZoom: 17 });
+    } else if (state.current) {
+      state.placed = true;
+      state.map.setView(state.current.marker.getLatLng(), Math.max(state.map.getZoom(), 13));
+    }
+  }
+
+  // MARK: Current position
+
+  async function loadLatest() {
+    try {
+      const collection = await api('/api/v1/latest');
+      let newest = null;
+      for (const feature of collection.features) {
+        const time = Date.parse(feature.properties.timestamp);
+        if (!newest || time > newest.time) newest = { feature, time };
+      }
+      if (!newest) return;
+      const [longitude, latitude] = newest.feature.geometry.coordinates;
+      showCurrent(newest.feature.properties.device, {
+        latitude, longitude, timestamp: newest.feature.properties.timestamp,
+        accuracy: newest.feature.properties.horizontalAccuracy,
+      });
+      if (!state.placed && state.pointCount === 0 && !state.pathAbort) placeMap();
+    } catch (error) {
+      if (error.status !== 401) showStatus(`The current position could not be loaded: ${error.message}`, true);
+    }
+  }
+
+  function showCurrent(device, location) {
+    const time = Date.parse(location.timestamp);
+    if (state.current && state.current.time > time) return;
+    const latlng = [location.latitude, location.longitude];
+    const radius = typeof location.accuracy === 'number' && location.accuracy >= 0 ? location.accuracy : 0;
+    const label = `Current position: ${device}, ${formatTime(time, true)}`
+      + (radius > 0 ? `, within ${Math.round(radius)} m` : '');
+    if (!state.current) {
+      const circle = L.circle(latlng, { radius, color: '#1565c0', weight: 1, fillOpacity: 0.12, interactive: false });
+      const marker = L.circleMarker(latlng, { radius: 7, color: '#fff', weight: 2, fillColor: '#1565c0', fillOpacity: 1 });
+      circle.addTo(state.map);
+      marker.addTo(state.map);
+      marker.bindTooltip(label);
+      state.current = { marker, circle, time };
+    } else {
+      state.current.marker.setLatLng(latlng).setTooltipContent(label);
+      state.current.circle.setLatLng(latlng).setRadius(radius);
+      state.current.time = time;
+    }
+  }
+
+  // MARK: List
+
+  function clearList() {
+    $('locations').replaceChildren();
+    state.listEntries = [];
+    state.listKeys.clear();
+    $('list-note').textContent = '';
+  }
+
+  function listItem(time, device, source, latitude, longitude, accuracy, fresh) {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    const when = document.createElement('span');
+    when.className = 'when';
+    when.textContent = formatTime(time, state.range.from !== state.range.to);
+    const what = document.createElement('span');
+    what.className = 'what';
+    const parts = [device, source === 'manual' ? 'logged by hand' : source,
+      `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`];
+    if (typeof accuracy === 'number' && accuracy >= 0) parts.push(`±${Math.round(accuracy)} m`);
+    what.textContent = parts.join(' · ');
+    button.append(when, what);
+    button.setAttribute('aria-label', `${when.textContent}, ${what.textContent}: show on the map`);
+    button.addEventListener('click', () => state.map.setView([latitude, longitude], Math.max(state.map.getZoom(), 15)));
+    item.append(button);
+    if (fresh) item.classList.add('is-new');
+    return item;
+  }
+
+  /** Adds a location in its place (newest first), once, keeping at most LIST_LIMIT. */
+  function addToList(entry, fresh) {
+    const key = `${entry.device}|${entry.time}`;
+    if (state.listKeys.has(key)) return;
+    let index = state.listEntries.findIndex((other) => other.time < entry.time);
+    if (index < 0) index = state.listEntries.length;
+    if (index >= LIST_LIMIT) return;
+    const element = listItem(entry.time, entry.device, entry.source, entry.latitude, entry.longitude, entry.accuracy, fresh);
+    const list = $('locations');
+    const before = state.listEntries[index];
+    list.insertBefore(element, before ? before.element : null);
+    state.listEntries.splice(index, 0, { time: entry.time, key, element });
+    state.listKeys.add(key);
+    while (state.listEntries.length > LIST_LIMIT) {
+      const dropped = state.listEntries.pop();
+      dropped.element.remove();
+      state.listKeys.delete(dropped.key);
+    }
+    showListNote();
+  }
+
+  function showListNote() {
+    const shown = state.listEntries.length;
+    $('list-note').textContent = shown === 0 ? 'No locations on these dates.'
+      : (state.locationCount !== null && state.locationCount > shown ? `The newest ${shown} of ${state.locationCount}.` : '');
+  }
+
+  async function loadList() {
+    if (state.listAbort) state.listAbort.abort();
+    const abort = new AbortController();
+    state.listAbort = abort;
+    state.listBacklog = [];
+    try {
+      const collection = await api(`/api/v1/locations?${rangeQuery({ order: 'newest', limit: LIST_LIMIT })}`,
+        { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      clearList();
+      const list = $('locations');
+      const fragment = document.createDocumentFragment();
+      for (const feature of collection.features) {
+        const [longitude, latitude] = feature.geometry.coordinates;
+        const properties = feature.properties;
+        const time = Date.parse(properties.timestamp);
+        const key = `${properties.device}|${time}`;
+        if (state.listKeys.has(key)) continue;
+        const element = listItem(time, properties.device, properties.source, latitude, longitude,
+          properties.horizontalAccuracy, false);
+        fragment.append(element);
+        state.listEntries.push({ time, key, element });
+        state.listKeys.add(key);
+      }
+      list.append(fragment);
+      const backlog = state.listBacklog;
+      state.listAbort = null;
+      state.listBacklog = null;
+      for (const entry of backlog) addToList(entry, true);
+      showListNote();
+    } catch (error) {
+      if (error.name === 'AbortError') return;
+      if (state.listAbort === abort) {
+        state.listAbort = null;
+        state.listBacklog = null;
+      }
+      if (error.status !== 401) showStatus(`The locations could not be loaded: ${error.message}`, true);
+    }
+  }
+
+  // MARK: Live
+
+  function connectLive() {
+    closeLive();
+    const events = new EventSource('/api/v1/live');
+    state.events = events;
+    let dropped = false;
+    events.addEventListener('open', () => {
+      $('live-state').textContent = 'Live: new locations appear as they arrive.';
+      // Catch up with what arrived while the stream was down.
+      if (dropped) {
+        dropped = false;
+        reloadRange(false);
+        loadLatest();
+      }
+    });
+    events.addEventListener('error', () => {
+      dropped = true;
+      if (events.readyState === EventSource.CLOSED) {
+        $('live-state').textContent = 'Live updates stopped.';
+        state.events = null;
+        // The stream is refused when the session has ended: this shows the login form then.
+        api('/api/v1/session').then(() => window.setTimeout(() => { if (state.session && !state.events) connectLive(); }, 5000),
+          () => {});
+      } else {
+        $('live-state').textContent = 'Live updates interrupted; reconnecting…';
+      }
+    });
+    events.addEventListener('locations', (event) => {
+      let update;
+      try {
+        update = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      receive(update);
+    });
+  }
+
+  function closeLive() {
+    if (state.events) state.events.close();
+    state.events = null;
+  }
+
+  /** Whether a time falls on the chosen days (in the browser's time zone). */
+  function inRange(time) {
+    const day = localDay(new Date(time));
+    return state.range && day >= state.range.from && day <= state.range.to;
+  }
+
+  function receive(update) {
+    let added = false;
+    for (const location of update.locations) {
+      const time = Date.parse(location.timestamp);
+      if (Number.isNaN(time)) continue;
+      showCurrent(update.device, location);
+      if (!inRange(time)) continue;
+      added = true;
+      if (state.pathBacklog) state.pathBacklog.push({ device: update.device, location });
+      else appendToPath(update.device, location);
+      const entry = {
+        time, device: update.device, source: update.source,
+        latitude: location.latitude, longitude: location.longitude, accuracy: location.accuracy,
+      };
+      if (state.listBacklog) state.listBacklog.push(entry);
+      else addToList(entry, true);
+      if (state.locationCount !== null) state.locationCount += 1;
+    }
+    if (added) {
+      showSummary();
+      window.clearTimeout(state.distanceTimer);
+      state.distanceTimer = window.setTimeout(refreshDistance, DISTANCE_REFRESH_MILLISECONDS);
+    }
+  }
+
+  /** Asks the server for the range's distance again (its jitter filter decides what new fixes add). */
+  async function refreshDistance() {
+    if (!state.range) return;
+    const range = state.range;
+    try {
+      const statistics = await api(`/api/v1/stats?${rangeQuery({ by: 'year' })}`);
+      if (range !== state.range) return;
+      state.distanceMeters = statistics.total.distanceMeters;
+      state.locationCount = statistics.total.locations;
+      showSummary();
+    } catch (_) { /* the figure shown stays */ }
+  }
+
+  // MARK: Log my location
+
+  function logHere() {
+    const button = $('log-here');
+    if (!('geolocation' in navigator)) {
+      showStatus(window.isSecureContext ? 'This browser cannot tell its location.'
+        : 'The browser shares its location only with pages served over HTTPS (or from localhost).', true);
+      return;
+    }
+    button.disabled = true;
+    showStatus('Finding your location…', false);
+    navigator.geolocation.getCurrentPosition(async (position) => {
+      const coords = position.coords;
+      const entry = {
+        latitude: coords.latitude,
+        longitude: coords.longitude,
+        timestamp: new Date(position.timestamp || Date.now()).toISOString(),
+        horizontalAccuracy: coords.accuracy,
+      };
+      if (typeof coords.altitude === 'number') entry.altitude = coords.altitude;
+      if (typeof coords.speed === 'number' && !Number.isNaN(coords.speed)) entry.speed = coords.speed;
+      if (typeof coords.heading === 'number' && !Number.isNaN(coords.heading)) entry.course = coords.heading;
+      try {
+        await api('/api/v1/locations?source=manual', {
+          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([entry]),
+        });
+        showStatus(`Logged ${coords.latitude.toFixed(5)}, ${coords.longitude.toFixed(5)} (±${Math.round(coords.accuracy)} m).`, false);
+      } catch (error) {
+        if (error.status !== 401) showStatus(`The location could not be saved: ${error.message}`, true);
+      } finally {
+        button.disabled = false;
+      }
+    }, (error) => {
+      button.disabled = false;
+      const reasons = {
+        1: 'Permission to use your location was denied. Allow it in the browser\'s site settings to log it.',
+        2: 'Your location is not available right now.',
+        3: 'Finding your location took too long. Try again.',
+      };
+      showStatus(reasons[error.code] || `Your location could not be found: ${error.message}`, true);
+    }, { enableHighAccuracy: true, timeout: 30000, maximumAge: 0 });
+  }
+
+  // MARK: Dates
+
+  function pad(number) {
+    return String(number).padStart(2, '0');
+  }
+
+  /** YYYY-MM-DD of a date in the browser's time zone. */
+  function localDay(date) {
+    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  }
+
+  function today() {
+    return localDay(new Date());
+  }
+
+  function isDay(text) {
+    return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T12:00:00`));
+  }
+
+  function addDays(day, count) {
+    const [year, month, date] = day.split('-').map(Number);
+    // Noon: never a time a daylight-saving change skips.
+    return localDay(new Date(year, month - 1, date + count, 12));
+  }
+
+  function daysBetween(from, to) {
+    const [a, b] = [from, to].map((day) => { const [y, m, d] = day.split('-').map(Number); return Date.UTC(y, m - 1, d); });
+    return Math.round((b - a) / 86400000);
+  }
+
+  /** `#from=YYYY-MM-DD&to=YYYY-MM-DD` in the address, so a range can be bookmarked. */
+  function rangeFromLocation() {
+    const parameters = new URLSearchParams(window.location.hash.slice(1));
+    const from = parameters.get('from');
+    if (!isDay(from)) return null;
+    const to = parameters.get('to');
+    return { from, to: isDay(to) && to >= from ? to : from };
+  }
+
+  function setRange(range, { place }) {
+    state.range = range;
+    $('from').value = range.from;
+    $('to').value = range.to;
+    const isRange = range.from !== range.to;
+    $('range-toggle').checked = isRange || $('range-toggle').checked;
+    showRangeInputs();
+    const hash = isRange ? `#from=${range.from}&to=${range.to}` : (range.from === today() ? '' : `#from=${range.from}`);
+    if (window.location.hash !== hash) {
+      window.history.replaceState(null, '', hash || window.location.pathname + window.location.search);
+    }
+    for (const link of document.querySelectorAll('.exports a')) {
+      link.href = `/api/v1/export?${rangeQuery({ format: link.dataset.format })}`;
+    }
+    reloadRange(place);
+  }
+
+  function reloadRange(place) {
+    state.distanceMeters = null;
+    state.locationCount = null;
+    showSummary();
+    loadPath({ place });
+    loadList();
+  }
+
+  function showRangeInputs() {
+    const isRange = $('range-toggle').checked;
+    $('to-group').hidden = !isRange;
+    $('from-label').textContent = isRange ? 'From' : 'Day';
+    const days = isRange ? 'range' : 'day';
+    $('previous').setAttribute('aria-label', `Previous ${days}`);
+    $('next').setAttribute('aria-label', `Next ${days}`);
+  }
+
+  function rangeFromInputs() {
+    const from = isDay($('from').value) ? $('from').value : today();
+    let to = $('range-toggle').checked && isDay($('to').value) ? $('to').value : from;
+    if (to < from) to = from;
+    return { from, to };
+  }
+
+  function shiftRange(direction) {
+    const length = daysBetween(state.range.from, state.range.to) + 1;
+    setRange({ from: addDays(state.range.from, direction * length), to: addDays(state.range.to, direction * length) },
+      { place: true });
+  }
+
+  // MARK: Text
+
+  function formatTime(time, withDate) {
+    const options = withDate
+      ? { dateStyle: 'medium', timeStyle: 'medium' }
+      : { timeStyle: 'medium' };
+    return new Intl.DateTimeFormat(undefined, options).format(new Date(time));
+  }
+
+  function showSummary() {
+    const output = $('distance');
+    if (state.distanceMeters === null) {
+      output.textContent = '–';
+    } else {
+      const imperial = state.units === 'imperial';
+      const value = imperial ? state.distanceMeters / METERS_PER_MILE : state.distanceMeters / 1000;
+      const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: value < 10 ? 2 : 1 }).format(value);
+      output.textContent = `${number} ${imperial ? 'mi' : 'km'}`;
+    }
+    $('count').textContent = state.locationCount === null ? ''
+      : `${new Intl.NumberFormat().format(state.locationCount)} location${state.locationCount === 1 ? '' : 's'} logged`;
+    for (const radio of document.querySelectorAll('input[name="units"]')) radio.checked = radio.value === state.units;
+  }
+
+  function showStatus(message, isError) {
+    const status = $('status');
+    status.textContent = message;
+    status.classList.toggle('is-error', Boolean(isError));
+  }
+
+  // MARK: Controls
+
+  function bindControls() {
+    $('login-form').addEventListener('submit', logIn);
+    $('logout').addEventListener('click', logOut);
+    $('range-form').addEventListener('submit', (event) => event.preventDefault());
+    $('from').addEventListener('change', () => {
+      if (!$('range-toggle').checked) $('to').value = $('from').value;
+      setRange(rangeFromInputs(), { place: true });
+    });
+    $('to').addEventListener('change', () => setRange(rangeFromInputs(), { place: true }));
+    $('range-toggle').addEventListener('change', () => {
+      showRangeInputs();
+      if (!$('range-toggle').checked) setRange({ from: state.range.from, to: state.range.from }, { place: true });
+      else $('to').focus();
+    });
+    $('previous').addEventListener('click', () => shiftRange(-1));
+    $('next').addEventListener('click', () => shiftRange(1));
+    $('today').addEventListener('click', () => {
+      $('range-toggle').checked = false;
+      setRange({ from: today(), to: today() }, { place: true });
+    });
+    for (const radio of document.querySelectorAll('input[name="units"]')) {
+      radio.addEventListener('change', () => {
+        state.units = radio.value === 'imperial' ? 'imperial' : 'metric';
+        localStorage.setItem(UNITS_KEY, state.units);
+        showSummary();
+      });
+    }
+    $('log-here').addEventListener('click', logHere);
+    window.addEventListener('hashchange', () => {
+      const range = rangeFromLocation();
+      if (state.session && range && (range.from !== state.range.from || range.to !== state.range.to)) {
+        setRange(range, { place: true });
+      }
+    });
+    showSummary();
+  }
+
+  start();
+})();

@@ -1,0 +1,308 @@
+#!/usr/bin/python3
+"""Drives Travelog's page in a real Chromium over the DevTools protocol.
+
+scripts/browser-test.sh starts the server and the browser and runs this with their addresses.
+Modes:
+  test   seeds today's locations, logs in through the form, waits for the path, posts a new
+         location with the device token and checks it is drawn (appended, not reloaded) and listed
+         first within two seconds, with no console errors but failed tile loads.
+  bench  logs in, then opens the page on a range of stored days and reports the time from the
+         navigation's start to the first drawn path (`#map[data-point-count] > 0`).
+
+Standard library plus Debian's python3-websocket; run with /usr/bin/python3.
+"""
+
+import argparse
+import datetime
+import json
+import math
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+import websocket  # Debian: python3-websocket
+
+#: The longest a live location may take from the POST to the drawn path.
+LIVE_DEADLINE_SECONDS = 2.0
+#: Target for the bench's time to the first drawn path.
+BENCH_TARGET_SECONDS = 2.0
+
+failures = []
+
+
+def report(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+class DevTools:
+    """A minimal DevTools protocol client for one page target: calls, and the events seen so far."""
+
+    def __init__(self, devtools_port):
+        with urllib.request.urlopen(f"http://127.0.0.1:{devtools_port}/json/list", timeout=10) as answer:
+            targets = json.load(answer)
+        pages = [target for target in targets if target.get("type") == "page"]
+        if not pages:
+            request = urllib.request.Request(f"http://127.0.0.1:{devtools_port}/json/new?about:blank", method="PUT")
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                pages = [json.load(answer)]
+        self.socket = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=30,
+                                                  suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+
+    def call(self, method, params=None, timeout=30):
+        self.next_id += 1
+        identifier = self.next_id
+        self.socket.send(json.dumps({"id": identifier, "method": method, "params": params or {}}))
+        deadline = time.monotonic() + timeout
+        while True:
+            self.socket.settimeout(max(0.05, deadline - time.monotonic()))
+            message = json.loads(self.socket.recv())
+            if message.get("id") == identifier:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+            if "method" in message:
+                self.events.append(message)
+
+    def evaluate(self, expression):
+        """The value of a JavaScript expression (awaited when it is a promise)."""
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails'].get('exception', {}).get('description')}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, timeout, interval=0.02):
+        """Polls until the expression is truthy; its value, or None after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:  # the page is not there yet (about:blank, or loading)
+                value = None
+            if value:
+                return value
+            time.sleep(interval)
+        return None
+
+
+POINT_COUNT = "Number(document.getElementById('map').dataset.pointCount || 0)"
+PATH_READY = ("(() => { const map = document.getElementById('map');"
+              " return map && map.getAttribute('aria-busy') === 'false' && Number(map.dataset.pointCount) > 0; })()")
+PATH_REQUESTS = "performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/v1/path')).length"
+
+
+def settle(devtools, quiet_seconds=0.6, timeout=120):
+    """Waits until no path request is under way and nothing changed for `quiet_seconds` (the map
+    moves to the path, which may ask for the path again at the new zoom). Returns
+    [drawn points, path requests made, aria-busy]."""
+    deadline = time.monotonic() + timeout
+    stable_since, previous = time.monotonic(), None
+    while time.monotonic() < deadline:
+        current = devtools.evaluate(f"[{POINT_COUNT}, {PATH_REQUESTS}, document.getElementById('map').getAttribute('aria-busy')]")
+        if current != previous or current[2] == "true":
+            stable_since, previous = time.monotonic(), current
+        elif time.monotonic() - stable_since >= quiet_seconds:
+            break
+        time.sleep(0.05)
+    return previous
+
+
+def open_page(devtools, url):
+    for domain in ("Page", "Runtime", "Log", "Network"):
+        devtools.call(f"{domain}.enable")
+    devtools.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    devtools.call("Page.navigate", {"url": url})
+
+
+def log_in(devtools, user, password):
+    """Types into the login form and submits it, as a person would."""
+    if not devtools.wait_for("!document.getElementById('login').hidden", 15):
+        return report(False, "the login form is shown to a visitor without a session")
+    report(True, "the login form is shown to a visitor without a session")
+    for field, text in (("login-user", user), ("login-password", password)):
+        devtools.evaluate(f"document.getElementById('{field}').focus()")
+        devtools.call("Input.insertText", {"text": text})
+    devtools.evaluate("document.getElementById('login-submit').click()")
+    shown = devtools.wait_for("!document.getElementById('app').hidden && document.getElementById('login').hidden", 15)
+    return report(bool(shown), "logging in through the form shows the map")
+
+
+def console_errors(devtools, tile_origin):
+    """Errors logged by the page, except failed tile loads (no tile server answers in the test) and
+    the 401 of the first session check (a visitor who is not logged in)."""
+    errors, tile_failures = [], 0
+    for event in devtools.events:
+        method, params = event["method"], event.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            errors.append(details.get("exception", {}).get("description") or details.get("text"))
+        elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            errors.append(" ".join(str(argument.get("value", argument.get("description"))) for argument in params["args"]))
+        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+            entry = params["entry"]
+            url = entry.get("url", "")
+            if url.startswith(tile_origin):
+                tile_failures += 1
+                continue
+            if url.endswith("/api/v1/session") and "401" in entry.get("text", ""):
+                continue
+            errors.append(f"{entry.get('text')} {url}".strip())
+    return errors, tile_failures
+
+
+def post_locations(base_url, token, locations):
+    request = urllib.request.Request(f"{base_url}/api/v1/locations", data=json.dumps(locations).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def iso(moment):
+    return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def seed_today(base_url, token):
+    """A walk of 60 fixes over the last part of today (local time); returns the last fix."""
+    now = datetime.datetime.now().astimezone()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    if (now - midnight).total_seconds() < 180:  # just after midnight: let today have room for the walk
+        time.sleep(180 - (now - midnight).total_seconds())
+        now = datetime.datetime.now().astimezone()
+        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    span = min((now - midnight).total_seconds() - 90, 3000.0)
+    start = now - datetime.timedelta(seconds=span)
+    locations = []
+    for index in range(60):
+        moment = start + datetime.timedelta(seconds=span * index / 60)
+        angle = index / 60 * math.pi
+        locations.append({"latitude": 52.5200 + 0.01 * math.sin(angle), "longitude": 13.4050 + 0.02 * index / 60,
+                          "timestamp": iso(moment), "horizontalAccuracy": 8})
+    stored = post_locations(base_url, token, locations)
+    report(stored.get("stored") == 60, f"seeded 60 locations for today through the API ({stored})")
+    return locations[-1]
+
+
+def run_test(arguments):
+    base_url = arguments.url.rstrip("/")
+    last = seed_today(base_url, arguments.token)
+    devtools = DevTools(arguments.devtools_port)
+    open_page(devtools, base_url + "/")
+    if not log_in(devtools, arguments.user, arguments.password):
+        return
+    started = time.monotonic()
+    ready = devtools.wait_for(PATH_READY, 20)
+    report(bool(ready), f"the path is drawn after logging in ({devtools.evaluate(POINT_COUNT)} points,"
+                        f" {time.monotonic() - started:.2f} s)")
+    if not ready:
+        return
+    before, path_requests, _ = settle(devtools)
+    report(devtools.evaluate("document.querySelectorAll('#locations li').length") == 60,
+           "the list shows the 60 seeded locations")
+    distance = devtools.evaluate("document.getElementById('distance').textContent")
+    report(distance.endswith(" km"), f"the distance is shown in kilometres by default ({distance!r})")
+    devtools.evaluate("document.querySelector('input[name=units][value=imperial]').click()")
+    distance = devtools.evaluate("document.getElementById('distance').textContent")
+    remembered = devtools.evaluate("localStorage.getItem('travelog.units')")
+    report(distance.endswith(" mi") and remembered == "imperial",
+           f"the unit toggle shows miles and is remembered ({distance!r}, localStorage {remembered!r})")
+    devtools.evaluate("window.__travelogTestSentinel = 1")
+
+    # A new fix near the path's end, a moment after it.
+    moment = datetime.datetime.now().astimezone() - datetime.timedelta(seconds=5)
+    fresh = {"latitude": round(last["latitude"] + 0.0007, 6), "longitude": round(last["longitude"] + 0.0011, 6),
+             "timestamp": iso(moment), "horizontalAccuracy": 6}
+    posted = time.monotonic()
+    post_locations(base_url, arguments.token, [fresh])
+    grown = devtools.wait_for(f"{POINT_COUNT} > {before}", LIVE_DEADLINE_SECONDS, interval=0.01)
+    elapsed = time.monotonic() - posted
+    after = devtools.evaluate(POINT_COUNT)
+    report(bool(grown), f"a posted location is drawn live within {LIVE_DEADLINE_SECONDS:.0f} s"
+                        f" (data-point-count {before} -> {after} in {elapsed:.3f} s)")
+    report(devtools.evaluate("window.__travelogTestSentinel === 1") and devtools.evaluate(PATH_REQUESTS) == path_requests,
+           "the new location is appended without reloading the page or the path")
+    listed = devtools.wait_for("(document.querySelector('#locations li') || {}).textContent", 2)
+    wanted = f"{fresh['latitude']:.5f}, {fresh['longitude']:.5f}"
+    report(bool(listed) and wanted in listed, f"the list shows the new location first ({listed!r})")
+    report(devtools.evaluate("document.querySelectorAll('#locations li').length") == 61, "the list has 61 entries")
+    tiles = devtools.evaluate("document.querySelectorAll('#map img.leaflet-tile').length")
+    report(tiles > 0, f"the basemap asked for tiles ({tiles}) from the unreachable tile server")
+
+    errors, tile_failures = console_errors(devtools, arguments.tile_origin)
+    report(not errors, f"no console errors other than failed tile loads ({tile_failures} of those)"
+                       + ("" if not errors else f": {errors}"))
+
+    devtools.evaluate("document.getElementById('logout').click()")
+    report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")
+
+
+def run_bench(arguments):
+    base_url = arguments.url.rstrip("/")
+    devtools = DevTools(arguments.devtools_port)
+    open_page(devtools, base_url + "/")
+    if not log_in(devtools, arguments.user, arguments.password):
+        return
+    devtools.wait_for(PATH_READY + " || document.getElementById('list-note').textContent", 20)
+    figures = []
+    for run in range(arguments.runs):
+        devtools.call("Page.navigate", {"url": "about:blank"})
+        devtools.wait_for("location.href === 'about:blank'", 10)
+        devtools.call("Page.navigate", {"url": f"{base_url}/#from={arguments.from_day}&to={arguments.to_day}"})
+        devtools.wait_for("location.pathname === '/'", 10, interval=0.005)
+        found = devtools.wait_for(
+            f"{POINT_COUNT} > 0 && [{POINT_COUNT}, performance.now()]", 120, interval=0.01)
+        if not found:
+            report(False, f"run {run + 1}: no path drawn within 120 s")
+            return
+        count, milliseconds = found
+        request = devtools.evaluate(
+            "(() => { const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/v1/path'));"
+            " return entry ? [entry.responseStart - entry.requestStart, entry.responseEnd - entry.responseStart,"
+            " entry.transferSize, entry.name] : null; })()")
+        figures.append(milliseconds)
+        waiting, download, size, name = request or (0, 0, 0, "")
+        print(f"run {run + 1}: first path drawn {milliseconds:.0f} ms after navigation start; {count} points drawn;"
+              f" /api/v1/path answered in {waiting:.0f} ms (+{download:.0f} ms transfer, {size} bytes)", flush=True)
+        # The map then moves to the path and may ask again at its new zoom: let that finish, or the
+        # server would still be reading for it during the next run.
+        settle(devtools)
+    figures.sort()
+    median = figures[len(figures) // 2] / 1000
+    report(median < BENCH_TARGET_SECONDS,
+           f"median time to the first drawn path over {len(figures)} runs: {median:.3f} s"
+           f" (target under {BENCH_TARGET_SECONDS:.0f} s; {arguments.stored_points} stored points in the range)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("test", "bench"))
+    parser.add_argument("--url", required=True, help="the server's address, http://127.0.0.1:PORT")
+    parser.add_argument("--devtools-port", type=int, required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--token", help="a device token of the user (test mode)")
+    parser.add_argument("--tile-origin", default="http://127.0.0.1:9/", help="tile loads from here may fail")
+    parser.add_argument("--from-day", help="bench: the range's first day (YYYY-MM-DD)")
+    parser.add_argument("--to-day", help="bench: the range's last day (YYYY-MM-DD)")
+    parser.add_argument("--runs", type=int, default=3, help="bench: page loads measured")
+    parser.add_argument("--stored-points", default="?", help="bench: stored points in the range (for the report)")
+    arguments = parser.parse_args()
+    try:
+        if arguments.mode == "test":
+            run_test(arguments)
+        else:
+            run_bench(arguments)
+    except Exception as error:  # a broken protocol exchange is a failure, said plainly
+        report(False, f"{type(error).__name__}: {error}")
+    print(("FAIL" if failures else "PASS") + f": browser {arguments.mode}" +
+          (f" ({len(failures)} failed)" if failures else ""), flush=True)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

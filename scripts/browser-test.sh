@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The page in a real browser: Debian's chromium, headless, driven over the DevTools protocol by
+# Tests/Browser/page_test.py (Debian's python3-websocket). Needs chromium, python3-websocket and
+# libjs-leaflet (`make test` installs them).
+#
+#   scripts/browser-test.sh [--travelog PATH]                   the page test (default: the debug build)
+#   scripts/browser-test.sh --bench-million [--travelog PATH]   time to the first drawn path over 1M stored points
+#
+# A temporary database, a user and a device are made with the CLI; the server runs on a free port
+# with tiles from an address where nothing answers (no network is used); server and browser are
+# stopped on exit. Prints PASS/FAIL lines; exits non-zero on failure.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+travelog="$root/.build/debug/travelog"
+mode=test
+points=1000000
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --travelog) travelog="$2"; shift 2 ;;
+    --bench-million) mode=bench; shift ;;
+    --points) points="$2"; shift 2 ;;
+    *) echo "usage: $0 [--travelog PATH] [--bench-million [--points N]]" >&2; exit 2 ;;
+  esac
+done
+python=/usr/bin/python3
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+[ -x "$travelog" ] || { echo "FAIL: $travelog is missing (run swift build first)"; exit 1; }
+[ -x "$chromium" ] || { echo "FAIL: $chromium is missing (apt-get install chromium)"; exit 1; }
+"$python" -c 'import websocket' 2>/dev/null || { echo "FAIL: python3-websocket is missing (apt-get install python3-websocket)"; exit 1; }
+
+# The page and this script agree on what "today" is.
+export TZ="${TZ:-UTC}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-browser.XXXXXX")"
+server_pid="" browser_pid=""
+cleanup() {
+  [ -n "$browser_pid" ] && kill "$browser_pid" 2>/dev/null && wait "$browser_pid" 2>/dev/null
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+export TRAVELOG_DB="$work/db.sqlite"
+user=ada password="browser-test-password"
+echo "$password" | "$travelog" user add "$user" --password-stdin >/dev/null
+token="$("$travelog" device add --user "$user" phone --json | "$python" -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
+
+if [ "$mode" = bench ]; then
+  echo "Generating and importing $points synthetic track points…"
+  started=$SECONDS
+  read -r first_day last_day < <("$python" "$root/Tests/Browser/synthetic_gpx.py" "$work/track.gpx" --points "$points")
+  "$travelog" import --user "$user" --device phone "$work/track.gpx" >/dev/null
+  rm -f "$work/track.gpx"
+  echo "seeded $points points ($first_day to $last_day) in $((SECONDS - started)) s"
+fi
+
+# The server on a free port; tiles from the discard port, where nothing answers.
+tile_origin="http://127.0.0.1:9/"
+"$travelog" serve --port 0 --tiles "${tile_origin}{z}/{x}/{y}.png" 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 300); do
+  port="$(sed -n 's|.*open http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"
+  [ -n "$port" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "FAIL: the server stopped:"; cat "$work/server.log"; exit 1; }
+  sleep 0.1
+done
+[ -n "${port:-}" ] || { echo "FAIL: the server did not start"; cat "$work/server.log"; exit 1; }
+url="http://127.0.0.1:$port"
+
+# Headless chromium on a free DevTools port (it writes the port to DevToolsActivePort).
+sandbox=()
+[ "$(id -u)" -eq 0 ] && sandbox=(--no-sandbox)
+"$chromium" --headless=new "${sandbox[@]}" --remote-debugging-port=0 --user-data-dir="$work/chromium" \
+  --no-first-run --no-default-browser-check --disable-gpu --disable-extensions --disable-background-networking \
+  --disable-component-update --disable-sync --metrics-recording-only --mute-audio --window-size=390,844 \
+  about:blank >"$work/chromium.log" 2>&1 &
+browser_pid=$!
+devtools_port=""
+for _ in $(seq 1 300); do
+  [ -s "$work/chromium/DevToolsActivePort" ] && devtools_port="$(head -1 "$work/chromium/DevToolsActivePort")" && break
+  kill -0 "$browser_pid" 2>/dev/null || { echo "FAIL: chromium stopped:"; tail -20 "$work/chromium.log"; exit 1; }
+  sleep 0.1
+done
+[ -n "$devtools_port" ] || { echo "FAIL: chromium's DevTools port did not open"; tail -20 "$work/chromium.log"; exit 1; }
+
+common=(--url "$url" --devtools-port "$devtools_port" --user "$user" --password "$password" --tile-origin "$tile_origin")
+if [ "$mode" = bench ]; then
+  "$python" "$root/Tests/Browser/page_test.py" bench "${common[@]}" \
+    --from-day "$first_day" --to-day "$last_day" --stored-points "$points"
+else
+  "$python" "$root/Tests/Browser/page_test.py" test "${common[@]}" --token "$token"
+fi
