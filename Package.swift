@@ -61,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogJournal",
-            dependencies: ["TravelogCore", "TravelogStore"],
+            dependencies: ["TravelogCore", "TravelogStore", "TravelogGeocoding"],
             swiftSettings: swiftSettings
         ),
         .target(

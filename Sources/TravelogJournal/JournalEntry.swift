@@ -1,0 +1,70 @@
+import Foundation
+import TravelogCore
+import TravelogStore
+
+/// A visit as the journal shows it: what to call it, and its times in the local time of the place.
+public struct JournalEntry: Encodable, Hashable, Sendable {
+    public var id: Int64
+    /// The person's title, else the place's name, else the name the data gave, else the gazetteer's
+    /// description of where it is.
+    public var place: String
+    public var placeID: Int64?
+    /// ISO 8601 in UTC.
+    public var arrival: String
+    /// `nil` while the visit goes on.
+    public var departure: String?
+    /// ISO 8601 with the offset of the place's time zone at that moment.
+    public var localArrival: String
+    public var localDeparture: String?
+    public var timeZone: String?
+    public var latitude: Double
+    public var longitude: Double
+    public var radius: Double
+    public var durationSeconds: Double?
+    public var source: String
+    public var device: String
+    public var countryCode: String?
+    public var hidden: Bool
+
+    public init(_ stored: StoredVisit, place: StoredPlace?, deviceName: String) {
+        let visit = stored.visit
+        id = stored.id.rawValue
+        self.place = stored.title ?? place?.name ?? visit.name ?? Self.describe(visit.placemark)
+            ?? String(format: "%.5f, %.5f", visit.center.latitude, visit.center.longitude)
+        placeID = stored.placeID?.rawValue
+        let zone = visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:))
+        timeZone = zone?.identifier
+        arrival = LocalTime.iso(visit.arrival, in: nil)
+        departure = stored.shownDeparture.map { LocalTime.iso($0, in: nil) }
+        localArrival = LocalTime.iso(visit.arrival, in: zone)
+        localDeparture = stored.shownDeparture.map { LocalTime.iso($0, in: zone) }
+        latitude = visit.center.latitude
+        longitude = visit.center.longitude
+        radius = (visit.radiusMeters * 10).rounded() / 10
+        durationSeconds = stored.shownDeparture.map { $0.timeIntervalSince(visit.arrival) }
+        source = visit.source.rawValue
+        device = deviceName
+        countryCode = visit.placemark?.isoCountryCode
+        hidden = stored.hidden
+    }
+
+    /// "Kreuzberg, Berlin, DE".
+    static func describe(_ placemark: VisitPlacemark?) -> String? {
+        guard let placemark else { return nil }
+        var parts = [placemark.name]
+        if let area = placemark.administrativeArea, area != placemark.name { parts.append(area) }
+        if let country = placemark.isoCountryCode { parts.append(country) }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Times written in a place's own time zone.
+public enum LocalTime {
+    /// ISO 8601 to the second: `Z` in UTC (`zone` nil), else the zone's offset at that moment.
+    public static func iso(_ date: Date, in zone: TimeZone?) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = zone ?? TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

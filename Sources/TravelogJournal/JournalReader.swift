@@ -1,0 +1,170 @@
+import Foundation
+import TravelogCore
+import TravelogStore
+
+/// What the CLI, the API and the page read from the journal: entries, the trips between them, the
+/// places, and where the person has been (countries, cities, days per country).
+public struct JournalReader: Sendable {
+    public let store: any LocationStore
+
+    public init(store: any LocationStore) {
+        self.store = store
+    }
+
+    /// The visible entries overlapping `[from, to)`, oldest first.
+    public func entries(userID: UserID, from: Date?, to: Date?, includeHidden: Bool = false) async throws -> [JournalEntry] {
+        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: includeHidden)
+        let places = Dictionary(uniqueKeysWithValues: try await store.places(userID: userID).map { ($0.id, $0) })
+        let devices = Dictionary(uniqueKeysWithValues: try await store.devices(userID: userID).map { ($0.id, $0.name) })
+        return StoredVisit.shown(visits).map { stored in
+            JournalEntry(stored, place: stored.placeID.flatMap { places[$0] }, deviceName: devices[stored.visit.deviceID] ?? "")
+        }
+    }
+
+    /// The trips between consecutive visible visits of each device in `[from, to)`.
+    public func trips(userID: UserID, from: Date?, to: Date?, builder: TripBuilder = TripBuilder()) async throws -> [TripEntry] {
+        let all = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: false)
+        let visits = StoredVisit.shown(all)
+        var result: [TripEntry] = []
+        for device in try await store.devices(userID: userID) {
+            let own = visits.filter { $0.visit.deviceID == device.id }
+            for (origin, destination) in zip(own, own.dropFirst()) {
+                guard let start = origin.shownDeparture, destination.visit.arrival > start,
+                      let from = try? Visit(arrival: origin.visit.arrival, departure: start, center: origin.visit.center,
+                                            radiusMeters: origin.visit.radiusMeters, locationCount: origin.visit.locationCount),
+                      let to = try? Visit(arrival: destination.visit.arrival, departure: destination.visit.departure,
+                                          center: destination.visit.center, radiusMeters: destination.visit.radiusMeters,
+                                          locationCount: destination.visit.locationCount)
+                else { continue }
+                let fixes = try await store.locations(LocationQuery(userID: userID, deviceIDs: [device.id], from: start,
+                                                                    to: destination.visit.arrival))
+                guard let trip = builder.trip(from: from, to: to, locations: fixes.map(\.location)) else { continue }
+                result.append(TripEntry(trip, from: origin, to: destination, device: device.name, fixes: fixes.map(\.location)))
+            }
+        }
+        return result.sorted { $0.start < $1.start }
+    }
+
+    /// The user's places with how often each was visited.
+    public func places(userID: UserID) async throws -> [PlaceEntry] {
+        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        return try await store.places(userID: userID).map { place in
+            let own = visits.filter { $0.placeID == place.id }
+            return PlaceEntry(id: place.id.rawValue, name: place.name ?? own.first.flatMap { JournalEntry.describe($0.visit.placemark) },
+                              latitude: place.center.latitude, longitude: place.center.longitude, radius: place.radiusMeters,
+                              visits: own.count, lastVisit: own.map(\.visit.arrival).max().map { LocalTime.iso($0, in: nil) })
+        }
+    }
+
+    /// Countries and cities visited in `[from, to)`, and local days spent in each country.
+    public func whereabouts(userID: UserID, from: Date?, to: Date?) async throws -> Whereabouts {
+        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: false)
+        var daysByCountry: [String: Set<Int>] = [:]
+        var cities: [String: Whereabouts.City] = [:]
+        for stored in visits {
+            guard let placemark = stored.visit.placemark, let country = placemark.isoCountryCode else { continue }
+            let zone = placemark.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+            let end = stored.shownDeparture ?? stored.visit.arrival
+            var day = LocalDay.index(stored.visit.arrival, in: zone)
+            let last = LocalDay.index(end, in: zone)
+            while day <= last {
+                daysByCountry[country, default: []].insert(day)
+                day += 1
+            }
+            let key = "\(placemark.name)|\(country)"
+            cities[key, default: Whereabouts.City(name: placemark.name, administrativeArea: placemark.administrativeArea,
+                                                   countryCode: country, visits: 0)].visits += 1
+        }
+        return Whereabouts(
+            countries: daysByCountry.map { Whereabouts.Country(code: $0.key, days: $0.value.count) }
+                .sorted { ($0.days, $1.code) > ($1.days, $0.code) },
+            cities: cities.values.sorted { ($0.visits, $1.name) > ($1.visits, $0.name) })
+    }
+}
+
+/// A trip as the journal shows it.
+public struct TripEntry: Encodable, Hashable, Sendable {
+    public var start: String
+    public var end: String
+    public var localStart: String
+    public var localEnd: String
+    public var fromVisit: Int64
+    public var toVisit: Int64
+    public var distanceMeters: Double
+    public var durationSeconds: Double
+    public var mode: String
+    public var device: String
+    /// The fixes of the trip, `[longitude, latitude]`, for drawing the line.
+    public var coordinates: [[Double]]
+
+    init(_ trip: Trip, from origin: StoredVisit, to destination: StoredVisit, device: String, fixes: [Location]) {
+        let zone = origin.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:))
+        let arrivalZone = destination.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
+        start = LocalTime.iso(trip.start, in: nil)
+        end = LocalTime.iso(trip.end, in: nil)
+        localStart = LocalTime.iso(trip.start, in: zone)
+        localEnd = LocalTime.iso(trip.end, in: arrivalZone)
+        fromVisit = origin.id.rawValue
+        toVisit = destination.id.rawValue
+        distanceMeters = (trip.distanceMeters * 10).rounded() / 10
+        durationSeconds = trip.durationSeconds
+        mode = trip.mode.rawValue
+        self.device = device
+        coordinates = [[trip.origin.longitude, trip.origin.latitude]]
+            + fixes.map { [$0.coordinate.longitude, $0.coordinate.latitude] }
+            + [[trip.destination.longitude, trip.destination.latitude]]
+    }
+}
+
+/// A place as the journal lists it.
+public struct PlaceEntry: Encodable, Hashable, Sendable {
+    public var id: Int64
+    public var name: String?
+    public var latitude: Double
+    public var longitude: Double
+    public var radius: Double
+    public var visits: Int
+    public var lastVisit: String?
+}
+
+/// Where someone has been.
+public struct Whereabouts: Encodable, Hashable, Sendable {
+    public struct Country: Encodable, Hashable, Sendable {
+        public var code: String
+        /// Local days with at least part of a visit there.
+        public var days: Int
+    }
+
+    public struct City: Encodable, Hashable, Sendable {
+        public var name: String
+        public var administrativeArea: String?
+        public var countryCode: String
+        public var visits: Int
+    }
+
+    public var countries: [Country]
+    public var cities: [City]
+}
+
+/// Local calendar days as integers (days since 1970-01-01 in the zone), across DST changes.
+enum LocalDay {
+    static func index(_ date: Date, in zone: TimeZone) -> Int {
+        let local = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))
+        return Int((local / 86_400).rounded(.down))
+    }
+}
+
+extension StoredVisit {
+    /// The visits without those an earlier visit of the same device was merged over.
+    /// - Parameter visits: in time order.
+    /// - Complexity: O(n).
+    static func shown(_ visits: [StoredVisit]) -> [StoredVisit] {
+        var mergedUntil: [DeviceID: Date] = [:]
+        return visits.filter { stored in
+            let device = stored.visit.deviceID
+            if let until = mergedUntil[device], stored.visit.arrival <= until { return false }
+            if let until = stored.mergedUntil { mergedUntil[device] = until }
+            return true
+        }
+    }
+}
