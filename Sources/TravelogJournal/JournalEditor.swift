@@ -1,0 +1,70 @@
+import Foundation
+import TravelogStore
+
+/// The person's changes to the journal: rename, delete and merge entries, name places. Each is a
+/// decision the store keeps through every re-processing. Every call checks the entry belongs to
+/// the user.
+public struct JournalEditor: Sendable {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notFound(String)
+        case invalid(String)
+
+        public var description: String {
+            switch self {
+            case .notFound(let message), .invalid(let message): message
+            }
+        }
+    }
+
+    public let store: any LocationStore
+
+    public init(store: any LocationStore) {
+        self.store = store
+    }
+
+    /// Gives an entry a title of the person's own (`nil` or empty removes it).
+    public func rename(visit id: VisitID, userID: UserID, title: String?) async throws -> StoredVisit {
+        _ = try await owned(id, userID: userID)
+        let title = title.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        return try await store.editVisit(id: id, VisitEdit(title: .some(title)))
+    }
+
+    /// Deletes an entry: it is hidden for good, even when later data finds the visit again.
+    public func delete(visit id: VisitID, userID: UserID) async throws {
+        _ = try await owned(id, userID: userID)
+        _ = try await store.editVisit(id: id, VisitEdit(hidden: true))
+    }
+
+    /// Merges entries of one device into the earliest: it then lasts until the last one ends, and
+    /// the others are shown as part of it.
+    public func merge(visits ids: [VisitID], userID: UserID) async throws -> StoredVisit {
+        guard Set(ids).count >= 2 else { throw Failure.invalid("merging needs at least two different entries") }
+        var visits: [StoredVisit] = []
+        for id in ids { visits.append(try await owned(id, userID: userID)) }
+        visits.sort { $0.visit.arrival < $1.visit.arrival }
+        guard Set(visits.map(\.visit.deviceID)).count == 1 else {
+            throw Failure.invalid("entries of different devices cannot be merged")
+        }
+        let until = visits.dropFirst().compactMap(\.shownDeparture).max()
+        guard let until else { throw Failure.invalid("the last entry to merge is still going on") }
+        return try await store.editVisit(id: visits[0].id, VisitEdit(mergedUntil: .some(until)))
+    }
+
+    /// Names a place; its visits then carry the name.
+    public func rename(place id: PlaceID, userID: UserID, name: String?) async throws -> StoredPlace {
+        guard try await store.places(userID: userID).contains(where: { $0.id == id }) else {
+            throw Failure.notFound("no place \(id)")
+        }
+        let name = name.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        return try await store.renamePlace(id: id, name: name)
+    }
+
+    /// The visit, when it is the user's.
+    func owned(_ id: VisitID, userID: UserID) async throws -> StoredVisit {
+        guard let stored = try await store.visit(id: id),
+              let device = try await store.device(id: stored.visit.deviceID), device.userID == userID else {
+            throw Failure.notFound("no journal entry \(id)")
+        }
+        return stored
+    }
+}
