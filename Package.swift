@@ -72,6 +72,7 @@ let package = Package(
                 "TravelogStore",
                 "TravelogImport",
                 "TravelogJournal",
+                "TravelogGeocoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -147,6 +148,8 @@ let package = Package(
             name: "TravelogServerTests",
             dependencies: [
                 "TravelogServer",
+                "TravelogGeocoding",
+                "TravelogJournal",
                 "TravelogSQLite",
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -48,6 +48,32 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
         hidden = stored.hidden
     }
 
+    enum CodingKeys: String, CodingKey {
+        case id, place, placeID, arrival, departure, localArrival, localDeparture, timeZone, latitude, longitude, radius
+        case durationSeconds, source, device, countryCode, hidden
+    }
+
+    /// Unknown values are written as `null` (a departure not known yet is `null`, not absent).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(place, forKey: .place)
+        try container.encode(placeID, forKey: .placeID)
+        try container.encode(arrival, forKey: .arrival)
+        try container.encode(departure, forKey: .departure)
+        try container.encode(localArrival, forKey: .localArrival)
+        try container.encode(localDeparture, forKey: .localDeparture)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        try container.encode(radius, forKey: .radius)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encode(source, forKey: .source)
+        try container.encode(device, forKey: .device)
+        try container.encode(countryCode, forKey: .countryCode)
+        try container.encode(hidden, forKey: .hidden)
+    }
+
     /// "Kreuzberg, Berlin, DE".
     static func describe(_ placemark: VisitPlacemark?) -> String? {
         guard let placemark else { return nil }

@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import TravelogStore
+import TravelogGeocoding
+import TravelogJournal
 import UnixSignals
 
 /// The server: routes, the services behind them, and a run loop that stops gracefully on SIGTERM
@@ -15,17 +17,24 @@ public struct TravelogServerApp: Sendable {
     public let accounts: AccountService
     public let hub: LiveHub
     public let metrics: ServerMetrics
+    public let journal: JournalService
+    /// The offline gazetteer, when one was found: journal places, local time, the geocoding API.
+    public let gazetteer: Gazetteer?
     let ingest: IngestService
     let web: WebAssets
 
-    public init(store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration()) {
+    public init(store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
+                gazetteer: Gazetteer? = nil, logger: Logger = Logger(label: "travelog")) {
         self.store = store
         self.configuration = configuration
+        self.gazetteer = gazetteer
         accounts = AccountService(store: store, bcryptCost: configuration.bcryptCost,
                                   sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
         hub = LiveHub()
         metrics = ServerMetrics()
-        ingest = IngestService(store: store, hub: hub, metrics: metrics)
+        let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0) }
+        journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger)
+        ingest = IngestService(store: store, hub: hub, metrics: metrics, journal: journal)
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
@@ -50,6 +59,7 @@ public struct TravelogServerApp: Sendable {
         addPhoneAppRoutes(to: router)
         addReadRoutes(to: router)
         addLiveRoutes(to: router)
+        addJournalRoutes(to: router)
         addWebRoutes(to: router)
         router.get("/metrics") { _, _ in
             Response.text(metrics.render(liveSubscribers: hub.subscriberCount),
@@ -70,7 +80,7 @@ public struct TravelogServerApp: Sendable {
             router: makeRouter(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: [hub],
+            services: [hub, journal],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

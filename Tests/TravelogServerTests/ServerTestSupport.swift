@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import TravelogCore
+import TravelogGeocoding
 import TravelogSQLite
 import TravelogServer
 import TravelogStore
@@ -24,11 +25,27 @@ struct ServerFixture: Sendable {
     let adaToken: String
     let bobToken: String
 
+    /// A gazetteer of two places: Berlin and Tokyo.
+    static func gazetteer() throws -> Gazetteer {
+        let germany = try GazetteerCountry(code: "DE", alpha3Code: "DEU", name: "Germany")
+        let japan = try GazetteerCountry(code: "JP", alpha3Code: "JPN", name: "Japan")
+        let places = [
+            GazetteerPlace(name: "Berlin", asciiName: "Berlin", administrativeArea: "Berlin", subAdministrativeArea: "",
+                           country: germany, timeZoneIdentifier: "Europe/Berlin", population: 3_426_354,
+                           coordinate: Coordinate(validLatitude: 52.52437, longitude: 13.41053)!),
+            GazetteerPlace(name: "Tokyo", asciiName: "Tokyo", administrativeArea: "Tokyo", subAdministrativeArea: "",
+                           country: japan, timeZoneIdentifier: "Asia/Tokyo", population: 8_336_599,
+                           coordinate: Coordinate(validLatitude: 35.6895, longitude: 139.69171)!),
+        ]
+        return try Gazetteer(bytes: Gazetteer.encode(places), path: "test-gazetteer")
+    }
+
     static func make(adaApp: DeviceApp? = nil) async throws -> ServerFixture {
         let path = TestDirectory.url.appendingPathComponent("server-\(UUID().uuidString)/travelog.sqlite").path
         let store = try SQLiteLocationStore(path: path)
         // Cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
-        let app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4))
+        let app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4),
+                                    gazetteer: try gazetteer())
         let ada = try await app.accounts.addUser(named: "ada", password: adaPassword)
         let bob = try await app.accounts.addUser(named: "bob", password: bobPassword)
         let (adaPhone, adaToken) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: adaApp)

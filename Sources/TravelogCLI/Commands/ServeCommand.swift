@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TravelogGeocoding
 import TravelogServer
 import TravelogStore
 
@@ -14,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var gazetteerOptions: GazetteerOptions
 
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     var host = "127.0.0.1"
@@ -43,7 +45,13 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
                                                 tileAttribution: tileAttribution, secureCookies: secureCookies)
-        let app = TravelogServerApp(store: store, configuration: configuration)
+        var gazetteer: Gazetteer?
+        do {
+            gazetteer = try gazetteerOptions.load()
+        } catch {
+            logger.warning("journal places stay undescribed and the geocoding API is off: \(error)")
+        }
+        let app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, logger: logger)
         let users = try await store.users()
         var anyLogin = false
         for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }

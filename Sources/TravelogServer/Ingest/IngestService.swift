@@ -10,11 +10,13 @@ public final class IngestService: Sendable {
     let store: any LocationStore
     let hub: LiveHub
     let metrics: ServerMetrics
+    let journal: JournalService
 
-    public init(store: any LocationStore, hub: LiveHub, metrics: ServerMetrics) {
+    public init(store: any LocationStore, hub: LiveHub, metrics: ServerMetrics, journal: JournalService) {
         self.store = store
         self.hub = hub
         self.metrics = metrics
+        self.journal = journal
     }
 
     /// Stores a batch for a device. - Returns: how many were new and how many were known.
@@ -32,6 +34,7 @@ public final class IngestService: Sendable {
         if summary.inserted > 0 {
             hub.publish(userID: device.userID,
                         LiveUpdate(deviceName: device.name, source: source, locations: batch.map(\.location)))
+            journal.enqueue(device: device, locations: locations)
         }
         return summary
     }

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import TravelogCore
+import TravelogJournal
+import TravelogStore
+
+/// A notification the journal asks for: on arrival at a visit, and when a journal entry is
+/// complete. `key` is unique per event, so the same event is never delivered twice.
+public struct JournalNotification: Sendable, Equatable {
+    public enum Kind: String, Sendable { case arrival, journalEntry }
+    public var kind: Kind
+    public var key: String
+    public var userID: UserID
+    public var title: String
+    public var message: String
+    public var occurredAt: Date
+    public var entry: JournalEntry
+}
+
+/// Keeps the journal current as locations arrive: every stored batch asks for its device's
+/// affected stretch to be re-processed; requests for a device are coalesced and processed in the
+/// background (the ingest answers without waiting). New arrivals and completed entries of the
+/// recent past become notifications.
+public final class JournalService: Service, Sendable {
+    /// Only visits this recent notify (older ones come from imports of history), seconds.
+    public static let notificationHorizonSeconds: TimeInterval = 6 * 3600
+
+    public let processor: JournalProcessor
+    let reader: JournalReader
+    let notify: @Sendable (JournalNotification) async -> Void
+    let logger: Logger
+    private let pending = Mutex<[DeviceID: (device: Device, from: Date, to: Date)]>([:])
+    private let tail = Mutex<Task<Void, Never>?>(nil)
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+
+    public init(processor: JournalProcessor, logger: Logger = Logger(label: "travelog.journal"),
+                notify: @escaping @Sendable (JournalNotification) async -> Void = { _ in }) {
+        self.processor = processor
+        reader = JournalReader(store: processor.store)
+        self.notify = notify
+        self.logger = logger
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for the stretch these new locations touched to be re-processed.
+    func enqueue(device: Device, locations: [Location]) {
+        guard let first = locations.map(\.timestamp).min(), let last = locations.map(\.timestamp).max() else { return }
+        pending.withLock { pending in
+            if let known = pending[device.id] {
+                pending[device.id] = (device, min(known.from, first), max(known.to, last))
+            } else {
+                pending[device.id] = (device, first, last)
+            }
+        }
+        wake.yield()
+    }
+
+    /// Processes everything asked for so far, now (the run loop does the same in the background).
+    /// Runs one at a time: each drain waits for the one before it, so two never interleave their
+    /// reads and writes of the same visits.
+    public func drain() async {
+        let task = tail.withLock { tail -> Task<Void, Never> in
+            let previous = tail
+            let next = Task { [self] in
+                await previous?.value
+                await processPending()
+            }
+            tail = next
+            return next
+        }
+        await task.value
+    }
+
+    private func processPending() async {
+        let work = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        for item in work {
+            do {
+                let changes = try await processor.process(device: item.device, from: item.from, to: item.to)
+                await announce(changes, device: item.device)
+            } catch {
+                logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])
+            }
+        }
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await _ in self.wakes {
+                await self.drain()
+            }
+        }
+        await drain()
+    }
+
+    func announce(_ changes: VisitChanges, device: Device, now: Date = Date()) async {
+        guard !changes.arrived.isEmpty || !changes.completed.isEmpty else { return }
+        let entries = (try? await reader.entries(userID: device.userID, from: now.addingTimeInterval(-Self.notificationHorizonSeconds * 4),
+                                                  to: nil)) ?? []
+        func entry(_ stored: StoredVisit) -> JournalEntry? { entries.first { $0.id == stored.id.rawValue } }
+        for stored in changes.arrived where stored.visit.departure == nil
+            && now.timeIntervalSince(stored.visit.arrival) < Self.notificationHorizonSeconds {
+            guard let entry = entry(stored) else { continue }
+            await notify(JournalNotification(kind: .arrival, key: "visit-arrival:\(stored.id)", userID: device.userID,
+                                             title: "Arrived: \(entry.place)", message: "\(device.name) arrived at \(entry.place)",
+                                             occurredAt: stored.visit.arrival, entry: entry))
+        }
+        for stored in changes.completed {
+            guard let departure = stored.visit.departure, now.timeIntervalSince(departure) < Self.notificationHorizonSeconds,
+                  let entry = entry(stored) else { continue }
+            await notify(JournalNotification(kind: .journalEntry, key: "journal-entry:\(stored.id)", userID: device.userID,
+                                             title: "New journal entry 📌", message: entry.place,
+                                             occurredAt: departure, entry: entry))
+        }
+    }
+}

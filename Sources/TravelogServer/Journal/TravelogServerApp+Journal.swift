@@ -1,0 +1,167 @@
+import Foundation
+import Hummingbird
+import TravelogCore
+import TravelogGeocoding
+import TravelogJournal
+import TravelogStore
+
+extension TravelogServerApp {
+    /// The journal (visits, trips, places, where someone has been) and offline geocoding.
+    func addJournalRoutes(to router: RouteRegistry) {
+        let reader = JournalReader(store: store)
+        let editor = JournalEditor(store: store)
+        router.get("/api/v1/visits") { request, context in
+            let identity = try context.requireIdentity()
+            let parameters = try await ReadParameters(request, identity: identity, store: store)
+            await journal.drain()
+            return try Response.json(try await reader.entries(userID: identity.user.id, from: parameters.from, to: parameters.to,
+                                                              includeHidden: request.query("hidden") == "true"))
+        }
+        router.on("/api/v1/visits/{id}", method: .patch) { request, context in
+            let identity = try userIdentity(context)
+            struct Body: Decodable { var title: String? }
+            let body: Body = try await decode(request, context)
+            let stored = try await journalEdit { try await editor.rename(visit: try visitID(context), userID: identity.user.id, title: body.title) }
+            return try Response.json(try await entry(stored.id, reader: reader, userID: identity.user.id))
+        }
+        router.delete("/api/v1/visits/{id}") { _, context in
+            let identity = try userIdentity(context)
+            try await journalEdit { try await editor.delete(visit: try visitID(context), userID: identity.user.id) }
+            return Response(status: .noContent)
+        }
+        router.post("/api/v1/visits/merge") { request, context in
+            let identity = try userIdentity(context)
+            struct Body: Decodable { var ids: [Int64] }
+            let body: Body = try await decode(request, context)
+            let stored = try await journalEdit {
+                try await editor.merge(visits: body.ids.map(VisitID.init(rawValue:)), userID: identity.user.id)
+            }
+            return try Response.json(try await entry(stored.id, reader: reader, userID: identity.user.id))
+        }
+        router.get("/api/v1/trips") { request, context in
+            let identity = try context.requireIdentity()
+            let parameters = try await ReadParameters(request, identity: identity, store: store)
+            await journal.drain()
+            return try Response.json(try await reader.trips(userID: identity.user.id, from: parameters.from, to: parameters.to))
+        }
+        router.get("/api/v1/places") { _, context in
+            let identity = try context.requireIdentity()
+            await journal.drain()
+            return try Response.json(try await reader.places(userID: identity.user.id))
+        }
+        router.on("/api/v1/places/{id}", method: .patch) { request, context in
+            let identity = try userIdentity(context)
+            struct Body: Decodable { var name: String? }
+            let body: Body = try await decode(request, context)
+            guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.badRequest("the place id must be a number") }
+            _ = try await journalEdit { try await editor.rename(place: PlaceID(rawValue: id), userID: identity.user.id, name: body.name) }
+            return try Response.json(try await reader.places(userID: identity.user.id).first { $0.id == id })
+        }
+        router.get("/api/v1/whereabouts") { request, context in
+            let identity = try context.requireIdentity()
+            let parameters = try await ReadParameters(request, identity: identity, store: store)
+            await journal.drain()
+            return try Response.json(try await reader.whereabouts(userID: identity.user.id, from: parameters.from, to: parameters.to))
+        }
+        router.post("/api/v1/journal/process") { _, context in
+            let identity = try userIdentity(context)
+            var visits = 0
+            for device in try await store.devices(userID: identity.user.id) {
+                let changes = try await journal.processor.process(device: device)
+                visits += changes.arrived.count
+            }
+            return try Response.json(["newVisits": visits])
+        }
+        addGeocodingRoutes(to: router)
+    }
+
+    func addGeocodingRoutes(to router: RouteRegistry) {
+        let reverse = gazetteer.map(ReverseGeocoder.init(gazetteer:))
+        let forward = gazetteer.map(ForwardGeocoder.init(gazetteer:))
+        router.get("/api/v1/geocode/reverse") { request, context in
+            _ = try context.requireIdentity()
+            guard let reverse else { throw APIError.notFound("no gazetteer is installed on this server (make gazetteer)") }
+            guard let latitude = request.query("lat").flatMap(Double.init), let longitude = request.query("lon").flatMap(Double.init)
+            else { throw APIError.badRequest("expected lat and lon in degrees") }
+            let coordinate: Coordinate
+            do { coordinate = try Coordinate(latitude: latitude, longitude: longitude) } catch {
+                throw APIError.badRequest("\(error)")
+            }
+            guard let placemark = reverse.placemark(for: coordinate) else { throw APIError.notFound("no place") }
+            return try Response.json(PlacemarkJSON(placemark))
+        }
+        router.get("/api/v1/geocode/forward") { request, context in
+            _ = try context.requireIdentity()
+            guard let forward else { throw APIError.notFound("no gazetteer is installed on this server (make gazetteer)") }
+            guard let text = request.query("q"), !text.isEmpty else { throw APIError.badRequest("expected q, the text to look for") }
+            let limit = request.query("limit").flatMap(Int.init).map { min(max($0, 1), 50) } ?? 5
+            return try Response.json(forward.placemarks(for: text, limit: limit).map(PlacemarkJSON.init))
+        }
+    }
+
+    /// Journal edits need a person (a password or the page), not a device token.
+    func userIdentity(_ context: TravelogRequestContext) throws -> Identity {
+        let identity = try context.requireIdentity()
+        guard identity.method != .deviceToken else { throw APIError.forbidden("a device token cannot edit the journal") }
+        return identity
+    }
+
+    func visitID(_ context: TravelogRequestContext) throws -> VisitID {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.badRequest("the entry id must be a number") }
+        return VisitID(rawValue: id)
+    }
+
+    func decode<T: Decodable>(_ request: Request, _ context: TravelogRequestContext) async throws -> T {
+        var request = request
+        let bytes = try await request.collectBytes(context: context)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw APIError.badRequest("the body is not the JSON object expected: \(error)")
+        }
+    }
+
+    func journalEdit<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as JournalEditor.Failure {
+            switch failure {
+            case .notFound(let message): throw APIError.notFound(message)
+            case .invalid(let message): throw APIError.badRequest(message)
+            }
+        } catch let error as StoreError {
+            throw APIError.storeFailed(error)
+        }
+    }
+
+    func entry(_ id: VisitID, reader: JournalReader, userID: UserID) async throws -> JournalEntry {
+        guard let entry = try await reader.entries(userID: userID, from: nil, to: nil, includeHidden: true).first(where: { $0.id == id.rawValue })
+        else { throw APIError.notFound("no journal entry \(id)") }
+        return entry
+    }
+}
+
+/// A placemark in the API: the fields `travelog geocode --json` prints.
+struct PlacemarkJSON: Encodable {
+    var name: String
+    var admin1: String?
+    var admin2: String?
+    var country: String?
+    var countryCode: String?
+    var timeZone: String?
+    var latitude: Double
+    var longitude: Double
+    var distanceMeters: Double?
+
+    init(_ placemark: Placemark) {
+        name = placemark.name
+        admin1 = placemark.administrativeArea
+        admin2 = placemark.subAdministrativeArea
+        country = placemark.country
+        countryCode = placemark.isoCountryCode
+        timeZone = placemark.timeZoneIdentifier
+        latitude = placemark.coordinate.latitude
+        longitude = placemark.coordinate.longitude
+        distanceMeters = placemark.distanceMeters.map { ($0 * 10).rounded() / 10 }
+    }
+}
