@@ -3,7 +3,7 @@ SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev
 TEST_DEBS    := libsqlite3-dev gpsbabel python3-websocket chromium libjs-leaflet
-BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
+BENCH_DEBS   := libsqlite3-dev geographiclib-tools time python3-websocket chromium libjs-leaflet
 BENCH_DIR    := .bench
 
 .PHONY: run test bench build release deps-run deps-test deps-bench clean
@@ -36,6 +36,7 @@ bench: deps-bench release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
+	scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
 
 clean:
 	rm -rf .build $(BENCH_DIR)
