@@ -3,7 +3,7 @@ SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libjs-leaflet
 TEST_DEBS    := libsqlite3-dev gpsbabel python3-websocket chromium libjs-leaflet
-BENCH_DEBS   := libsqlite3-dev geographiclib-tools time
+BENCH_DEBS   := libsqlite3-dev geographiclib-tools time python3-websocket chromium libjs-leaflet
 BENCH_DIR    := .bench
 # The offline gazetteer (GeoNames, CC BY 4.0), built once from two PyPI packages.
 GAZETTEER    := .build-data/gazetteer.tlgaz
@@ -48,6 +48,7 @@ bench: deps-bench gazetteer release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
+	scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
 
 clean:
 	rm -rf .build $(BENCH_DIR)
