@@ -18,12 +18,17 @@ public enum HistoryStatistics {
     }
 
     /// The periods (oldest first) and the total.
-    /// - Parameter timeZone: the zone of days for locations whose source wrote no offset.
+    /// - Parameters:
+    ///   - placeOffsetSeconds: the UTC offset of the place a location was at, at its time (from the
+    ///     gazetteer's time zones): a day in Tokyo is a Tokyo day. When it has no answer, the offset
+    ///     the source wrote is used, then `timeZone`.
+    ///   - timeZone: the zone of days for locations with neither.
     public static func compute(store: any LocationStore, userID: UserID, devices: [Device], from: Date?, to: Date?,
-                               period: CalendarPeriod, timeZone: TimeZone) async throws
+                               period: CalendarPeriod, timeZone: TimeZone,
+                               placeOffsetSeconds: (@Sendable (Location) -> Int?)? = nil) async throws
         -> (periods: [TravelStatistics.Period], total: TravelStatistics.Period) {
         let box = StatisticsBox(TravelStatistics(period: period) { location in
-            location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)
+            placeOffsetSeconds?(location) ?? location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)
         })
         for device in devices {
             let query = LocationQuery(userID: userID, deviceIDs: [device.id], from: from, to: to)

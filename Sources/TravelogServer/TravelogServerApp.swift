@@ -20,6 +20,8 @@ public struct TravelogServerApp: Sendable {
     public let journal: JournalService
     /// The offline gazetteer, when one was found: journal places, local time, the geocoding API.
     public let gazetteer: Gazetteer?
+    /// Time zones of places, for days in local time.
+    let placeTimeZones: PlaceTimeZones?
     let ingest: IngestService
     let web: WebAssets
 
@@ -33,6 +35,7 @@ public struct TravelogServerApp: Sendable {
         hub = LiveHub()
         metrics = ServerMetrics()
         let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0) }
+        placeTimeZones = describer.map { PlaceTimeZones(describer: $0) }
         journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger)
         ingest = IngestService(store: store, hub: hub, metrics: metrics, journal: journal)
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)

@@ -142,3 +142,25 @@ struct JournalRouteTests {
         }
     }
 }
+
+@Suite("Days in the local time of the place")
+struct LocalDayTests {
+    @Test("a fix in Tokyo at 16:00 UTC counts on the next Tokyo day, whatever zone the request names")
+    func tokyoDay() async throws {
+        let fixture = try await ServerFixture.make()
+        let body = #"[{"latitude":35.69,"longitude":139.69,"timestamp":"2024-06-01T16:00:00Z"},"#
+            + #"{"latitude":35.70,"longitude":139.70,"timestamp":"2024-06-01T16:30:00Z"},"#
+            + #"{"latitude":52.52,"longitude":13.40,"timestamp":"2024-06-01T21:30:00Z"}]"#
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(body)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/v1/stats?by=day&timezone=UTC", method: .get,
+                                     headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                let periods = try #require((response.body.json as? [String: Any])?["periods"] as? [[String: Any]])
+                // Tokyo: 01:00 and 01:30 on 2 June; Berlin: 23:30 on 1 June (summer time).
+                #expect(periods.map { $0["period"] as? String } == ["2024-06-01", "2024-06-02"])
+                #expect(periods.map { $0["locations"] as? Int } == [1, 2])
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TravelogCore
 import TravelogImport
+import TravelogJournal
 import TravelogStore
 
 extension CalendarPeriod: ExpressibleByArgument {}
@@ -13,8 +14,9 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Distance traveled and locations per day, week, month or year, in local time.",
         discussion: """
             Distance measures movement, not GPS noise: standing still with a jittering fix adds nothing. \
-            Days are local: a location whose source wrote its time with an offset counts on the day of \
-            that offset, others on the day of --timezone (default: the system's).
+            Days are local to where each fix was: a day in Tokyo is a Tokyo day, across daylight-saving \
+            changes (time zones from the offline gazetteer). Without a gazetteer, a location whose source \
+            wrote an offset counts on that offset's day, others on the day of --timezone (default: the system's).
             """)
 
     typealias UnitSystem = HistoryStatistics.UnitSystem
@@ -22,6 +24,7 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var account: AccountOptions
     @OptionGroup var range: TimeRangeOptions
+    @OptionGroup var gazetteerOptions: GazetteerOptions
 
     @Option(help: "Group by day, week (ISO), month or year.")
     var by: CalendarPeriod = .day
@@ -39,9 +42,17 @@ struct StatsCommand: AsyncParsableCommand {
         let store = try storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
+        // Days are the local days of where each fix was, when the gazetteer is there to say.
+        var placeOffset: (@Sendable (Location) -> Int?)?
+        if let gazetteer = try? gazetteerOptions.load() {
+            let zones = PlaceTimeZones(describer: GazetteerDescriber(gazetteer: gazetteer))
+            placeOffset = { zones.offsetSeconds(for: $0) }
+        } else {
+            FileHandle.standardError.write(Data("note: no gazetteer, so days follow the offset each source wrote, else --timezone\n".utf8))
+        }
         let (periods, total) = try await HistoryStatistics.compute(
             store: store, userID: user.id, devices: devices, from: range.fromDate, to: range.toDate,
-            period: by, timeZone: range.timeZone)
+            period: by, timeZone: range.timeZone, placeOffsetSeconds: placeOffset)
         print(json ? String(decoding: HistoryStatistics.json(periods, total: total, units: units), as: UTF8.self)
                    : Self.table(periods, total: total, units: units))
     }

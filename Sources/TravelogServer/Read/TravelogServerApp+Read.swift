@@ -3,6 +3,7 @@ import Hummingbird
 import TravelogCore
 import TravelogFormats
 import TravelogImport
+import TravelogJournal
 import TravelogStore
 
 extension TravelogServerApp {
@@ -143,9 +144,14 @@ extension TravelogServerApp {
             }
             return units
         } ?? .metric
+        var placeOffset: (@Sendable (Location) -> Int?)?
+        if let zones = placeTimeZones {
+            placeOffset = { zones.offsetSeconds(for: $0) }
+        }
         let (periods, total) = try await HistoryStatistics.compute(
             store: store, userID: identity.user.id, devices: parameters.devices, from: parameters.from,
-            to: parameters.to, period: period, timeZone: parameters.timeZone)
+            to: parameters.to, period: period, timeZone: parameters.timeZone,
+            placeOffsetSeconds: placeOffset)
         return Response.json(data: HistoryStatistics.json(periods, total: total, units: units))
     }
 
