@@ -69,3 +69,25 @@ struct OverlandRouteTests {
         #expect(try await fixture.storedCount(fixture.ada) == 10)
     }
 }
+
+@Suite("Overland's own visits")
+struct OverlandVisitTests {
+    @Test("a visit Overland reports is kept in the journal with its source, once however often it is sent")
+    func overlandVisit() async throws {
+        let fixture = try await ServerFixture.make()
+        let body = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[13.405,52.52]},"#
+            + #""properties":{"action":"visit","arrival_date":"2024-06-01T08:00:00Z","departure_date":"2024-06-01T09:30:00Z","horizontal_accuracy":20}}]}"#
+        try await fixture.test { client in
+            for _ in 0..<2 {
+                try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                         body: ByteBuffer(body)) { #expect($0.status == .ok) }
+            }
+            try await client.execute(uri: "/api/v1/visits", method: .get, headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                let entries = try #require(response.body.json as? [[String: Any]])
+                #expect(entries.count == 1)
+                #expect(entries.first?["source"] as? String == "overland")
+                #expect(entries.first?["localDeparture"] as? String == "2024-06-01T11:30:00+02:00")
+            }
+        }
+    }
+}

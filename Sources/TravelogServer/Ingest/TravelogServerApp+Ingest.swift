@@ -3,6 +3,7 @@ import Hummingbird
 import TravelogCore
 import TravelogFormats
 import TravelogImport
+import TravelogJournal
 import TravelogStore
 
 extension TravelogServerApp {
@@ -89,6 +90,12 @@ extension TravelogServerApp {
         let device = try await ingest.device(for: identity, named: request.query("device"), app: .overland)
         let records = try BodyRecords.read(bytes, as: .geojson)
         try await ingest.store(records.locations, device: device, source: .overland)
+        // Overland's own visit reports, kept beside the detected ones with their source; one at a
+        // time, so a batch replaces only the visits it reports again.
+        for visit in records.visits {
+            try await journal.processor.storeDescribedVisits([JournalVisit(visit, deviceID: device.id, source: .overland)],
+                                                             device: device, source: .overland)
+        }
         return Response.json(data: Data(#"{"result":"ok"}"#.utf8))
     }
 
