@@ -39,6 +39,9 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("geojson-read", LocationJSONBenchmarks.geojson),
     ("owntracks-read", LocationJSONBenchmarks.owntracks),
     ("gpx-read", GPXReadBenchmark.run),
+    ("server-overland", ServerIngestBenchmarks.overland),
+    ("server-owntracks", ServerIngestBenchmarks.owntracks),
+    ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
 ]
 

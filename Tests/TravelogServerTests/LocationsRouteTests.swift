@@ -119,6 +119,13 @@ struct LocationsRouteTests {
                 #expect(distance > 300 && distance < 450)  // 599 steps of 1e-5° of longitude at 52.5° ≈ 405 m
             }
             try await client.execute(uri: "/api/v1/path?zoom=30", method: .get, headers: auth) { #expect($0.status == .badRequest) }
+            // A point budget coarsens the path rather than sending every point; the distance stays.
+            try await client.execute(uri: "/api/v1/path?zoom=22&maxPoints=50", method: .get, headers: auth) { response in
+                let properties = try #require((response.body.json as? [String: Any])?["properties"] as? [String: Any])
+                #expect(try #require(properties["pointCount"] as? Int) <= 50)
+                #expect(properties["rawPointCount"] as? Int == 600)
+                #expect(try #require(properties["distanceMeters"] as? Double) > 300)
+            }
             try await client.execute(uri: "/api/v1/path?from=last-week", method: .get, headers: auth) { response in
                 #expect(response.status == .badRequest)
                 #expect(response.body.text.contains("from 'last-week'"))

@@ -60,4 +60,21 @@ struct PathBuilder {
         closeSegment()
         return segments
     }
+
+    /// Simplifies further, doubling the tolerance each round, until the segments hold at most
+    /// `budget` points: a zoomed-in map over a long range then gets a coarser path rather than
+    /// hundreds of thousands of points it mostly cannot show.
+    static func coarsened(_ segments: [[Coordinate]], budget: Int, toleranceMeters: (Double) -> Double) -> [[Coordinate]] {
+        var segments = segments
+        var factor = 2.0
+        while segments.reduce(0, { $0 + $1.count }) > budget, factor < 1_048_576 {
+            segments = segments.map { segment in
+                guard segment.count > 2 else { return segment }
+                let tolerance = toleranceMeters(segment[segment.count / 2].latitude) * factor
+                return (try? DouglasPeucker.simplified(segment, toleranceMeters: tolerance)) ?? segment
+            }
+            factor *= 2
+        }
+        return segments
+    }
 }

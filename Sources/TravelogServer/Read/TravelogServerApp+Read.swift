@@ -9,6 +9,8 @@ import TravelogStore
 extension TravelogServerApp {
     /// The largest number of locations `GET /api/v1/locations` returns by default, and at most.
     static let defaultLocationLimit = 100_000
+    /// The most points `GET /api/v1/path` sends by default (`maxPoints` changes it).
+    static let defaultPathPointBudget = 100_000
     static let maximumLocationLimit = 1_000_000
 
     /// Locations (GeoJSON), the map's path, the latest fix per device, devices, statistics and
@@ -90,6 +92,13 @@ extension TravelogServerApp {
             }
             zoom = value
         }
+        var budget = Self.defaultPathPointBudget
+        if let text = request.query("maxPoints") {
+            guard let value = Int(text), value >= 2, value <= 10_000_000 else {
+                throw APIError.badRequest("maxPoints '\(text)': expected a whole number from 2 to 10000000")
+            }
+            budget = value
+        }
         var features: [String] = []
         var rawTotal = 0, drawnTotal = 0, distanceTotal = 0.0
         for device in parameters.devices {
@@ -100,7 +109,10 @@ extension TravelogServerApp {
                 for stored in batch { box.builder.add(stored.location) }
             }
             guard box.builder.rawPointCount > 0 else { continue }
-            let segments = box.builder.finish()
+            let builder = box.builder
+            let segments = PathBuilder.coarsened(box.builder.finish(), budget: budget / max(1, parameters.devices.count)) {
+                builder.toleranceMeters(latitudeDegrees: $0)
+            }
             let drawn = segments.reduce(0) { $0 + $1.count }
             rawTotal += box.builder.rawPointCount
             drawnTotal += drawn

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A real `travelog serve` child process on a fresh SQLite database and a loopback port the kernel
+/// picks (`--port 0`; the port is read from the line the server prints once it listens), with the
+/// account the benchmarks drive it as: user `ada` with a password and device `phone` with a token,
+/// both made with the CLI as a person would.
+final class ServerProcess {
+    enum Failure: Error, CustomStringConvertible {
+        case command(arguments: [String], status: Int32, output: String)
+        case noToken(String)
+        case didNotStart(log: String)
+
+        var description: String {
+            switch self {
+            case .command(let arguments, let status, let output):
+                "travelog \(arguments.joined(separator: " ")) exited with \(status): \(output)"
+            case .noToken(let output): "no token in `travelog device add --json` output: \(output)"
+            case .didNotStart(let log): "travelog serve did not report its port within 60 s; its log:\n\(log)"
+            }
+        }
+    }
+
+    static let userName = "ada"
+    static let password = "pw12345678"
+    static let deviceName = "phone"
+
+    let executable: URL
+    let databasePath: String
+    private(set) var port = 0
+    private var process: Process?
+
+    /// A new empty database `NAME.sqlite` in the work folder, with the user and the device.
+    /// - Returns: the server (not yet started) and the device's token.
+    static func prepare(_ context: BenchmarkContext, name: String) throws -> (server: ServerProcess, token: String) {
+        let path = context.workDirectory.appendingPathComponent("\(name).sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let server = ServerProcess(executable: context.travelogExecutable, databasePath: path)
+        _ = try server.command(["user", "add", userName, "--password-stdin"], input: password + "\n")
+        let output = try server.command(["device", "add", "--user", userName, deviceName, "--json"])
+        guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+              let token = object["token"] as? String else { throw Failure.noToken(output) }
+        return (server, token)
+    }
+
+    init(executable: URL, databasePath: String) {
+        self.executable = executable
+        self.databasePath = databasePath
+    }
+
+    deinit { stop() }
+
+    /// Runs `travelog ARGUMENTS --db DATABASE` to its end. - Returns: its standard output.
+    @discardableResult
+    func command(_ arguments: [String], input: String? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments + ["--db", databasePath]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let inputPipe = Pipe()
+        if input != nil { process.standardInput = inputPipe }
+        try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure.command(arguments: arguments, status: process.terminationStatus, output: text)
+        }
+        return text
+    }
+
+    /// Starts `travelog serve` and waits until it listens. Its log goes to `DATABASE.log`.
+    func start() throws {
+        let logPath = databasePath + ".log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--db", databasePath, "--port", "0"]
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        self.process = process
+        let marker = "open http://127.0.0.1:"
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning {
+            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            if let range = text.range(of: marker) {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits), port > 0 {
+                    self.port = port
+                    return
+                }
+            }
+            usleep(20_000)
+        }
+        stop()
+        throw Failure.didNotStart(log: (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
+    }
+
+    /// SIGTERM (a graceful stop), then waits for the process to end.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// `Authorization` header values.
+    static func bearer(_ token: String) -> (String, String) { ("Authorization", "Bearer \(token)") }
+    static func basic(_ user: String, _ secret: String) -> (String, String) {
+        ("Authorization", "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString())
+    }
+
+    /// How many locations the server has stored for the device (`GET /api/v1/devices`).
+    func storedLocationCount(token: String) throws -> Int {
+        let response = try HTTPConnection(port: port).send("GET", "/api/v1/devices", headers: [Self.bearer(token)])
+        guard response.status == 200,
+              let devices = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]],
+              let device = devices.first(where: { $0["name"] as? String == Self.deviceName }),
+              let count = device["locations"] as? Int else { return -1 }
+        return count
+    }
+}
