@@ -166,6 +166,8 @@ let package = Package(
             dependencies: [
                 "TravelogCLI",
                 "TravelogImport",
+                "TravelogSQLite",
+                "TravelogStore",
                 "TravelogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

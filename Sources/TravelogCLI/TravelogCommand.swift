@@ -7,7 +7,8 @@ public struct TravelogCommand: AsyncParsableCommand {
         commandName: "travelog",
         abstract: "Self-hosted location history: geodesy, map geometry, import, a server and a journal.",
         subcommands: [ServeCommand.self, UserCommand.self, DeviceCommand.self, ImportCommand.self, ExportCommand.self,
-                      StatsCommand.self, InfoCommand.self, GeodesicCommand.self, GeocodeCommand.self]
+                      StatsCommand.self, VisitsCommand.self, TripsCommand.self, PlacesCommand.self, InfoCommand.self,
+                      GeodesicCommand.self, GeocodeCommand.self]
     )
 
     public init() {}

@@ -118,6 +118,8 @@ public struct FileImporter: Sendable {
                     counts.skipped[routePointDescription, default: 0] += 1
                 } else if let location = point.position.location {
                     counts.locationsRead += 1
+                    counts.firstTimestamp = min(counts.firstTimestamp ?? location.timestamp, location.timestamp)
+                    counts.lastTimestamp = max(counts.lastTimestamp ?? location.timestamp, location.timestamp)
                     batch.append(location)
                     if batch.count >= batchSize {
                         let item = BatchPipe<(counts: ImportReport, digest: String)>.Item(
@@ -129,8 +131,9 @@ public struct FileImporter: Sendable {
                     counts.untimedPoints += 1
                     counts.rejected += 1
                 }
-            case .visit:
+            case .visit(let visit):
                 counts.visitsRead += 1
+                counts.visits.append(visit)
             case .rejected(let rejection):
                 counts.rejected += 1
                 if counts.rejections.count < listedRejections { counts.rejections.append(rejection) }

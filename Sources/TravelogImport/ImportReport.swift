@@ -1,3 +1,4 @@
+import Foundation
 import TravelogFormats
 import TravelogStore
 
@@ -20,6 +21,11 @@ public struct ImportReport: Sendable {
     public var locationsRead = 0
     /// Stays the file describes itself (kept for the journal).
     public var visitsRead = 0
+    /// The stays themselves (a Google month holds a few dozen).
+    public var visits: [FormatVisit] = []
+    /// The earliest and latest time of the locations read: the stretch of the journal to re-process.
+    public var firstTimestamp: Date?
+    public var lastTimestamp: Date?
     /// Records rejected, with the first few reasons.
     public var rejected = 0
     public var rejections: [RecordRejection] = []

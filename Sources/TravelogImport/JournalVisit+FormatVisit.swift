@@ -24,3 +24,11 @@ extension FileFormat {
         }
     }
 }
+
+extension ImportReport {
+    /// The stays the file described, for the journal (with the source its format implies).
+    public func journalVisits(deviceID: DeviceID) -> [JournalVisit] {
+        let source = format?.visitSource ?? .file
+        return visits.map { JournalVisit($0, deviceID: deviceID, source: source) }
+    }
+}

@@ -3,6 +3,7 @@ import Foundation
 import TravelogCore
 import TravelogFormats
 import TravelogImport
+import TravelogJournal
 import TravelogStore
 
 extension FileFormat: ExpressibleByArgument {}
@@ -35,6 +36,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print the summaries as JSON.")
     var json = false
 
+    @OptionGroup var gazetteerOptions: GazetteerOptions
+
     @Argument(help: ArgumentHelp("The files to import; a folder is searched (with its subfolders) for location files.",
                                  valueName: "file-or-folder"))
     var files: [String]
@@ -64,7 +67,27 @@ struct ImportCommand: AsyncParsableCommand {
             reports.append(report)
         }
         if json { print(ImportSummaryText.json(reports)) }
+        try await updateJournal(reports, store: store, device: deviceRecord)
         if reports.contains(where: \.failed) { throw ExitCode.failure }
+    }
+
+    /// Keeps the journal current: the stays the files described, and visit detection over the
+    /// stretch the imported locations cover.
+    func updateJournal(_ reports: [ImportReport], store: any LocationStore, device: Device) async throws {
+        let imported = reports.filter { !$0.failed && ($0.inserted > 0 || !$0.visits.isEmpty) }
+        guard !imported.isEmpty else { return }
+        let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+        for report in imported where !report.visits.isEmpty {
+            let visits = report.journalVisits(deviceID: device.id)
+            if let source = visits.first?.source {
+                try await processor.storeDescribedVisits(visits, device: device, source: source)
+            }
+        }
+        let first = imported.compactMap(\.firstTimestamp).min(), last = imported.compactMap(\.lastTimestamp).max()
+        if let first, let last {
+            if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("updating the journal…\n".utf8)) }
+            _ = try await processor.process(device: device, from: first, to: last)
+        }
     }
 
     /// The files named, with folders replaced by the regular files inside them (sorted, hidden

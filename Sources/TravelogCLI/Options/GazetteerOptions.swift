@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TravelogGeocoding
+import TravelogJournal
 
 /// Which gazetteer the geocoding commands read: `--gazetteer PATH`, else `$TRAVELOG_GAZETTEER`,
 /// else `gazetteer.tlgaz` in the data folder of the default database, else the file that
@@ -43,6 +44,19 @@ enum GeocodeCommandError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noGazetteer(let searched):
             "no gazetteer found (looked for \(searched.joined(separator: " and "))): build it with `make gazetteer`, or pass --gazetteer PATH or set TRAVELOG_GAZETTEER"
+        }
+    }
+}
+
+extension GazetteerOptions {
+    /// The journal's place describer, or `nil` (with a note on standard error) when no gazetteer is
+    /// found: the journal then works without place names and local time zones.
+    func describer() -> GazetteerDescriber? {
+        do {
+            return GazetteerDescriber(gazetteer: try load())
+        } catch {
+            FileHandle.standardError.write(Data("note: journal places are not described: \(error)\n".utf8))
+            return nil
         }
     }
 }

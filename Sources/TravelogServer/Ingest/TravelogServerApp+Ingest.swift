@@ -160,6 +160,15 @@ extension TravelogServerApp {
         if report.inserted > 0 {
             metrics.recordIngest(source: .fileImport, InsertSummary(inserted: report.inserted, duplicates: report.duplicates))
         }
+        if !report.failed {
+            let visits = report.journalVisits(deviceID: device.id)
+            if let source = visits.first?.source {
+                try await journal.processor.storeDescribedVisits(visits, device: device, source: source)
+            }
+            if report.inserted > 0, let first = report.firstTimestamp, let last = report.lastTimestamp {
+                journal.enqueue(device: device, from: first, to: last)
+            }
+        }
         let data = try JSONSerialization.data(withJSONObject: report.jsonObject, options: [.sortedKeys, .withoutEscapingSlashes])
         return Response.json(data: data, status: report.failed ? .badRequest : .ok)
     }

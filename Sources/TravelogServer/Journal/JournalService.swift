@@ -48,6 +48,11 @@ public final class JournalService: Service, Sendable {
     /// Asks for the stretch these new locations touched to be re-processed.
     func enqueue(device: Device, locations: [Location]) {
         guard let first = locations.map(\.timestamp).min(), let last = locations.map(\.timestamp).max() else { return }
+        enqueue(device: device, from: first, to: last)
+    }
+
+    /// Asks for the stretch from `first` to `last` to be re-processed.
+    func enqueue(device: Device, from first: Date, to last: Date) {
         pending.withLock { pending in
             if let known = pending[device.id] {
                 pending[device.id] = (device, min(known.from, first), max(known.to, last))

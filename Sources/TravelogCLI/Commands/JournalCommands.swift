@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import TravelogCore
+import TravelogImport
+import TravelogJournal
+import TravelogStore
+
+/// What the journal commands share: the store, the user, the range, and bringing the journal up
+/// to date before reading it.
+struct JournalOptions: ParsableArguments {
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
+    @OptionGroup var gazetteerOptions: GazetteerOptions
+
+    func open() async throws -> (any LocationStore, User) {
+        let store = try storeOptions.openStore()
+        return (store, try await account.resolveUser(in: store, createIfEmpty: false))
+    }
+
+    /// Re-processes every device of the user (the result does not change when nothing did).
+    func update(_ store: any LocationStore, user: User) async throws {
+        let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+        for device in try await store.devices(userID: user.id) {
+            _ = try await processor.process(device: device)
+        }
+    }
+}
+
+enum JournalOutput {
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// "2024-06-01 08:00" from an ISO time with an offset (the wall clock of the place).
+    static func wallClock(_ iso: String) -> String {
+        String(iso.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    static func duration(_ seconds: Double?) -> String {
+        guard let seconds else { return "ongoing" }
+        let minutes = Int((seconds / 60).rounded())
+        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+    }
+}
+
+struct VisitsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visits",
+        abstract: "The journal: where you stayed, in the local time of each place.",
+        subcommands: [List.self, Rename.self, Delete.self, Merge.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List journal entries (the default).")
+
+        @OptionGroup var journal: JournalOptions
+        @OptionGroup var range: TimeRangeOptions
+        @Flag(help: "Also list deleted entries.") var hidden = false
+        @Flag(help: "Print JSON: arrival and departure (ISO 8601; departure null while unknown), latitude, longitude, radius, place, …")
+        var json = false
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            try await journal.update(store, user: user)
+            let entries = try await JournalReader(store: store).entries(userID: user.id, from: range.fromDate, to: range.toDate,
+                                                                         includeHidden: hidden)
+            if json {
+                print(try JournalOutput.json(entries))
+                return
+            }
+            guard !entries.isEmpty else {
+                print("No journal entries in this range.")
+                return
+            }
+            for entry in entries {
+                let end = entry.localDeparture.map { String(JournalOutput.wallClock($0).suffix(5)) } ?? "…"
+                print("\(entry.id)\t\(JournalOutput.wallClock(entry.localArrival))–\(end)\t"
+                      + "\(JournalOutput.duration(entry.durationSeconds))\t\(entry.place)\(entry.hidden ? " (deleted)" : "")")
+            }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give an entry a title of your own (an empty title removes it).")
+        @OptionGroup var journal: JournalOptions
+        @Argument(help: "The entry's id (from `travelog visits`).") var id: Int64
+        @Argument(help: "The title.") var title: String
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            _ = try await JournalEditor(store: store).rename(visit: VisitID(rawValue: id), userID: user.id, title: title)
+            print("entry \(id) renamed")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an entry; it does not come back when the journal is re-processed.")
+        @OptionGroup var journal: JournalOptions
+        @Argument(help: "The entry's id.") var id: Int64
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            try await JournalEditor(store: store).delete(visit: VisitID(rawValue: id), userID: user.id)
+            print("entry \(id) deleted")
+        }
+    }
+
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Merge entries of one device into the earliest.")
+        @OptionGroup var journal: JournalOptions
+        @Argument(help: "The entries' ids (two or more).") var ids: [Int64]
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            let merged = try await JournalEditor(store: store).merge(visits: ids.map(VisitID.init(rawValue:)), userID: user.id)
+            print("entries merged into \(merged.id)")
+        }
+    }
+}
+
+struct TripsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trips",
+        abstract: "The trips between journal entries: distance, duration and how you traveled.")
+
+    @OptionGroup var journal: JournalOptions
+    @OptionGroup var range: TimeRangeOptions
+    @Option(help: "Kilometres (metric) or miles (imperial).") var units: StatsCommand.UnitSystem = .metric
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let (store, user) = try await journal.open()
+        try await journal.update(store, user: user)
+        let trips = try await JournalReader(store: store).trips(userID: user.id, from: range.fromDate, to: range.toDate)
+        if json {
+            print(try JournalOutput.json(trips))
+            return
+        }
+        guard !trips.isEmpty else {
+            print("No trips in this range.")
+            return
+        }
+        for trip in trips {
+            let distance = String(format: "%.2f %@", units.distance(meters: trip.distanceMeters), units.distanceUnit)
+            print("\(JournalOutput.wallClock(trip.localStart))–\(JournalOutput.wallClock(trip.localEnd).suffix(5))\t"
+                  + "\(distance)\t\(JournalOutput.duration(trip.durationSeconds))\t\(trip.mode)")
+        }
+    }
+}
+
+struct PlacesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "places",
+        abstract: "The places you return to; name one and its visits carry the name.",
+        subcommands: [List.self, Rename.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List places (the default).")
+        @OptionGroup var journal: JournalOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            try await journal.update(store, user: user)
+            let places = try await JournalReader(store: store).places(userID: user.id)
+            if json {
+                print(try JournalOutput.json(places))
+                return
+            }
+            for place in places.sorted(by: { $0.visits > $1.visits }) {
+                print("\(place.id)\t\(place.visits) visits\t\(place.name ?? String(format: "%.5f, %.5f", place.latitude, place.longitude))")
+            }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Name a place.")
+        @OptionGroup var journal: JournalOptions
+        @Argument(help: "The place's id (from `travelog places`).") var id: Int64
+        @Argument(help: "The name.") var name: String
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            _ = try await JournalEditor(store: store).rename(place: PlaceID(rawValue: id), userID: user.id, name: name)
+            print("place \(id) is now \(name)")
+        }
+    }
+}
