@@ -112,6 +112,32 @@ enum SQLiteMigrations {
         );
         CREATE INDEX visits_device_time ON visits(device_id, source, arrival_ms);
         """),
+        ("004_notifications", """
+        -- Where a user's notifications go: kind is 'webhook' (secret = the HMAC key) or 'ntfy'
+        -- (secret = an optional access token).
+        CREATE TABLE notification_channels (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            url TEXT NOT NULL,
+            secret TEXT
+        );
+        -- The outbox and the delivery log. The unique key is what makes every event go out once
+        -- per channel, also across restarts.
+        CREATE TABLE notification_deliveries (
+            id INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL REFERENCES notification_channels(id) ON DELETE CASCADE,
+            event_key TEXT NOT NULL,
+            message_json TEXT NOT NULL,
+            state TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_attempt_ms INTEGER,
+            last_result TEXT,
+            updated_at_ms INTEGER NOT NULL,
+            UNIQUE (channel_id, event_key)
+        );
+        CREATE INDEX notification_deliveries_due ON notification_deliveries(state, next_attempt_ms);
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.

@@ -18,6 +18,7 @@ public struct TravelogServerApp: Sendable {
     public let hub: LiveHub
     public let metrics: ServerMetrics
     public let journal: JournalService
+    public let notifications: NotificationDispatcher
     /// The offline gazetteer, when one was found: journal places, local time, the geocoding API.
     public let gazetteer: Gazetteer?
     /// Time zones of places, for days in local time.
@@ -36,7 +37,11 @@ public struct TravelogServerApp: Sendable {
         metrics = ServerMetrics()
         let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0) }
         placeTimeZones = describer.map { PlaceTimeZones(describer: $0) }
-        journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger)
+        let notifications = NotificationDispatcher(store: store, logger: logger)
+        self.notifications = notifications
+        journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger) { event in
+            await notifications.notify(event.notificationMessage, userID: event.userID)
+        }
         ingest = IngestService(store: store, hub: hub, metrics: metrics, journal: journal)
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
     }
@@ -63,6 +68,7 @@ public struct TravelogServerApp: Sendable {
         addReadRoutes(to: router)
         addLiveRoutes(to: router)
         addJournalRoutes(to: router)
+        addNotificationRoutes(to: router)
         addWebRoutes(to: router)
         router.get("/metrics") { _, _ in
             Response.text(metrics.render(liveSubscribers: hub.subscriberCount),
@@ -83,7 +89,7 @@ public struct TravelogServerApp: Sendable {
             router: makeRouter(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: [hub, journal],
+            services: [hub, journal, notifications],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

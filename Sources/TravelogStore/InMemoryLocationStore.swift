@@ -16,6 +16,8 @@ public final class InMemoryLocationStore: LocationStore {
         var sessions: [SecretDigest: SessionRecord] = [:]
         var visits: [VisitID: StoredVisit] = [:]
         var places: [PlaceID: StoredPlace] = [:]
+        var channels: [ChannelID: NotificationChannel] = [:]
+        var deliveries: [DeliveryID: Delivery] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

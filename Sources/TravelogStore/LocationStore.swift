@@ -10,7 +10,7 @@ import TravelogCore
 /// - A batch insert and a whole import are atomic: when they fail, nothing of them is stored.
 /// - When an insert returns, the locations are durably stored.
 /// - Reads are scoped to one user.
-public protocol LocationStore: JournalStore {
+public protocol LocationStore: JournalStore, NotificationStore {
     // MARK: Accounts
 
     /// Adds a user. - Throws: `StoreError.userExists`, `.invalidName`.

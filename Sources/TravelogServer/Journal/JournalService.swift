@@ -19,6 +19,18 @@ public struct JournalNotification: Sendable, Equatable {
     public var entry: JournalEntry
 }
 
+extension JournalNotification {
+    /// The message sent for it: the entry's fields as details.
+    var notificationMessage: NotificationMessage {
+        var details = ["place": entry.place, "arrival": entry.localArrival, "device": entry.device,
+                       "latitude": String(entry.latitude), "longitude": String(entry.longitude), "visit": String(entry.id)]
+        if let departure = entry.localDeparture { details["departure"] = departure }
+        if let zone = entry.timeZone { details["timeZone"] = zone }
+        return NotificationMessage(event: kind.rawValue, key: key, title: title, message: message, occurredAt: occurredAt,
+                                   details: details)
+    }
+}
+
 /// Keeps the journal current as locations arrive: every stored batch asks for its device's
 /// affected stretch to be re-processed; requests for a device are coalesced and processed in the
 /// background (the ingest answers without waiting). New arrivals and completed entries of the
@@ -32,7 +44,7 @@ public final class JournalService: Service, Sendable {
     let notify: @Sendable (JournalNotification) async -> Void
     let logger: Logger
     private let pending = Mutex<[DeviceID: (device: Device, from: Date, to: Date)]>([:])
-    private let tail = Mutex<Task<Void, Never>?>(nil)
+    private let chain = TaskChain()
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
 
@@ -67,16 +79,7 @@ public final class JournalService: Service, Sendable {
     /// Runs one at a time: each drain waits for the one before it, so two never interleave their
     /// reads and writes of the same visits.
     public func drain() async {
-        let task = tail.withLock { tail -> Task<Void, Never> in
-            let previous = tail
-            let next = Task { [self] in
-                await previous?.value
-                await processPending()
-            }
-            tail = next
-            return next
-        }
-        await task.value
+        await chain.run { [self] in await processPending() }
     }
 
     private func processPending() async {

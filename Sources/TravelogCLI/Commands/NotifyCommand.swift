@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import TravelogServer
+import TravelogStore
+
+struct NotifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify",
+        abstract: "Notifications on arrival and for each new journal entry: webhooks and ntfy.",
+        subcommands: [Add.self, List.self, Remove.self, Test.self, Log.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a channel: `webhook URL --secret S` (signed JSON POST) or `ntfy URL [--token T]`.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+        @Argument(help: "webhook or ntfy.") var type: String
+        @Argument(help: "The URL to POST to (an ntfy topic URL such as https://ntfy.sh/my-topic).") var url: String
+        @Option(help: "The webhook's signing secret (16 characters or more).") var secret: String?
+        @Option(help: "The ntfy access token, if the topic needs one.") var token: String?
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            let kind = try TravelogServerApp.channelKind(type: type, url: url, secret: secret, token: token)
+            let channel = try await store.addChannel(userID: user.id, kind: kind)
+            print("channel \(channel.id): \(kind.name) \(kind.url.absoluteString)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the channels.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            for channel in try await store.channels(userID: user.id) {
+                print("\(channel.id)\t\(channel.kind.name)\t\(channel.kind.url.absoluteString)")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a channel.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+        @Argument(help: "The channel's id.") var id: Int64
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            guard try await store.removeChannel(id: ChannelID(rawValue: id), userID: user.id) else {
+                throw ValidationError("no channel \(id)")
+            }
+            print("channel \(id) removed")
+        }
+    }
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send a test message to every channel now and show what happened.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            let dispatcher = NotificationDispatcher(store: store)
+            let key = "test:\(UUID().uuidString)"
+            await dispatcher.notify(NotificationMessage(event: "test", key: key, title: "Travelog test 📌",
+                                                        message: "Notifications from Travelog reach you here.", occurredAt: Date()),
+                                    userID: user.id)
+            await dispatcher.deliverDue()
+            let attempts = try await store.deliveries(userID: user.id, limit: 100).filter { $0.message.key == key }
+            if attempts.isEmpty { print("no channels: add one with `travelog notify add`") }
+            for delivery in attempts {
+                print("\(delivery.channel.kind.name) \(delivery.channel.kind.url.absoluteString): \(delivery.state.rawValue) (\(delivery.lastResult ?? ""))")
+            }
+        }
+    }
+
+    struct Log: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The delivery log, newest first.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            let deliveries = try await store.deliveries(userID: user.id, limit: 200)
+            if json {
+                print(try JournalOutput.json(deliveries.map(TravelogServerApp.DeliveryJSON.init)))
+                return
+            }
+            for delivery in deliveries {
+                print("\(ISO8601DateFormatter().string(from: delivery.updatedAt))\t\(delivery.message.event)\t\(delivery.message.title)\t"
+                      + "\(delivery.channel.kind.name)\t\(delivery.state.rawValue) after \(delivery.attempts)\t\(delivery.lastResult ?? "")")
+            }
+        }
+    }
+}
