@@ -43,6 +43,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
     ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
+    ("visits", VisitBenchmark.run),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
