@@ -188,9 +188,62 @@ def seed_today(base_url, token):
     return locations[-1]
 
 
+def seed_yesterday_stays(base_url, token):
+    """Yesterday 10:00-10:30 at one place, a 20-minute walk of about 2 km, 10:50-11:20 at another
+    (local time, a fix a minute): the server detects two visits from them."""
+    day = (datetime.datetime.now().astimezone() - datetime.timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
+    first, second = (52.5300, 13.3800), (52.5300, 13.4100)
+    locations = []
+    for minute in range(81):
+        if minute <= 30:
+            position = first
+        elif minute < 50:
+            share = (minute - 30) / 20
+            position = (first[0], first[1] + (second[1] - first[1]) * share)
+        else:
+            position = second
+        jitter = 0.00002 * math.sin(minute)
+        locations.append({"latitude": position[0] + jitter, "longitude": position[1] - jitter,
+                          "timestamp": iso(day + datetime.timedelta(minutes=minute)), "horizontalAccuracy": 10})
+    stored = post_locations(base_url, token, locations)
+    report(stored.get("stored") == 81, f"seeded two stays yesterday ({stored})")
+
+
+def check_journal(devtools):
+    """Yesterday's two stays appear as pins and entries; a rename and a delete made through the page
+    hold after reloading."""
+    devtools.evaluate("document.getElementById('previous').click()")
+    pins = devtools.wait_for("Number(document.getElementById('map').dataset.visitCount) >= 2", 15)
+    visit_count = devtools.evaluate("document.getElementById('map').dataset.visitCount")
+    report(bool(pins), f"yesterday's stays are pins on the map (data-visit-count {visit_count})")
+    entries = devtools.evaluate("document.querySelectorAll('#journal li').length")
+    report(entries >= 2, f"the journal lists them ({entries} entries)")
+    devtools.evaluate("window.prompt = () => 'Coffee with Ada'; window.confirm = () => true")
+    devtools.evaluate("document.querySelector('#journal li:last-child button[data-action=rename]').click()")
+    renamed = devtools.wait_for("[...document.querySelectorAll('#journal .place')].some((e) => e.textContent === 'Coffee with Ada')", 10)
+    report(bool(renamed), "renaming an entry through the page shows its new title")
+    devtools.evaluate("document.querySelector('#journal li:first-child button[data-action=delete]').click()")
+    deleted = devtools.wait_for(f"document.querySelectorAll('#journal li').length === {entries - 1}", 10)
+    report(bool(deleted), "deleting an entry through the page removes it")
+    devtools.evaluate("window.__travelogBeforeReload = 1")
+    devtools.call("Page.reload")
+    devtools.wait_for("window.__travelogBeforeReload === undefined && document.getElementById('app')"
+                      " && !document.getElementById('app').hidden", 20)
+    if devtools.evaluate("location.hash.includes('from=')") is not True:
+        devtools.evaluate("document.getElementById('previous').click()")
+    devtools.wait_for("document.querySelectorAll('#journal li').length >= 1", 20)
+    titles = devtools.wait_for("[...document.querySelectorAll('#journal .place')].map((e) => e.textContent).join('|')", 20)
+    count = devtools.evaluate("document.querySelectorAll('#journal li').length")
+    report(bool(titles) and "Coffee with Ada" in titles and count == entries - 1,
+           f"after a reload the new title and the deletion hold ({titles!r}, {count} entries)")
+    credit = devtools.evaluate("document.body.textContent.includes('GeoNames')")
+    report(bool(credit), "GeoNames is credited on the page")
+
+
 def run_test(arguments):
     base_url = arguments.url.rstrip("/")
     last = seed_today(base_url, arguments.token)
+    seed_yesterday_stays(base_url, arguments.token)
     devtools = DevTools(arguments.devtools_port)
     open_page(devtools, base_url + "/")
     if not log_in(devtools, arguments.user, arguments.password):
@@ -236,6 +289,8 @@ def run_test(arguments):
     errors, tile_failures = console_errors(devtools, arguments.tile_origin)
     report(not errors, f"no console errors other than failed tile loads ({tile_failures} of those)"
                        + ("" if not errors else f": {errors}"))
+
+    check_journal(devtools)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

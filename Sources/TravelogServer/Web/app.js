@@ -25,6 +25,9 @@
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const $ = (id) => document.getElementById(id);
 
+  /** Milliseconds after live fixes before the journal is asked for again. */
+  const JOURNAL_REFRESH_MILLISECONDS = 3000;
+
   const state = {
     session: null,
     map: null,
@@ -180,6 +183,9 @@
     if (!state.map) {
       state.map = L.map('map', { preferCanvas: true, worldCopyJump: true }).setView([20, 0], 2);
       state.pathGroup = L.featureGroup().addTo(state.map);
+      state.journalGroup = L.featureGroup().addTo(state.map);
+      state.map.attributionControl.addAttribution(
+        'Places: <a href="https://www.geonames.org/">GeoNames</a> (CC BY 4.0)');
       state.map.on('zoomend', onZoomEnd);
     } else {
       state.map.invalidateSize();
@@ -522,6 +528,9 @@
     }
     if (added) {
       showSummary();
+      // The server re-detects visits as fixes arrive: ask for the journal again a little later.
+      window.clearTimeout(state.journalTimer);
+      state.journalTimer = window.setTimeout(loadJournal, JOURNAL_REFRESH_MILLISECONDS);
       window.clearTimeout(state.distanceTimer);
       state.distanceTimer = window.setTimeout(refreshDistance, DISTANCE_REFRESH_MILLISECONDS);
     }
@@ -645,6 +654,7 @@
     showSummary();
     loadPath({ place });
     loadList();
+    loadJournal();
   }
 
   function showRangeInputs() {
@@ -693,6 +703,177 @@
     for (const radio of document.querySelectorAll('input[name="units"]')) radio.checked = radio.value === state.units;
   }
 
+  // MARK: Journal
+
+  /** Colours of trip lines by transport mode. */
+  const MODE_COLORS = {
+    stationary: '#9e9e9e', walking: '#2e7d32', running: '#f9a825', cycling: '#00838f',
+    automotive: '#c62828', airborne: '#6a1b9a',
+  };
+
+  /** Loads the journal for the range: visits as pins and a list, trips as lines, statistics. */
+  async function loadJournal() {
+    if (!state.range || !state.journalGroup) return;
+    const range = rangeQuery();
+    try {
+      const [visits, trips, whereabouts, stats] = await Promise.all([
+        api(`/api/v1/visits?${range}`), api(`/api/v1/trips?${range}`),
+        api(`/api/v1/whereabouts?${range}`), api(`/api/v1/stats?${rangeQuery({ by: statsPeriod(), units: units() })}`),
+      ]);
+      drawJournal(visits, trips);
+      showJournalList(visits);
+      showStatistics(whereabouts, stats);
+    } catch (error) {
+      if (error.status !== 401) showStatus(`The journal could not be loaded: ${error.message}`, true);
+    }
+  }
+
+  function statsPeriod() {
+    const days = daysBetween(state.range.from, state.range.to) + 1;
+    return days > 400 ? 'year' : days > 90 ? 'month' : days > 31 ? 'week' : 'day';
+  }
+
+  function units() { return state.units === 'imperial' ? 'imperial' : 'metric'; }
+
+  /** "08:00" from an ISO time with the place's offset (the wall clock there). */
+  function wallClock(iso) { return iso ? iso.slice(11, 16) : ''; }
+
+  function durationText(seconds) {
+    if (seconds === null || seconds === undefined) return 'ongoing';
+    const minutes = Math.round(seconds / 60);
+    return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+  }
+
+  function visitTimes(visit) {
+    const day = visit.localArrival.slice(0, 10);
+    const end = visit.localDeparture ? `–${wallClock(visit.localDeparture)}` : ' (ongoing)';
+    return `${day} ${wallClock(visit.localArrival)}${end}`;
+  }
+
+  function drawJournal(visits, trips) {
+    state.journalGroup.clearLayers();
+    for (const trip of trips) {
+      L.polyline(trip.coordinates.map(([longitude, latitude]) => [latitude, longitude]), {
+        color: MODE_COLORS[trip.mode] || '#555', weight: 3, opacity: 0.6, dashArray: '6 6',
+      }).bindTooltip(`${trip.mode}, ${formatDistance(trip.distanceMeters)}, ${durationText(trip.durationSeconds)}`)
+        .addTo(state.journalGroup);
+    }
+    for (const visit of visits) {
+      L.circleMarker([visit.latitude, visit.longitude], {
+        radius: 7, color: '#0d47a1', weight: 2, fillColor: '#fff', fillOpacity: 1,
+      }).bindPopup(() => visitCallout(visit)).addTo(state.journalGroup);
+    }
+    $('map').dataset.visitCount = String(visits.length);
+    $('map').dataset.tripCount = String(trips.length);
+  }
+
+  function formatDistance(meters) {
+    return units() === 'imperial' ? `${(meters / 1609.344).toFixed(2)} mi` : `${(meters / 1000).toFixed(2)} km`;
+  }
+
+  /** A pin's callout: title, local times, duration, and the edits. */
+  function visitCallout(visit) {
+    const box = document.createElement('div');
+    box.className = 'callout';
+    const title = document.createElement('strong');
+    title.textContent = visit.place;
+    const times = document.createElement('div');
+    times.textContent = `${visitTimes(visit)} · ${durationText(visit.durationSeconds)}`;
+    box.append(title, times, visitActions(visit));
+    return box;
+  }
+
+  function visitActions(visit) {
+    const actions = document.createElement('div');
+    actions.className = 'actions';
+    const button = (label, handler, name) => {
+      const element = document.createElement('button');
+      element.type = 'button';
+      element.textContent = label;
+      element.dataset.action = name;
+      element.addEventListener('click', () => handler(visit));
+      actions.append(element);
+    };
+    button('Rename', renameVisit, 'rename');
+    button('Delete', deleteVisit, 'delete');
+    button('Merge with next', mergeVisit, 'merge');
+    if (visit.placeID !== null) button('Name this place', namePlace, 'name-place');
+    return actions;
+  }
+
+  function showJournalList(visits) {
+    state.visits = visits;
+    const list = $('journal');
+    list.replaceChildren();
+    for (const visit of [...visits].reverse()) {
+      const item = document.createElement('li');
+      item.dataset.visitId = String(visit.id);
+      const title = document.createElement('span');
+      title.className = 'place';
+      title.textContent = visit.place;
+      const times = document.createElement('span');
+      times.className = 'muted';
+      times.textContent = ` ${visitTimes(visit)} · ${durationText(visit.durationSeconds)}`;
+      title.addEventListener('click', () => state.map.setView([visit.latitude, visit.longitude], Math.max(state.map.getZoom(), 15)));
+      item.append(title, times, visitActions(visit));
+      list.append(item);
+    }
+    $('journal-note').textContent = visits.length ? '' : 'No visits in these days yet.';
+  }
+
+  async function editJournal(request, done) {
+    try {
+      await request();
+      showStatus(done, false);
+      state.map.closePopup();
+      await loadJournal();
+    } catch (error) {
+      if (error.status !== 401) showStatus(`The journal could not be changed: ${error.message}`, true);
+    }
+  }
+
+  function jsonRequest(method, body) {
+    return { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  }
+
+  function renameVisit(visit) {
+    const title = window.prompt('A title for this entry (empty for none)', visit.place);
+    if (title === null) return;
+    editJournal(() => api(`/api/v1/visits/${visit.id}`, jsonRequest('PATCH', { title })), 'Entry renamed.');
+  }
+
+  function deleteVisit(visit) {
+    if (!window.confirm(`Delete “${visit.place}”? It will not come back.`)) return;
+    editJournal(() => api(`/api/v1/visits/${visit.id}`, { method: 'DELETE' }), 'Entry deleted.');
+  }
+
+  function mergeVisit(visit) {
+    const next = (state.visits || []).find((other) => other.device === visit.device && other.arrival > visit.arrival);
+    if (!next) { showStatus('There is no later entry of this device to merge with.', true); return; }
+    editJournal(() => api('/api/v1/visits/merge', jsonRequest('POST', { ids: [visit.id, next.id] })), 'Entries merged.');
+  }
+
+  function namePlace(visit) {
+    const name = window.prompt('A name for this place (its visits carry it)', visit.place);
+    if (name === null) return;
+    editJournal(() => api(`/api/v1/places/${visit.placeID}`, jsonRequest('PATCH', { name })), 'Place named.');
+  }
+
+  function showStatistics(whereabouts, stats) {
+    const periods = $('periods');
+    periods.replaceChildren();
+    for (const period of stats.periods) {
+      const item = document.createElement('li');
+      item.textContent = `${period.period}: ${period.distance.toFixed(2)} ${period.unit}`;
+      periods.append(item);
+    }
+    $('countries').textContent = whereabouts.countries.length
+      ? whereabouts.countries.map((country) => `${country.code} (${country.days} ${country.days === 1 ? 'day' : 'days'})`).join(', ')
+      : '–';
+    $('cities').textContent = whereabouts.cities.length
+      ? whereabouts.cities.map((city) => city.name).join(', ') : '–';
+  }
+
   function showStatus(message, isError) {
     const status = $('status');
     status.textContent = message;
@@ -726,6 +907,7 @@
         state.units = radio.value === 'imperial' ? 'imperial' : 'metric';
         localStorage.setItem(UNITS_KEY, state.units);
         showSummary();
+        loadJournal();
       });
     }
     $('log-here').addEventListener('click', logHere);
