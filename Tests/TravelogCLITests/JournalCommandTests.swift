@@ -62,6 +62,7 @@ struct JournalCommandTests {
         #expect(try await Self.visits(workspace.database, hidden: true).count == 3)
         try await ImportExportCommandTests.run(["trips", "--db", workspace.database] + noGazetteer)
         try await ImportExportCommandTests.run(["places", "--db", workspace.database, "--json"] + noGazetteer)
+        try await ImportExportCommandTests.run(["stats", "--whereabouts", "--db", workspace.database] + noGazetteer)
     }
 
     @Test("Google's place visits are kept with their source and name")

@@ -38,10 +38,25 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(help: "Where you were instead: countries with local days, and cities visited (from the journal).")
+    var whereabouts = false
+
     func run() async throws {
         let store = try storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
+        if whereabouts {
+            let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+            for device in devices { _ = try await processor.process(device: device) }
+            let found = try await JournalReader(store: store).whereabouts(userID: user.id, from: range.fromDate, to: range.toDate)
+            if json {
+                print(try JournalOutput.json(found))
+            } else {
+                print("countries: " + (found.countries.isEmpty ? "none" : found.countries.map { "\($0.code) (\($0.days) \($0.days == 1 ? "day" : "days"))" }.joined(separator: ", ")))
+                print("cities: " + (found.cities.isEmpty ? "none" : found.cities.map { "\($0.name) (\($0.visits))" }.joined(separator: ", ")))
+            }
+            return
+        }
         // Days are the local days of where each fix was, when the gazetteer is there to say.
         var placeOffset: (@Sendable (Location) -> Int?)?
         if let gazetteer = try? gazetteerOptions.load() {
