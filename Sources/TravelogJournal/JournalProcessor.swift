@@ -49,11 +49,12 @@ public struct JournalProcessor: Sendable {
         } else {
             visits += box.detector.finish().map(\.visit)
         }
-        let journal = merger.merged(visits).map { visit in
+        let detected = merger.merged(visits).map { visit in
             JournalVisit(deviceID: device.id, source: .detected, arrival: visit.arrival, departure: visit.departure,
                          center: visit.center, radiusMeters: visit.radiusMeters, locationCount: visit.locationCount,
                          placemark: describer?.placemark(for: visit.center))
         }
+        let journal = try await withoutDescribed(detected, device: device, from: start, to: end)
         // Every visit found arrives inside the stretch read, so the stretch is what is replaced.
         let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: start ?? .distantPast,
                                                     to: end, with: journal)

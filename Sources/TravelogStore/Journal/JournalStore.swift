@@ -49,7 +49,10 @@ package struct VisitReplacementPlan {
         for visit in visits {
             if let index = Self.matchIndex(for: visit, in: rows, taken: taken) {
                 taken.insert(index)
-                updates.append((rows[index], visit))
+                // Re-processing without a gazetteer keeps the description the visit had.
+                var refined = visit
+                if refined.placemark == nil { refined.placemark = rows[index].visit.placemark }
+                updates.append((rows[index], refined))
             } else {
                 inserts.append(visit)
             }
