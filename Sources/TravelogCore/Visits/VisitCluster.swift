@@ -1,55 +1,35 @@
 import Foundation
 
-/// The fixes of one place as running sums: their accuracy-weighted mean (weights 1/accuracy²),
-/// their weighted spread around it, and their first and last times.
-///
-/// Sums are taken relative to the first fix so that they stay small whatever the count; adding
-/// the same fixes in the same order always gives the same sums.
+/// The fixes of one place: their accuracy-weighted mean (weights 1/accuracy²), their weighted
+/// spread around it, and their first and last times, as a `WeightedCentroid`'s running sums
+/// (relative to the first fix, so adding the same fixes in the same order always gives the same
+/// sums).
 struct VisitCluster: Sendable, Equatable {
-    private let origin: SurfacePoint
+    /// The weighted mean, spread and times of the fixes (shared with the path figures).
+    private var centroid: WeightedCentroid
     /// The first fix's coordinate, exactly as given (the center of a one-fix cluster).
     private let firstCoordinate: Coordinate
-    private var sumX = 0.0, sumY = 0.0, sumZ = 0.0
-    private var sumSquares = 0.0
-    private var sumWeight = 0.0
-    private(set) var count = 0
-    /// Seconds since the reference date of the first and of the latest fix.
-    let firstTime: Double
-    private(set) var lastTime: Double
 
     init(_ fix: PathFix, coordinate: Coordinate) {
-        origin = fix.point
+        centroid = WeightedCentroid(fix)
         firstCoordinate = coordinate
-        firstTime = fix.time
-        lastTime = fix.time
-        add(fix)
     }
 
-    mutating func add(_ fix: PathFix) {
-        let weight = 1 / (fix.accuracyMeters * fix.accuracyMeters)
-        let dx = fix.point.x - origin.x, dy = fix.point.y - origin.y, dz = fix.point.z - origin.z
-        sumX += weight * dx
-        sumY += weight * dy
-        sumZ += weight * dz
-        sumSquares += weight * (dx * dx + dy * dy + dz * dz)
-        sumWeight += weight
-        count += 1
-        lastTime = max(lastTime, fix.time)
-    }
+    mutating func add(_ fix: PathFix) { centroid.add(fix) }
+
+    var count: Int { centroid.count }
+    /// Seconds since the reference date of the first and of the latest fix.
+    var firstTime: Double { centroid.firstTime }
+    var lastTime: Double { centroid.lastTime }
 
     /// The weighted mean position.
-    var point: SurfacePoint {
-        SurfacePoint(x: origin.x + sumX / sumWeight, y: origin.y + sumY / sumWeight, z: origin.z + sumZ / sumWeight)
-    }
+    var point: SurfacePoint { centroid.point }
 
     /// The weighted root-mean-square distance of the fixes from the mean, metres.
-    var spreadMeters: Double {
-        let mx = sumX / sumWeight, my = sumY / sumWeight, mz = sumZ / sumWeight
-        return max(0, sumSquares / sumWeight - (mx * mx + my * my + mz * mz)).squareRoot()
-    }
+    var spreadMeters: Double { centroid.spreadMeters }
 
     /// The uncertainty of the mean itself, metres (shrinks as 1/√count).
-    var meanAccuracyMeters: Double { (1 / sumWeight).squareRoot() }
+    var meanAccuracyMeters: Double { centroid.meanAccuracyMeters }
 
     /// The mean as a coordinate (the first fix's own coordinate while it is the only one).
     var center: Coordinate {
