@@ -59,6 +59,7 @@ public struct TravelogServerApp: Sendable {
     /// The router and the list of its routes (method, path pattern).
     func makeRoutes() -> RouteRegistry {
         let base = Router(context: TravelogRequestContext.self)
+        base.add(middleware: LogRequestsMiddleware(.debug))
         base.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))
         let router = RouteRegistry(router: base)

@@ -16,6 +16,11 @@ struct AuthenticationTests {
         (.post, "/api/v1/imports"), (.get, "/api/v1/locations"), (.get, "/api/v1/path"), (.get, "/api/v1/latest"),
         (.get, "/api/v1/devices"), (.get, "/api/v1/stats"), (.get, "/api/v1/export"), (.get, "/api/v1/live"),
         (.get, "/api/v1/session"), (.get, "/api/v1/osmand"), (.post, "/api/v1/gpslogger"),
+        (.get, "/api/v1/visits"), (.patch, "/api/v1/visits/1"), (.delete, "/api/v1/visits/1"), (.post, "/api/v1/visits/merge"),
+        (.get, "/api/v1/trips"), (.get, "/api/v1/places"), (.patch, "/api/v1/places/1"), (.get, "/api/v1/whereabouts"),
+        (.post, "/api/v1/journal/process"), (.get, "/api/v1/geocode/reverse?lat=1&lon=1"), (.get, "/api/v1/geocode/forward?q=x"),
+        (.get, "/api/v1/notifications/channels"), (.post, "/api/v1/notifications/channels"),
+        (.delete, "/api/v1/notifications/channels/1"), (.post, "/api/v1/notifications/test"), (.get, "/api/v1/notifications/log"),
     ]
 
     @Test("every data route answers 401 without credentials, and with wrong ones")
