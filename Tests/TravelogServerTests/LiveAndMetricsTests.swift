@@ -14,7 +14,9 @@ import Glibc
 
 @Suite("Live updates over a real socket, and metrics")
 struct LiveAndMetricsTests {
-    /// A blocking HTTP client on a socket, reading the event stream as it comes.
+    /// An HTTP client on a socket, reading the event stream as it comes. It never blocks a thread
+    /// of the concurrency pool (which serves the server in the same process: on a 2-core machine
+    /// it has two threads): it polls without waiting and sleeps between polls.
     final class EventStreamReader: @unchecked Sendable {
         let descriptor: Int32
         var received = ""
@@ -29,19 +31,21 @@ struct LiveAndMetricsTests {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(authorization)\r\nAccept: text/event-stream\r\n\r\n"
             _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
         }
 
         /// Reads until `text` has arrived or `seconds` have passed. - Returns: whether it arrived.
-        func wait(for text: String, seconds: Double) -> Bool {
+        func wait(for text: String, seconds: Double) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             var buffer = [UInt8](repeating: 0, count: 65536)
             while !received.contains(text), Date() < deadline {
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                if count > 0 { received += String(decoding: buffer[0..<count], as: UTF8.self) }
+                let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count > 0 {
+                    received += String(decoding: buffer[0..<count], as: UTF8.self)
+                } else {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
             }
             return received.contains(text)
         }
@@ -56,20 +60,20 @@ struct LiveAndMetricsTests {
             let port = try #require(client.port)
             let ada = try EventStreamReader(port: port, path: "/api/v1/live", authorization: Auth.basic("ada", ServerFixture.adaPassword)[.authorization]!)
             let bob = try EventStreamReader(port: port, path: "/api/v1/live", authorization: "Bearer \(fixture.bobToken)")
-            #expect(ada.wait(for: ": connected", seconds: 5))
-            #expect(bob.wait(for: ": connected", seconds: 5))
+            #expect(await ada.wait(for: ": connected", seconds: 5))
+            #expect(await bob.wait(for: ": connected", seconds: 5))
             #expect(ada.received.contains("text/event-stream"))
             try await client.execute(uri: "/api/v1/owntracks", method: .post, headers: Auth.basic("ada", fixture.adaToken),
                                      body: ByteBuffer(#"{"_type":"location","lat":52.52,"lon":13.405,"tst":1700000000,"tid":"ph"}"#)) {
                 #expect($0.status == .ok)
             }
-            #expect(ada.wait(for: "\"latitude\":52.52", seconds: 1))
+            #expect(await ada.wait(for: "\"latitude\":52.52", seconds: 1))
             #expect(ada.received.contains("event: locations"))
             #expect(ada.received.contains("\"device\":\"phone\""))
             try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
                                      body: ByteBuffer(overlandBatch(count: 3, latitude: 47.25))) { #expect($0.status == .ok) }
-            #expect(ada.wait(for: "\"latitude\":47.25", seconds: 1))
-            #expect(!bob.wait(for: "event: locations", seconds: 0.3))
+            #expect(await ada.wait(for: "\"latitude\":47.25", seconds: 1))
+            #expect(await !bob.wait(for: "event: locations", seconds: 0.3))
         }
     }
 
