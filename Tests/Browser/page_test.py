@@ -219,9 +219,14 @@ def check_journal(devtools):
     entries = devtools.evaluate("document.querySelectorAll('#journal li').length")
     report(entries >= 2, f"the journal lists them ({entries} entries)")
     devtools.evaluate("window.prompt = () => 'Coffee with Ada'; window.confirm = () => true")
+    # Let the refresh the live location scheduled run first, so the list clicked is the one shown.
+    time.sleep(3.5)
+    devtools.wait_for("document.getElementById('journal').getAttribute('aria-busy') !== 'true'", 10)
     devtools.evaluate("document.querySelector('#journal li:last-child button[data-action=rename]').click()")
     renamed = devtools.wait_for("[...document.querySelectorAll('#journal .place')].some((e) => e.textContent === 'Coffee with Ada')", 10)
-    report(bool(renamed), "renaming an entry through the page shows its new title")
+    report(bool(renamed), "renaming an entry through the page shows its new title"
+           + ("" if renamed else f" (status: {devtools.evaluate('document.getElementById(' + repr('status') + ').textContent')!r})"))
+    devtools.wait_for("document.getElementById('journal').getAttribute('aria-busy') !== 'true'", 10)
     devtools.evaluate("document.querySelector('#journal li:first-child button[data-action=delete]').click()")
     deleted = devtools.wait_for(f"document.querySelectorAll('#journal li').length === {entries - 1}", 10)
     report(bool(deleted), "deleting an entry through the page removes it")

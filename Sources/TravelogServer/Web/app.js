@@ -714,17 +714,26 @@
   /** Loads the journal for the range: visits as pins and a list, trips as lines, statistics. */
   async function loadJournal() {
     if (!state.range || !state.journalGroup) return;
+    // Only the latest request draws: an older answer arriving late must not undo a newer one.
+    const sequence = (state.journalSequence || 0) + 1;
+    state.journalSequence = sequence;
+    $('journal').setAttribute('aria-busy', 'true');
     const range = rangeQuery();
     try {
       const [visits, trips, whereabouts, stats] = await Promise.all([
         api(`/api/v1/visits?${range}`), api(`/api/v1/trips?${range}`),
         api(`/api/v1/whereabouts?${range}`), api(`/api/v1/stats?${rangeQuery({ by: statsPeriod(), units: units() })}`),
       ]);
+      if (sequence !== state.journalSequence) return;
       drawJournal(visits, trips);
       showJournalList(visits);
       showStatistics(whereabouts, stats);
     } catch (error) {
-      if (error.status !== 401) showStatus(`The journal could not be loaded: ${error.message}`, true);
+      if (error.status !== 401 && sequence === state.journalSequence) {
+        showStatus(`The journal could not be loaded: ${error.message}`, true);
+      }
+    } finally {
+      if (sequence === state.journalSequence) $('journal').setAttribute('aria-busy', 'false');
     }
   }
 
