@@ -100,27 +100,3 @@ public struct Delivery: Hashable, Sendable {
         self.updatedAt = updatedAt
     }
 }
-
-/// Notification channels, and an outbox of deliveries that survives restarts. Every backend passes
-/// the same conformance suite.
-public protocol NotificationStore: Sendable {
-    func addChannel(userID: UserID, kind: ChannelKind) async throws(StoreError) -> NotificationChannel
-    func channels(userID: UserID) async throws(StoreError) -> [NotificationChannel]
-    /// Removes a channel of the user. - Returns: whether there was one.
-    func removeChannel(id: ChannelID, userID: UserID) async throws(StoreError) -> Bool
-
-    /// Queues a message for each of the user's channels, once: a key queued before for a channel
-    /// (even long delivered, even before a restart) queues nothing again.
-    /// - Returns: the deliveries queued now.
-    func enqueue(_ message: NotificationMessage, userID: UserID, at now: Date) async throws(StoreError) -> [DeliveryID]
-
-    /// Pending deliveries whose next attempt is due, oldest first.
-    func dueDeliveries(at now: Date, limit: Int) async throws(StoreError) -> [Delivery]
-
-    /// Records an attempt: delivered, or pending again at `retryAt`, or failed for good when
-    /// `retryAt` is `nil`.
-    func recordAttempt(_ id: DeliveryID, delivered: Bool, result: String, retryAt: Date?, at now: Date) async throws(StoreError)
-
-    /// The user's deliveries, newest first (the delivery log).
-    func deliveries(userID: UserID, limit: Int) async throws(StoreError) -> [Delivery]
-}
