@@ -77,6 +77,23 @@ struct NotificationDeliveryTests {
         #expect(delivery.nextAttemptAt == nil)
     }
 
+    @Test("a redirect is not followed: the webhook that moved is not delivered, and the log says where it went")
+    func redirect() async throws {
+        let store = InMemoryLocationStore()
+        let ada = try await store.addUser(named: "ada")
+        let receiver = NotificationReceiver()
+        try await receiver.listening { port in
+            _ = try await store.addChannel(userID: ada.id, kind: .webhook(url: try Self.url(port, "/moved"), secret: "0123456789abcdef"))
+            let dispatcher = NotificationDispatcher(store: store)
+            await dispatcher.notify(Self.message("visit-arrival:3", at: Date()), userID: ada.id)
+            #expect(await dispatcher.deliverDue() == 1)
+        }
+        #expect(receiver.requests.map(\.path) == ["/moved"])
+        let delivery = try #require(try await store.deliveries(userID: ada.id, limit: 1).first)
+        #expect(delivery.state == .pending)
+        #expect(delivery.lastResult == "HTTP 308 to /hook")
+    }
+
     @Test("an event is sent once across restarts: a retry queued before one goes out after it, a repeat never")
     func acrossRestarts() async throws {
         let path = TestDirectory.makeFolder("notify").appendingPathComponent("travelog.sqlite").path

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
-/// A webhook and ntfy receiver on a free port of 127.0.0.1 (`/hook`, `/topic`): keeps every request
+/// A webhook and ntfy receiver on a free port of 127.0.0.1 (`/hook`, `/topic`; `/moved` redirects to `/hook`): keeps every request
 /// and answers 500 to the first `failures` of them, 200 after.
 final class NotificationReceiver: Sendable {
     struct Received: Sendable {
@@ -46,6 +46,11 @@ final class NotificationReceiver: Sendable {
                 self.arrival.yield(received)
                 return Response(status: count <= self.failures ? .internalServerError : .ok)
             }
+        }
+        // A webhook that moved: 308 to /hook.
+        router.post("/moved") { _, _ -> Response in
+            self.received.withLock { $0.append(Received(path: "/moved", headers: [:], body: Data())) }
+            return Response(status: .permanentRedirect, headers: [.location: "/hook"])
         }
         let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
         try await application.test(.live) { client in

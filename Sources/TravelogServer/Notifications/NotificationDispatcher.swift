@@ -179,8 +179,13 @@ public final class NotificationDispatcher: Service, Sendable {
         request.httpMethod = "POST"
         request.timeoutInterval = Self.timeoutSeconds
         do {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let (_, response) = try await NotificationSession.shared.data(for: request)
+            let http = response as? HTTPURLResponse
+            let status = http?.statusCode ?? 0
+            // A redirect is not followed: the log names where to, for the channel to be corrected.
+            if (300..<400).contains(status), let location = http?.value(forHTTPHeaderField: "Location") {
+                return (false, "HTTP \(status) to \(location)")
+            }
             return ((200..<300).contains(status), "HTTP \(status)")
         } catch {
             return (false, "\(error.localizedDescription)")
