@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TravelogServer
 import TravelogStore
 
@@ -66,7 +67,10 @@ struct NotifyCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
-            let dispatcher = NotificationDispatcher(store: store)
+            // The outcome is printed below; the dispatcher's own lines would say it twice.
+            var logger = Logger(label: "travelog.notifications")
+            logger.logLevel = .warning
+            let dispatcher = NotificationDispatcher(store: store, logger: logger)
             let message = NotificationDispatcher.testMessage(at: Date())
             let queued = await dispatcher.notify(message, userID: user.id)
             // Only the test message: what the server has due is the server's to send.
