@@ -76,6 +76,31 @@ extension SQLiteLocationStore {
         }
     }
 
+    public func claimDueDeliveries(at now: Date, leaseUntil: Date, limit: Int,
+                                   among ids: Set<DeliveryID>?) async throws(StoreError) -> [Delivery] {
+        let only = ids.map { ids in ids.map { String($0.rawValue) }.joined(separator: ",") }
+        return try await write("taking due notifications") { db throws(StoreError) -> [Delivery] in
+            do {
+                // Ids are integers, written into the statement as text.
+                let filter = only.map { " AND n.id IN (\($0))" } ?? ""
+                let claimed = try Int64.fetchAll(db, sql: """
+                    SELECT n.id FROM notification_deliveries n
+                    WHERE n.state = 'pending' AND coalesce(n.next_attempt_ms, 0) <= ?\(filter) ORDER BY n.id LIMIT ?
+                    """, arguments: [StoragePrecision.milliseconds(now), limit])
+                guard !claimed.isEmpty else { return [] }
+                let list = claimed.map(String.init).joined(separator: ",")
+                try db.execute(sql: "UPDATE notification_deliveries SET next_attempt_ms = ? WHERE id IN (\(list))",
+                               arguments: [StoragePrecision.milliseconds(leaseUntil)])
+                return try Row.fetchAll(db, sql: """
+                    SELECT \(Self.deliveryColumns) FROM notification_deliveries n JOIN notification_channels c ON c.id = n.channel_id
+                    WHERE n.id IN (\(list)) ORDER BY n.id
+                    """).map(Self.delivery)
+            } catch {
+                throw .database(operation: "taking due notifications", message: String(describing: error))
+            }
+        }
+    }
+
     public func recordAttempt(_ id: DeliveryID, delivered: Bool, result: String, retryAt: Date?, at now: Date) async throws(StoreError) {
         let state: DeliveryState = delivered ? .delivered : (retryAt == nil ? .failed : .pending)
         try await write("recording a notification attempt") { db throws(StoreError) in

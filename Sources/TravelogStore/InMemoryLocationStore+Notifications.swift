@@ -45,6 +45,21 @@ extension InMemoryLocationStore {
         }
     }
 
+    public func claimDueDeliveries(at now: Date, leaseUntil: Date, limit: Int,
+                                   among ids: Set<DeliveryID>?) async throws(StoreError) -> [Delivery] {
+        withState { state in
+            let due = state.deliveries.values
+                .filter { $0.state == .pending && ($0.nextAttemptAt ?? now) <= now && ids?.contains($0.id) != false }
+                .sorted { $0.id < $1.id }.prefix(limit)
+            return due.map { delivery in
+                var claimed = delivery
+                claimed.nextAttemptAt = leaseUntil
+                state.deliveries[claimed.id] = claimed
+                return claimed
+            }
+        }
+    }
+
     public func recordAttempt(_ id: DeliveryID, delivered: Bool, result: String, retryAt: Date?, at now: Date) async throws(StoreError) {
         withState { state in
             guard var delivery = state.deliveries[id] else { return }

@@ -11,28 +11,6 @@ import TravelogStore
 
 @Suite("Notifications")
 struct NotificationTests {
-    /// A webhook receiver that answers 500 to its first `failures` requests.
-    final class Receiver: Sendable {
-        struct Received: Sendable { var headers: HTTPFields; var body: Data }
-        let received = Mutex<[Received]>([])
-        let failures: Int
-        init(failures: Int) { self.failures = failures }
-
-        func application() -> some ApplicationProtocol {
-            let router = Router()
-            router.post("/hook") { request, _ -> Response in
-                var request = request
-                let body = try await request.collectBody(upTo: 1 << 20)
-                let count = self.received.withLock { list in
-                    list.append(Received(headers: request.headers, body: Data(body.readableBytesView)))
-                    return list.count
-                }
-                return Response(status: count <= self.failures ? .internalServerError : .ok)
-            }
-            return Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
-        }
-    }
-
     /// A clock the test moves.
     final class Clock: Sendable {
         let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
@@ -43,41 +21,51 @@ struct NotificationTests {
     @Test("a webhook is signed with HMAC-SHA256 of its body, retried with backoff, and sent once per event")
     func webhookRetriesAndSignature() async throws {
         let fixture = try await ServerFixture.make()
-        let receiver = Receiver(failures: 2)
+        let receiver = NotificationReceiver(failures: 2)
         let clock = Clock()
         let secret = "a-very-secret-secret"
-        try await receiver.application().test(.live) { client in
-            let port = try #require(client.port)
+        try await receiver.listening { port in
             _ = try await fixture.app.store.addChannel(userID: fixture.ada.id,
-                                                       kind: .webhook(url: URL(string: "http://127.0.0.1:\(port)/hook")!, secret: secret))
+                                                       kind: .webhook(url: try #require(URL(string: "http://127.0.0.1:\(port)/hook")), secret: secret))
             let dispatcher = NotificationDispatcher(store: fixture.app.store, now: { clock.now })
             let message = NotificationMessage(event: "journalEntry", key: "journal-entry:42", title: "New journal entry 📌",
                                               message: "Mitte, Berlin, DE", occurredAt: clock.now, details: ["place": "Mitte, Berlin, DE"])
-            await dispatcher.notify(message, userID: fixture.ada.id)
-            await dispatcher.notify(message, userID: fixture.ada.id)
+            #expect(await dispatcher.notify(message, userID: fixture.ada.id).count == 1)
+            #expect(await dispatcher.notify(message, userID: fixture.ada.id).isEmpty)
             #expect(await dispatcher.deliverDue() == 1)          // 500
+            #expect(try await fixture.app.store.deliveries(userID: fixture.ada.id, limit: 1).first?.nextAttemptAt
+                    == clock.now.addingTimeInterval(NotificationDispatcher.defaultBackoffSeconds[0]))
             #expect(await dispatcher.deliverDue() == 0)          // not due yet
-            clock.advance(NotificationDispatcher.backoffSeconds[0])
+            clock.advance(NotificationDispatcher.defaultBackoffSeconds[0])
             #expect(await dispatcher.deliverDue() == 1)          // 500
-            clock.advance(NotificationDispatcher.backoffSeconds[1])
+            clock.advance(NotificationDispatcher.defaultBackoffSeconds[1] - 1)
+            #expect(await dispatcher.deliverDue() == 0)          // 2 minutes after the second: not yet
+            clock.advance(1)
             #expect(await dispatcher.deliverDue() == 1)          // 200
             clock.advance(1e6)
             #expect(await dispatcher.deliverDue() == 0)
-            // After a restart, the same event is not sent again.
+            // A new dispatcher (the server restarted): the same event is not sent again.
             let restarted = NotificationDispatcher(store: fixture.app.store, now: { clock.now })
-            await restarted.notify(message, userID: fixture.ada.id)
+            #expect(await restarted.notify(message, userID: fixture.ada.id).isEmpty)
             #expect(await restarted.deliverDue() == 0)
         }
-        let received = receiver.received.withLock { $0 }
+        let received = receiver.requests
         #expect(received.count == 3)
         let last = try #require(received.last)
         let expected = HMAC<SHA256>.authenticationCode(for: last.body, using: SymmetricKey(data: Data(secret.utf8)))
             .map { String(format: "%02x", $0) }.joined()
-        #expect(last.headers[HTTPField.Name("X-Travelog-Signature")!] == "sha256=" + expected)
-        #expect(last.headers[HTTPField.Name("X-Travelog-Event")!] == "journalEntry")
+        #expect(last.header("X-Travelog-Signature") == "sha256=" + expected)
+        #expect(last.header("X-Travelog-Event") == "journalEntry")
+        #expect(last.header("Content-Type") == "application/json")
+        #expect(Set(received.map { $0.header("X-Travelog-Delivery") }).count == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: last.body) as? [String: Any])
         #expect(json["title"] as? String == "New journal entry 📌")
         #expect(json["key"] as? String == "journal-entry:42")
+        #expect(json["event"] as? String == "journalEntry")
+        #expect(json["message"] as? String == "Mitte, Berlin, DE")
+        #expect(json["occurredAt"] as? String == "2027-01-15T08:00:00Z")
+        #expect((json["details"] as? [String: String])?["place"] == "Mitte, Berlin, DE")
+        #expect(json["delivery"] as? Int == Int(last.header("X-Travelog-Delivery") ?? ""))
         let log = try await fixture.app.store.deliveries(userID: fixture.ada.id, limit: 5)
         #expect(log.map(\.state) == [.delivered])
         #expect(log.first?.attempts == 3)
@@ -101,8 +89,28 @@ struct NotificationTests {
                 #expect(response.status == .created)
                 return try #require((response.body.json as? [String: Any])?["id"] as? Int)
             }
-            try await client.execute(uri: "/api/v1/notifications/channels/\(id)", method: .delete,
-                                     headers: Auth.basic("bob", ServerFixture.bobPassword)) { #expect($0.status == .notFound) }
+            let bob = Auth.basic("bob", ServerFixture.bobPassword)
+            try await client.execute(uri: "/api/v1/notifications/channels/\(id)", method: .delete, headers: bob) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/v1/notifications/channels/first", method: .delete, headers: ada) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/v1/notifications/channels/\(id)", method: .delete, headers: Auth.bearer(fixture.adaToken)) {
+                #expect($0.status == .forbidden)
+            }
+            // A webhook's secret is written, never read back; bob sees none of ada's channels.
+            try await client.execute(uri: "/api/v1/notifications/channels", method: .post, headers: ada,
+                                     body: ByteBuffer(#"{"type":"webhook","url":"https://hooks.example/h","secret":"sixteen-chars-secret"}"#)) {
+                #expect($0.status == .created)
+                #expect(String(buffer: $0.body).contains("sixteen-chars-secret") == false)
+            }
+            try await client.execute(uri: "/api/v1/notifications/channels", method: .get, headers: ada) { response in
+                let channels = try #require(response.body.json as? [[String: Any]])
+                #expect(channels.map { $0["type"] as? String } == ["ntfy", "webhook"])
+                #expect(channels.allSatisfy { Set($0.keys) == ["id", "type", "url"] })
+            }
+            try await client.execute(uri: "/api/v1/notifications/channels", method: .get, headers: bob) {
+                #expect(($0.body.json as? [Any])?.isEmpty == true)
+            }
+            let webhook = try #require(try await fixture.app.store.channels(userID: fixture.ada.id).last)
+            _ = try await fixture.app.store.removeChannel(id: webhook.id, userID: fixture.ada.id)
             // The test message to an unreachable ntfy server fails and is logged, to be retried.
             try await client.execute(uri: "/api/v1/notifications/test", method: .post, headers: ada) { response in
                 let attempts = try #require(response.body.json as? [[String: Any]])

@@ -36,6 +36,41 @@ struct NotificationStoreConformanceTests {
         #expect(try await store.enqueue(Self.message("visit-arrival:1"), userID: ada.id, at: Self.t0).isEmpty)
     }
 
+    @Test("a due delivery is taken by one sender until its lease ends, and only the ones asked for", arguments: StoreFactory.all)
+    func claims(factory: StoreFactory) async throws {
+        let (store, ada, _) = try await LocationStoreConformanceTests.prepared(factory)
+        _ = try await store.addChannel(userID: ada.id, kind: .ntfy(url: URL(string: "https://ntfy.example/a")!, token: nil))
+        _ = try await store.addChannel(userID: ada.id, kind: .ntfy(url: URL(string: "https://ntfy.example/b")!, token: nil))
+        let first = try await store.enqueue(Self.message("visit-arrival:1"), userID: ada.id, at: Self.t0)
+        let second = try await store.enqueue(Self.message("visit-arrival:2"), userID: ada.id, at: Self.t0)
+        let lease = Self.t0.addingTimeInterval(120)
+        // Only the second event's deliveries, oldest first.
+        let taken = try await store.claimDueDeliveries(at: Self.t0, leaseUntil: lease, limit: 1, among: Set(second))
+        #expect(taken.map(\.id) == [second[0]])
+        #expect(taken.first?.nextAttemptAt == lease)
+        #expect(taken.first?.message.key == "visit-arrival:2")
+        // Another sender gets the rest, never the one taken.
+        let rest = try await store.claimDueDeliveries(at: Self.t0, leaseUntil: lease, limit: 10, among: nil)
+        #expect(rest.map(\.id) == first + [second[1]])
+        #expect(try await store.claimDueDeliveries(at: Self.t0.addingTimeInterval(119), leaseUntil: lease, limit: 10, among: nil).isEmpty)
+        #expect(try await store.dueDeliveries(at: Self.t0, limit: 10).isEmpty)
+        // An attempt recorded in time settles it; one never recorded is due again when the lease ends.
+        try await store.recordAttempt(second[0], delivered: true, result: "HTTP 200", retryAt: nil, at: Self.t0)
+        for id in first + [second[1]] {
+            try await store.recordAttempt(id, delivered: false, result: "HTTP 503", retryAt: Self.t0.addingTimeInterval(30), at: Self.t0)
+        }
+        let retried = try await store.claimDueDeliveries(at: Self.t0.addingTimeInterval(30), leaseUntil: lease.addingTimeInterval(30),
+                                                         limit: 10, among: nil)
+        #expect(retried.map(\.id) == first + [second[1]])
+        #expect(retried.allSatisfy { $0.attempts == 1 && $0.lastResult == "HTTP 503" && $0.state == .pending })
+        #expect(try await store.claimDueDeliveries(at: lease.addingTimeInterval(29), leaseUntil: lease.addingTimeInterval(200),
+                                                   limit: 10, among: nil).isEmpty)
+        #expect(try await store.claimDueDeliveries(at: lease.addingTimeInterval(30), leaseUntil: lease.addingTimeInterval(200),
+                                                   limit: 10, among: Set(first)).map(\.id) == first)
+        #expect(try await store.claimDueDeliveries(at: lease.addingTimeInterval(30), leaseUntil: lease.addingTimeInterval(200),
+                                                   limit: 10, among: []).isEmpty)
+    }
+
     @Test("channels belong to their user", arguments: StoreFactory.all)
     func scope(factory: StoreFactory) async throws {
         let (store, ada, _) = try await LocationStoreConformanceTests.prepared(factory)

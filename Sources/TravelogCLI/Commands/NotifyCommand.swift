@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TravelogServer
 import TravelogStore
 
@@ -66,16 +67,23 @@ struct NotifyCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
-            let dispatcher = NotificationDispatcher(store: store)
-            let key = "test:\(UUID().uuidString)"
-            await dispatcher.notify(NotificationMessage(event: "test", key: key, title: "Travelog test 📌",
-                                                        message: "Notifications from Travelog reach you here.", occurredAt: Date()),
-                                    userID: user.id)
-            await dispatcher.deliverDue()
-            let attempts = try await store.deliveries(userID: user.id, limit: 100).filter { $0.message.key == key }
+            // The outcome is printed below; the dispatcher's own lines would say it twice.
+            var logger = Logger(label: "travelog.notifications")
+            logger.logLevel = .warning
+            let dispatcher = NotificationDispatcher(store: store, logger: logger)
+            let message = NotificationDispatcher.testMessage(at: Date())
+            let queued = await dispatcher.notify(message, userID: user.id)
+            // Only the test message: what the server has due is the server's to send.
+            await dispatcher.deliver(queued)
+            let attempts = try await store.deliveries(userID: user.id, limit: 100).filter { $0.message.key == message.key }
             if attempts.isEmpty { print("no channels: add one with `travelog notify add`") }
             for delivery in attempts {
-                print("\(delivery.channel.kind.name) \(delivery.channel.kind.url.absoluteString): \(delivery.state.rawValue) (\(delivery.lastResult ?? ""))")
+                let outcome = switch delivery.state {
+                case .delivered: "delivered"
+                case .pending: "not delivered, the server retries it"
+                case .failed: "failed"
+                }
+                print("\(delivery.channel.kind.name) \(delivery.channel.kind.url.absoluteString): \(outcome) (\(delivery.lastResult ?? ""))")
             }
         }
     }

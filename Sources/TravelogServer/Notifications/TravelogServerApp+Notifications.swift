@@ -64,10 +64,8 @@ extension TravelogServerApp {
         }
         router.post("/api/v1/notifications/test") { _, context in
             let identity = try userIdentity(context)
-            let message = NotificationMessage(event: "test", key: "test:\(UUID().uuidString)", title: "Travelog test 📌",
-                                              message: "Notifications from Travelog reach you here.", occurredAt: Date())
-            await notifications.notify(message, userID: identity.user.id)
-            await notifications.deliverDue()
+            let message = NotificationDispatcher.testMessage(at: Date())
+            await notifications.deliver(await notifications.notify(message, userID: identity.user.id))
             return try Response.json(try await store.deliveries(userID: identity.user.id, limit: 20)
                 .filter { $0.message.key == message.key }.map(DeliveryJSON.init))
         }

@@ -23,6 +23,7 @@ public enum ChannelKind: Hashable, Sendable {
     /// An ntfy-style push: the message POSTed to a topic URL, with an optional access token.
     case ntfy(url: URL, token: String?)
 
+    /// `webhook` or `ntfy`, as the API and the CLI name them.
     public var name: String {
         switch self {
         case .webhook: "webhook"
@@ -30,6 +31,7 @@ public enum ChannelKind: Hashable, Sendable {
         }
     }
 
+    /// Where the POST goes.
     public var url: URL {
         switch self {
         case .webhook(let url, _), .ntfy(let url, _): url
@@ -37,6 +39,7 @@ public enum ChannelKind: Hashable, Sendable {
     }
 }
 
+/// A user's channel: every notification of the user goes to each of them.
 public struct NotificationChannel: Hashable, Sendable {
     public var id: ChannelID
     public var userID: UserID
@@ -53,7 +56,9 @@ public struct NotificationChannel: Hashable, Sendable {
 public struct NotificationMessage: Hashable, Sendable, Codable {
     /// `arrival`, `journalEntry` or `test`.
     public var event: String
-    /// Unique per event and user: the same key is delivered once per channel, ever.
+    /// Unique per event and user: the same key is delivered once per channel, ever. The caller
+    /// derives it from what identifies the event (`visit-arrival:<visit id>`,
+    /// `journal-entry:<visit id>`, `test:<UUID>`), never from the time it is noticed.
     public var key: String
     public var title: String
     public var message: String
@@ -99,28 +104,4 @@ public struct Delivery: Hashable, Sendable {
         self.lastResult = lastResult
         self.updatedAt = updatedAt
     }
-}
-
-/// Notification channels, and an outbox of deliveries that survives restarts. Every backend passes
-/// the same conformance suite.
-public protocol NotificationStore: Sendable {
-    func addChannel(userID: UserID, kind: ChannelKind) async throws(StoreError) -> NotificationChannel
-    func channels(userID: UserID) async throws(StoreError) -> [NotificationChannel]
-    /// Removes a channel of the user. - Returns: whether there was one.
-    func removeChannel(id: ChannelID, userID: UserID) async throws(StoreError) -> Bool
-
-    /// Queues a message for each of the user's channels, once: a key queued before for a channel
-    /// (even long delivered, even before a restart) queues nothing again.
-    /// - Returns: the deliveries queued now.
-    func enqueue(_ message: NotificationMessage, userID: UserID, at now: Date) async throws(StoreError) -> [DeliveryID]
-
-    /// Pending deliveries whose next attempt is due, oldest first.
-    func dueDeliveries(at now: Date, limit: Int) async throws(StoreError) -> [Delivery]
-
-    /// Records an attempt: delivered, or pending again at `retryAt`, or failed for good when
-    /// `retryAt` is `nil`.
-    func recordAttempt(_ id: DeliveryID, delivered: Bool, result: String, retryAt: Date?, at now: Date) async throws(StoreError)
-
-    /// The user's deliveries, newest first (the delivery log).
-    func deliveries(userID: UserID, limit: Int) async throws(StoreError) -> [Delivery]
 }
