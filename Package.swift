@@ -30,9 +30,15 @@ let package = Package(
             name: "TravelogCore",
             swiftSettings: swiftSettings
         ),
+        // libzip from Debian (libzip-dev): reads Takeout .zip and .kmz archives, ZIP64 included.
+        .systemLibrary(
+            name: "CLibzip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]
+        ),
         .target(
             name: "TravelogFormats",
-            dependencies: ["TravelogCore"],
+            dependencies: ["TravelogCore", "CLibzip"],
             swiftSettings: swiftSettings
         ),
         .target(

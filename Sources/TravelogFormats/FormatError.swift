@@ -19,6 +19,8 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case unrecognizedFormat(String)
     /// Valid data that is not location history (Google Timeline Edits, a settings file).
     case notLocationHistory(String)
+    /// A ZIP archive (a Takeout `.zip`, a `.kmz`) or one of its entries is broken: which, and how.
+    case zip(ZipArchiveError)
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .unrecognizedFormat(let reason): "not a format Travelog reads: \(reason)"
         case .notLocationHistory(let what): "not location history: \(what)"
+        case .zip(let error): error.description
         }
     }
 }

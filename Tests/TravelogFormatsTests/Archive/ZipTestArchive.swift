@@ -1,0 +1,96 @@
+import Foundation
+import TravelogFormats
+import TravelogTestSupport
+
+/// Builds ZIP archives at test time with Python's `zipfile`, a writer independent of the libzip
+/// that reads them, so that no binary archive is committed.
+enum ZipTestArchive {
+    /// One entry to write.
+    struct Member {
+        var name: String
+        var bytes: [UInt8]
+        var deflated = true
+        /// Write ZIP64 extra fields although the entry is small (`zipfile`'s `force_zip64`).
+        var forceZip64 = false
+
+        static func folder(_ name: String) -> Member { Member(name: name, bytes: [], deflated: false) }
+    }
+
+    struct PythonFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static let script = """
+        import json, sys, zipfile
+        members = json.load(open(sys.argv[1]))
+        with zipfile.ZipFile(sys.argv[2], 'w') as archive:
+            for member in members:
+                info = zipfile.ZipInfo(member['name'], date_time=(2024, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED if member['deflated'] else zipfile.ZIP_STORED
+                if member['name'].endswith('/'):
+                    archive.writestr(info, b'')
+                    continue
+                with open(member['path'], 'rb') as source, archive.open(info, 'w', force_zip64=member['zip64']) as target:
+                    target.write(source.read())
+        """
+
+    /// Writes `members` into a new archive named `fileName` in a fresh test folder; returns its path.
+    static func make(_ members: [Member], fileName: String = "archive.zip") throws -> String {
+        let folder = TestDirectory.makeFolder("zip")
+        var manifest: [[String: Any]] = []
+        for (index, member) in members.enumerated() {
+            let path = folder.appendingPathComponent("member-\(index)").path
+            try Data(member.bytes).write(to: URL(fileURLWithPath: path))
+            manifest.append(["name": member.name, "path": path, "deflated": member.deflated, "zip64": member.forceZip64])
+        }
+        let manifestPath = folder.appendingPathComponent("manifest.json").path
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        let archivePath = folder.appendingPathComponent(fileName).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, manifestPath, archivePath]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw PythonFailed(description: "python3 zipfile failed: \(message)")
+        }
+        return archivePath
+    }
+
+    /// Text that deflates well and is long enough to need many reads.
+    static func text(lines: Int) -> [UInt8] {
+        Array((0..<lines).map { "line \($0): 52.5163,13.3777 — Brandenburger Tor\n" }.joined().utf8)
+    }
+
+    /// Bytes that do not deflate (a fixed pseudo-random sequence, as a photo would be).
+    static func noise(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+    }
+}
+
+extension ByteSource {
+    /// Reads everything left, `chunkBytes` at a time.
+    mutating func readAll(chunkBytes: Int) throws(FormatError) -> [UInt8] {
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: chunkBytes)
+        while true {
+            var readError: FormatError?
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                do throws(FormatError) { return try read(into: buffer) } catch {
+                    readError = error
+                    return 0
+                }
+            }
+            if let readError { throw readError }
+            if count == 0 { return all }
+            all += chunk[..<count]
+        }
+    }
+}
