@@ -21,6 +21,8 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case notLocationHistory(String)
     /// A ZIP archive (a Takeout `.zip`, a `.kmz`) or one of its entries is broken: which, and how.
     case zip(ZipArchiveError)
+    /// A `multipart/form-data` body (an upload) is malformed: where, and how.
+    case multipart(MultipartError)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unrecognizedFormat(let reason): "not a format Travelog reads: \(reason)"
         case .notLocationHistory(let what): "not location history: \(what)"
         case .zip(let error): error.description
+        case .multipart(let error): error.description
         }
     }
 }
