@@ -62,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogImport",
-            dependencies: ["TravelogFormats", "TravelogStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["TravelogFormats", "TravelogStore", "TravelogJournal", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -13,6 +13,21 @@ enum ImportBenchmark {
         try measure(context, file: records.url, locations: records.locations, label: "Google Records.json")
         let gpx = try BenchmarkInputs.gpx(in: context.workDirectory, points: 1_000_000)
         try measure(context, file: gpx, locations: 1_000_000, label: "GPX")
+        // The same Records.json inside a Takeout archive: read straight out of the archive.
+        let archive = context.workDirectory.appendingPathComponent("takeout-\(recordsBytes / 1_000_000)MB.zip")
+        if !FileManager.default.fileExists(atPath: archive.path) {
+            let zip = Process()
+            zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            zip.arguments = ["python3", "-c", """
+                import sys, zipfile
+                with zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+                    z.write(sys.argv[1], 'Takeout/Location History (Timeline)/Records.json')
+                    z.writestr('Takeout/archive_browser.html', '<html></html>')
+                """, records.url.path, archive.path]
+            try zip.run()
+            zip.waitUntilExit()
+        }
+        try measure(context, file: archive, locations: records.locations, label: "Takeout .zip of that Records.json")
     }
 
     static func measure(_ context: BenchmarkContext, file: URL, locations: Int, label: String) throws {

@@ -102,6 +102,17 @@ final class ServerProcess {
         throw Failure.didNotStart(log: (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
     }
 
+    /// The server's resident memory now and at its peak, bytes (`/proc/PID/status`: VmRSS, VmHWM).
+    func memory() -> (residentBytes: Int, peakBytes: Int) {
+        guard let process, let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return (0, 0) }
+        func kilobytes(_ key: String) -> Int {
+            status.split(separator: "\n").first { $0.hasPrefix(key) }
+                .flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
+        }
+        return (kilobytes("VmRSS:") * 1024, kilobytes("VmHWM:") * 1024)
+    }
+
     /// SIGTERM (a graceful stop), then waits for the process to end.
     func stop() {
         guard let process, process.isRunning else { return }

@@ -40,6 +40,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("owntracks-read", LocationJSONBenchmarks.owntracks),
     ("gpx-read", GPXReadBenchmark.run),
     ("server-overland", ServerIngestBenchmarks.overland),
+    ("server-large-body", LargeBodyBenchmark.run),
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
     ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),

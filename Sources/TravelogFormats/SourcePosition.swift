@@ -11,5 +11,6 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
 
-    public var description: String { "line \(line), column \(column) (byte \(byteOffset))" }
+    /// `line 3, column 7 (byte 52)`, or `byte 52` where lines are not counted (line 0).
+    public var description: String { line > 0 ? "line \(line), column \(column) (byte \(byteOffset))" : "byte \(byteOffset)" }
 }

@@ -1,40 +1,41 @@
 import Foundation
-import Synchronization
 import TravelogCore
 import TravelogFormats
 import TravelogStore
 
-/// Imports location files into a store: detects the format from the content, reads it as a stream,
-/// stores it in one transaction per file (a broken file stores nothing), and reports what it did.
-/// The command line and the server's upload endpoint both go through here.
+/// Imports location files through the write path: detects the format from the content, reads it as
+/// a stream a batch at a time (storing one batch while the next is read), and reports what it did.
+/// A file is all or nothing: its batches belong to a running import that is discarded when the
+/// file turns out broken, so a broken file leaves the history as it was. The command line, the
+/// upload API and the page all come through here.
 public struct FileImporter: Sendable {
-    public let store: any LocationStore
-    /// Locations per insert inside the import's transaction.
+    public let writer: HistoryWriter
+    /// Locations per stored batch.
     public var batchSize = 10_000
     /// How many rejections a report lists (all are counted).
     public var listedRejections = 20
 
-    public init(store: any LocationStore) {
-        self.store = store
+    public init(writer: HistoryWriter) {
+        self.writer = writer
     }
 
-    /// Imports one file for a device.
+    /// Imports one file or archive entry.
     /// - Parameters:
+    ///   - target: the device; resolved (created when new) once the first batch is to be stored.
     ///   - format: the format to read it as; detected from the content when `nil`.
-    ///   - progress: called now and then from the importing thread.
     ///   - skipUnrecognized: name a file of no known format as skipped instead of failing (for the
-    ///     files found in a folder, such as a whole Google Takeout).
-    public func importFile(at path: String, deviceID: DeviceID, format: FileFormat? = nil,
-                           options: ReaderOptions = ReaderOptions(), skipUnrecognized: Bool = false,
-                           progress: (@Sendable (ImportProgress) -> Void)? = nil) async -> ImportReport {
-        let fileName = URL(fileURLWithPath: path).lastPathComponent
-        var report = ImportReport(path: path, format: format, outcome: .failed(reason: "not read"))
+    ///     files found in a folder or an archive, such as a whole Google Takeout).
+    ///   - progress: called after every batch.
+    public func importInput(_ input: ImportInput, to target: inout DeviceTarget, format: FileFormat? = nil,
+                            options: ReaderOptions = ReaderOptions(), skipUnrecognized: Bool = false,
+                            progress: (@Sendable (ImportProgress) -> Void)? = nil) async -> ImportReport {
+        var report = ImportReport(path: input.name, format: format, outcome: .failed(reason: "not read"))
         let chosen: FileFormat
         do {
-            if let format {
+            if let format = format ?? input.format {
                 chosen = format
             } else {
-                switch try Self.detect(path: path) {
+                switch try input.detect() {
                 case .format(let detected): chosen = detected
                 case .notLocationHistory(let what):
                     report.outcome = .skipped(reason: "not location history: \(what)")
@@ -44,7 +45,7 @@ public struct FileImporter: Sendable {
                     return report
                 case .unknown:
                     report.outcome = .failed(reason: FormatError.unrecognizedFormat(
-                        "expected GPX, KML, GeoJSON, CSV, NMEA, a Google export, OwnTracks .rec or GeoLife .plt").description)
+                        "expected GPX, KML/KMZ, GeoJSON, CSV, NMEA, a Google export (or a Takeout .zip), OwnTracks .rec or GeoLife .plt").description)
                     return report
                 }
             }
@@ -53,105 +54,161 @@ public struct FileImporter: Sendable {
             return report
         }
         report.format = chosen
-
-        let tally = Mutex(report)
-        let totalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-        let batchSize = self.batchSize, listed = listedRejections
+        var running: ImportID?
         do {
-            let record = try await store.importLocations(
-                deviceID: deviceID,
-                provenance: ImportProvenance(fileName: fileName, contentSHA256: nil, format: chosen.rawValue)
-            ) { sink in
-                // The file is read on another thread while this one stores what it read.
-                let pipe = BatchPipe<(counts: ImportReport, digest: String)>(capacity: 4)
-                DispatchQueue.global().async {
-                    do {
-                        let result = try Self.read(path: path, format: chosen, options: options, batchSize: batchSize,
-                                                   listedRejections: listed, into: pipe)
-                        pipe.finish(result)
-                    } catch {
-                        pipe.fail(error)
-                    }
-                }
-                var lastProgress = 0
-                do {
-                    while let item = try pipe.take() {
-                        _ = try sink.insert(item.locations)
-                        if let progress, item.bytesRead - lastProgress >= 1 << 20 || item.locations.isEmpty {
-                            lastProgress = item.bytesRead
-                            progress(ImportProgress(bytesRead: item.bytesRead, totalBytes: totalBytes,
-                                                    locations: item.locationsRead))
+            let source = HashingByteSource(try input.open())
+            var reader = BatchReader(try chosen.makeReader(source: source, options: options))
+            var summary = InsertSummary()
+            var device = target.knownDevice
+            try await withThrowingTaskGroup(of: InsertSummary.self) { group in
+                var storing = false
+                while true {
+                    let batch = try readBatch(&reader, into: &report)
+                    if !batch.isEmpty {
+                        if device == nil {
+                            let resolved = try await target.resolve(in: writer.store)
+                            target = .device(resolved)
+                            device = resolved
                         }
+                        guard let device else { break }
+                        let importID: ImportID
+                        if let running { importID = running } else {
+                            importID = try await writer.store.beginImport(
+                                deviceID: device.id,
+                                provenance: ImportProvenance(fileName: input.fileName, contentSHA256: nil, format: chosen.rawValue))
+                            running = importID
+                        }
+                        // Store this batch while the next is read; at most one waits.
+                        if storing, let stored = try await group.next() { summary = summary + stored }
+                        let rows = batch.map { StoredLocation(deviceID: device.id, location: $0, source: .fileImport, importID: importID) }
+                        let store = writer.store, observer = writer.observer
+                        group.addTask {
+                            let stored = try await store.insert(rows)
+                            await observer.didStore(batch, summary: stored, device: device, source: .fileImport)
+                            return stored
+                        }
+                        storing = true
                     }
-                } catch {
-                    pipe.cancelAndWait()
-                    throw error
+                    progress?(ImportProgress(bytesRead: reader.bytesConsumed, totalBytes: source.totalByteCount,
+                                             locations: report.locationsRead))
+                    if reader.isFinished { break }
                 }
-                guard let (counts, digest) = pipe.result else { throw FormatError.cannotRead(path: path, reason: "reading stopped") }
-                tally.withLock { $0 = counts }
-                return ImportTally(rejected: counts.rejected, contentSHA256: digest)
+                while let stored = try await group.next() { summary = summary + stored }
             }
-            report = tally.withLock { $0 }
-            report.outcome = .imported(record)
-        } catch let error as FormatError {
-            report.outcome = .failed(reason: error.description)
+            if device == nil, !report.visits.isEmpty {
+                // A file of stays only (a Google month without its raw points) still needs its device.
+                let resolved = try await target.resolve(in: writer.store)
+                target = .device(resolved)
+                device = resolved
+            }
+            report.bytesRead = reader.bytesConsumed
+            report.skipped.merge(reader.skippedRecords, uniquingKeysWith: +)
+            if let running, let device {
+                let record = try await writer.store.finishImport(running, summary: summary,
+                                                                 tally: ImportTally(rejected: report.rejected,
+                                                                                    contentSHA256: source.hexDigest))
+                report.outcome = .imported(record)
+            } else {
+                report.outcome = .imported(nil)
+            }
+            try await updateJournal(report, device: device)
         } catch {
-            report.outcome = .failed(reason: String(describing: error))
+            if let running { try? await writer.store.discardImport(running) }
+            report.outcome = .failed(reason: (error as? FormatError)?.description ?? String(describing: error))
         }
         return report
     }
 
-    /// Reads a whole file into the pipe, batch by batch (on the reading thread).
-    /// - Returns: the counts of what was read and the file's SHA-256.
-    static func read(path: String, format: FileFormat, options: ReaderOptions, batchSize: Int, listedRejections: Int,
-                     into pipe: BatchPipe<(counts: ImportReport, digest: String)>) throws -> (counts: ImportReport, digest: String) {
-        let source = HashingByteSource(try FileByteSource(path: path))
-        var reader = try format.makeReader(source: source, options: options)
-        var counts = ImportReport(path: path, format: format, outcome: .failed(reason: "not finished"))
+    /// Reads up to `batchSize` storable locations, counting everything else in the report.
+    func readBatch(_ reader: inout BatchReader, into report: inout ImportReport) throws -> [Location] {
         var batch: [Location] = []
         batch.reserveCapacity(batchSize)
-        while let record = try reader.next() {
+        let now = Date()
+        while batch.count < batchSize, let record = try reader.next() {
             switch record {
             case .point(let point):
                 if case .route = point.kind {
-                    // A route is a plan (where to go), not where someone went.
-                    counts.skipped[routePointDescription, default: 0] += 1
+                    report.skipped[IncomingItem.routePointDescription, default: 0] += 1
                 } else if let location = point.position.location {
-                    counts.locationsRead += 1
-                    counts.firstTimestamp = min(counts.firstTimestamp ?? location.timestamp, location.timestamp)
-                    counts.lastTimestamp = max(counts.lastTimestamp ?? location.timestamp, location.timestamp)
-                    batch.append(location)
-                    if batch.count >= batchSize {
-                        let item = BatchPipe<(counts: ImportReport, digest: String)>.Item(
-                            locations: batch, bytesRead: reader.bytesConsumed, locationsRead: counts.locationsRead)
-                        guard pipe.put(item) else { return (counts, "") }
-                        batch.removeAll(keepingCapacity: true)
+                    do {
+                        let checked = try writer.plausibility.checked(location, now: now)
+                        report.locationsRead += 1
+                        report.firstTimestamp = min(report.firstTimestamp ?? checked.timestamp, checked.timestamp)
+                        report.lastTimestamp = max(report.lastTimestamp ?? checked.timestamp, checked.timestamp)
+                        batch.append(checked)
+                    } catch {
+                        reject(RecordRejection(position: reader.position, reason: .implausible(error.description)), in: &report)
                     }
                 } else {
-                    counts.untimedPoints += 1
-                    counts.rejected += 1
+                    report.untimedPoints += 1
+                    report.rejected += 1
                 }
             case .visit(let visit):
-                counts.visitsRead += 1
-                counts.visits.append(visit)
+                report.visitsRead += 1
+                report.visits.append(visit)
             case .rejected(let rejection):
-                counts.rejected += 1
-                if counts.rejections.count < listedRejections { counts.rejections.append(rejection) }
+                reject(rejection, in: &report)
             }
         }
-        counts.bytesRead = reader.bytesConsumed
-        counts.skipped.merge(reader.skippedRecords, uniquingKeysWith: +)
-        // The last batch (possibly empty) also tells the consumer the reading is complete.
-        _ = pipe.put(.init(locations: batch, bytesRead: counts.bytesRead, locationsRead: counts.locationsRead))
-        return (counts, source.hexDigest)
+        return batch
     }
 
-    /// How route points are named among the records passed over.
-    static let routePointDescription = "route point (a planned route, not where you went)"
+    private func reject(_ rejection: RecordRejection, in report: inout ImportReport) {
+        report.rejected += 1
+        if report.rejections.count < listedRejections { report.rejections.append(rejection) }
+    }
 
-    /// Detects a file's format from its first bytes.
-    public static func detect(path: String) throws(FormatError) -> FormatDetector.Detection {
-        var source = try FileByteSource(path: path)
-        return FormatDetector.detect(prefix: try source.readBytes(upTo: FormatDetector.prefixLength))
+    /// The stays the file described, and the stretch its locations cover.
+    func updateJournal(_ report: ImportReport, device: Device?) async throws {
+        guard let journal = writer.journal, let device else { return }
+        let visits = report.journalVisits(deviceID: device.id)
+        if let source = visits.first?.source {
+            try await journal.describedVisits(visits, device: device, source: source)
+        }
+        if report.inserted > 0, let first = report.firstTimestamp, let last = report.lastTimestamp {
+            await journal.historyChanged(device: device, from: first, to: last)
+        }
+    }
+}
+
+/// A format reader that remembers whether it reached the end and where its last record was.
+struct BatchReader {
+    private var reader: any LocationFileReader
+    private(set) var isFinished = false
+    private(set) var position = SourcePosition(byteOffset: 0, line: 0, column: 0)
+
+    init(_ reader: any LocationFileReader) {
+        self.reader = reader
+    }
+
+    mutating func next() throws(FormatError) -> FormatRecord? {
+        position = SourcePosition(byteOffset: reader.bytesConsumed, line: 0, column: 0)
+        guard let record = try reader.next() else {
+            isFinished = true
+            return nil
+        }
+        return record
+    }
+
+    var bytesConsumed: Int { reader.bytesConsumed }
+    var skippedRecords: [String: Int] { reader.skippedRecords }
+}
+
+extension FileImporter {
+    /// An importer that writes to a store with no journal and no observers (tests, benchmarks).
+    public init(store: any LocationStore) {
+        self.init(writer: HistoryWriter(store: store, journal: nil))
+    }
+
+    /// Imports a file on disk for a device that exists.
+    public func importFile(at path: String, deviceID: DeviceID, format: FileFormat? = nil,
+                           options: ReaderOptions = ReaderOptions(), skipUnrecognized: Bool = false,
+                           progress: (@Sendable (ImportProgress) -> Void)? = nil) async -> ImportReport {
+        guard let device = try? await writer.store.device(id: deviceID) else {
+            return ImportReport(path: path, format: format, outcome: .failed(reason: StoreError.unknownDevice(deviceID).description))
+        }
+        var target = DeviceTarget.device(device)
+        return await importInput(.file(path), to: &target, format: format, options: options,
+                                 skipUnrecognized: skipUnrecognized, progress: progress)
     }
 }

@@ -18,6 +18,10 @@ extension ImportReport {
             "rejections": rejections.map { ["line": $0.position.line, "column": $0.position.column,
                                              "byteOffset": $0.position.byteOffset, "reason": $0.reason.description] },
         ]
+        if let firstTimestamp, let lastTimestamp {
+            object["firstTimestamp"] = ISO8601TimeFormatter.string(firstTimestamp)
+            object["lastTimestamp"] = ISO8601TimeFormatter.string(lastTimestamp)
+        }
         switch outcome {
         case .imported: object["status"] = "imported"
         case .skipped(let reason):

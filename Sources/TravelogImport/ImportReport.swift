@@ -6,8 +6,8 @@ import TravelogStore
 public struct ImportReport: Sendable {
     /// How the file ended.
     public enum Outcome: Sendable {
-        /// Stored (possibly nothing new).
-        case imported(ImportRecord)
+        /// Stored (possibly nothing new); `nil` when the file held nothing to store.
+        case imported(ImportRecord?)
         /// Named as something else than location history and left alone.
         case skipped(reason: String)
         /// Broken or unreadable: nothing of it was stored.
@@ -35,13 +35,20 @@ public struct ImportReport: Sendable {
     /// Records passed over because they are not locations, by what they were.
     public var skipped: [String: Int] = [:]
 
+    /// A report of nothing read yet (filled in as the file is read).
+    public init(path: String, format: FileFormat?, outcome: Outcome) {
+        self.path = path
+        self.format = format
+        self.outcome = outcome
+    }
+
     public var inserted: Int {
-        if case .imported(let record) = outcome { return record.inserted }
+        if case .imported(let record) = outcome { return record?.inserted ?? 0 }
         return 0
     }
 
     public var duplicates: Int {
-        if case .imported(let record) = outcome { return record.duplicates }
+        if case .imported(let record) = outcome { return record?.duplicates ?? 0 }
         return 0
     }
 

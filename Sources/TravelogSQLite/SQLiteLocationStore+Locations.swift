@@ -22,6 +22,10 @@ extension SQLiteLocationStore {
                     }
                 }
                 try writer.flushDays()
+                let now = StoragePrecision.milliseconds(Date())
+                for importID in Set(batch.compactMap(\.importID)) {
+                    try db.execute(sql: "UPDATE imports SET heartbeat_ms = ? WHERE id = ?", arguments: [now, importID.rawValue])
+                }
                 return summary
             } catch let error as StoreError {
                 throw error
@@ -31,43 +35,76 @@ extension SQLiteLocationStore {
         }
     }
 
-    public func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
-                                _ work: @Sendable (any ImportSink) throws -> ImportTally) async throws -> ImportRecord {
-        guard try await device(id: deviceID) != nil else { throw StoreError.unknownDevice(deviceID) }
-        let importedAt = StoragePrecision.milliseconds(Date())
-        // The work is not escaping, but GRDB's write takes an escaping closure: run it synchronously
-        // on this task's thread through the pool's blocking writer instead.
-        return try withoutActuallyEscaping(work) { work in
-            try pool.writeWithoutTransaction { db in
-                var record: ImportRecord?
-                try db.inTransaction(.immediate) {
-                    try db.execute(sql: """
-                        INSERT INTO imports (device_id, file_name, content_sha256, format, imported_at_ms,
-                            inserted_count, duplicate_count, rejected_count)
-                        VALUES (?, ?, ?, ?, ?, 0, 0, 0)
-                        """, arguments: [deviceID.rawValue, provenance.fileName, provenance.contentSHA256,
-                                          provenance.format, importedAt])
-                    let importID = ImportID(rawValue: db.lastInsertedRowID)
-                    let sink = try TransactionSink(db: db, deviceID: deviceID, importID: importID)
-                    let tally = try work(sink)
-                    try sink.writer.flushDays()
-                    var provenance = provenance
-                    provenance.contentSHA256 = tally.contentSHA256 ?? provenance.contentSHA256
-                    try db.execute(sql: """
-                        UPDATE imports SET inserted_count = ?, duplicate_count = ?, rejected_count = ?, content_sha256 = ?
-                        WHERE id = ?
-                        """, arguments: [sink.summary.inserted, sink.summary.duplicates, tally.rejected,
-                                          provenance.contentSHA256, importID.rawValue])
-                    record = ImportRecord(id: importID, deviceID: deviceID, provenance: provenance,
-                                          importedAt: StoragePrecision.date(milliseconds: importedAt),
-                                          inserted: sink.summary.inserted, duplicates: sink.summary.duplicates,
-                                          rejected: tally.rejected)
-                    return .commit
+    public func beginImport(deviceID: DeviceID, provenance: ImportProvenance) async throws(StoreError) -> ImportID {
+        let now = StoragePrecision.milliseconds(Date())
+        let stale = now - Int64(abandonedImportSeconds * 1000)
+        return try await write("starting an import") { db throws(StoreError) in
+            do {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE id = ?", arguments: [deviceID.rawValue]) != nil
+                else { throw StoreError.unknownDevice(deviceID) }
+                for abandoned in try Int64.fetchAll(db, sql: "SELECT id FROM imports WHERE state = 'running' AND heartbeat_ms < ?",
+                                                    arguments: [stale]) {
+                    try Self.discardImport(abandoned, in: db)
                 }
-                guard let record else { throw StoreError.database(operation: "importing", message: "no record") }
-                return record
+                try db.execute(sql: """
+                    INSERT INTO imports (device_id, file_name, content_sha256, format, imported_at_ms,
+                        inserted_count, duplicate_count, rejected_count, state, heartbeat_ms)
+                    VALUES (?, ?, ?, ?, ?, 0, 0, 0, 'running', ?)
+                    """, arguments: [deviceID.rawValue, provenance.fileName, provenance.contentSHA256,
+                                      provenance.format, now, now])
+                return ImportID(rawValue: db.lastInsertedRowID)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .database(operation: "starting an import", message: String(describing: error))
             }
         }
+    }
+
+    public func finishImport(_ id: ImportID, summary: InsertSummary, tally: ImportTally) async throws(StoreError) -> ImportRecord {
+        let now = StoragePrecision.milliseconds(Date())
+        return try await write("finishing an import") { db throws(StoreError) in
+            do {
+                try db.execute(sql: """
+                    UPDATE imports SET state = 'finished', imported_at_ms = ?, inserted_count = ?, duplicate_count = ?,
+                        rejected_count = ?, content_sha256 = coalesce(?, content_sha256)
+                    WHERE id = ? AND state = 'running'
+                    """, arguments: [now, summary.inserted, summary.duplicates, tally.rejected, tally.contentSHA256,
+                                      id.rawValue])
+                guard db.changesCount == 1, let record = try Self.importRecords(db, condition: "i.id = ?", [id.rawValue]).first
+                else { throw StoreError.database(operation: "finishing an import", message: "import \(id) is not running") }
+                return record
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .database(operation: "finishing an import", message: String(describing: error))
+            }
+        }
+    }
+
+    public func discardImport(_ id: ImportID) async throws(StoreError) {
+        try await write("discarding an import") { db throws(StoreError) in
+            do {
+                try Self.discardImport(id.rawValue, in: db)
+            } catch {
+                throw .database(operation: "discarding an import", message: String(describing: error))
+            }
+        }
+    }
+
+    /// Deletes a running import's locations (keeping the day boxes' counts right) and the import.
+    static func discardImport(_ id: Int64, in db: Database) throws {
+        let day = LocationRowWriter.millisecondsPerDay
+        try db.execute(sql: """
+            UPDATE location_days SET location_count = location_count - (
+                SELECT count(*) FROM locations l
+                WHERE l.import_id = ? AND l.device_id = location_days.device_id
+                    AND l.timestamp_ms >= location_days.day * \(day) AND l.timestamp_ms < (location_days.day + 1) * \(day))
+            WHERE id IN (SELECT d.id FROM location_days d JOIN locations l ON l.device_id = d.device_id
+                AND l.timestamp_ms >= d.day * \(day) AND l.timestamp_ms < (d.day + 1) * \(day) WHERE l.import_id = ?)
+            """, arguments: [id, id])
+        try db.execute(sql: "DELETE FROM locations WHERE import_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM imports WHERE id = ? AND state = 'running'", arguments: [id])
     }
 
     public func locations(_ query: LocationQuery) async throws(StoreError) -> [StoredLocation] {
@@ -117,16 +154,20 @@ extension SQLiteLocationStore {
 
     public func imports(userID: UserID) async throws(StoreError) -> [ImportRecord] {
         try await read("listing imports") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT i.id, i.device_id, i.file_name, i.content_sha256, i.format, i.imported_at_ms,
-                    i.inserted_count, i.duplicate_count, i.rejected_count
-                FROM imports i JOIN devices d ON d.id = i.device_id WHERE d.user_id = ? ORDER BY i.id DESC
-                """, arguments: [userID.rawValue]).map { row in
-                ImportRecord(id: ImportID(rawValue: row[0]), deviceID: DeviceID(rawValue: row[1]),
-                             provenance: ImportProvenance(fileName: row[2], contentSHA256: row[3], format: row[4]),
-                             importedAt: StoragePrecision.date(milliseconds: row[5]),
-                             inserted: row[6], duplicates: row[7], rejected: row[8])
-            }
+            try Self.importRecords(db, condition: "d.user_id = ? AND i.state = 'finished'", [userID.rawValue])
+        }
+    }
+
+    static func importRecords(_ db: Database, condition: String, _ arguments: StatementArguments) throws -> [ImportRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT i.id, i.device_id, i.file_name, i.content_sha256, i.format, i.imported_at_ms,
+                i.inserted_count, i.duplicate_count, i.rejected_count
+            FROM imports i JOIN devices d ON d.id = i.device_id WHERE \(condition) ORDER BY i.id DESC
+            """, arguments: arguments).map { row in
+            ImportRecord(id: ImportID(rawValue: row[0]), deviceID: DeviceID(rawValue: row[1]),
+                         provenance: ImportProvenance(fileName: row[2], contentSHA256: row[3], format: row[4]),
+                         importedAt: StoragePrecision.date(milliseconds: row[5]),
+                         inserted: row[6], duplicates: row[7], rejected: row[8])
         }
     }
 
@@ -183,29 +224,3 @@ extension SQLiteLocationStore {
     }
 }
 
-/// The import's view of its transaction.
-private final class TransactionSink: ImportSink {
-    let deviceID: DeviceID
-    let importID: ImportID
-    let writer: LocationRowWriter
-    var summary = InsertSummary()
-
-    init(db: Database, deviceID: DeviceID, importID: ImportID) throws {
-        self.deviceID = deviceID
-        self.importID = importID
-        writer = try LocationRowWriter(db: db)
-    }
-
-    func insert(_ batch: [Location]) throws -> InsertSummary {
-        var batchSummary = InsertSummary()
-        for location in batch {
-            if try writer.insert(deviceID: deviceID, location: location, source: .fileImport, importID: importID) {
-                batchSummary.inserted += 1
-            } else {
-                batchSummary.duplicates += 1
-            }
-        }
-        summary = summary + batchSummary
-        return batchSummary
-    }
-}

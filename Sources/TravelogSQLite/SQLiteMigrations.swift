@@ -138,6 +138,28 @@ enum SQLiteMigrations {
         );
         CREATE INDEX notification_deliveries_due ON notification_deliveries(state, next_attempt_ms);
         """),
+        ("005_write_path", """
+        -- An import is stored batch by batch: 'running' until it is finished, and discarded (its
+        -- locations deleted through the index below) when it fails or its process died, which the
+        -- heartbeat (the time of its last batch) tells.
+        ALTER TABLE imports ADD COLUMN state TEXT NOT NULL DEFAULT 'finished';
+        ALTER TABLE imports ADD COLUMN heartbeat_ms INTEGER;
+        CREATE INDEX locations_by_import ON locations(import_id) WHERE import_id IS NOT NULL;
+        -- Items phone apps sent that could not be stored, kept for their user. The fingerprint
+        -- (route, device, raw bytes) keeps a retried batch from adding them twice.
+        CREATE TABLE rejected_items (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            device_id INTEGER REFERENCES devices(id) ON DELETE SET NULL,
+            route TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            raw_byte_count INTEGER NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL,
+            UNIQUE (user_id, fingerprint)
+        );
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.

@@ -13,8 +13,11 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetimeSeconds: TimeInterval
     /// bcrypt's cost for new passwords (2^cost rounds; 12 takes about a quarter second here).
     public var bcryptCost: UInt8
-    /// The largest request body accepted, bytes (Overland batches of 1000 points are ~600 kB).
+    /// The largest body a phone app or script may send, bytes (Overland batches of 1000 points are
+    /// ~600 kB). Bodies are read as they arrive, never held whole in memory.
     public var maxBodyBytes: Int
+    /// The largest file upload (`/api/v1/imports`), bytes: generous, for Google Takeout archives.
+    public var maxUploadBytes: Int
     /// Where Debian's `libjs-leaflet` puts Leaflet.
     public var leafletDirectory: String
     /// Mark the session cookie `Secure` (only sent over HTTPS): on when served behind TLS.
@@ -28,7 +31,7 @@ public struct ServerConfiguration: Sendable {
                 tileURLTemplate: String = Self.defaultTileURLTemplate,
                 tileAttribution: String = Self.defaultTileAttribution,
                 sessionLifetimeSeconds: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
-                maxBodyBytes: Int = 64 << 20, leafletDirectory: String = "/usr/share/javascript/leaflet",
+                maxBodyBytes: Int = 64 << 20, maxUploadBytes: Int = 8 << 30, leafletDirectory: String = "/usr/share/javascript/leaflet",
                 secureCookies: Bool = false) {
         self.host = host
         self.port = port
@@ -37,6 +40,7 @@ public struct ServerConfiguration: Sendable {
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
         self.bcryptCost = bcryptCost
         self.maxBodyBytes = maxBodyBytes
+        self.maxUploadBytes = maxUploadBytes
         self.leafletDirectory = leafletDirectory
         self.secureCookies = secureCookies
     }

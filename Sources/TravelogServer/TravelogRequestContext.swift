@@ -30,8 +30,9 @@ public struct TravelogRequestContext: RequestContext {
         coreContext = CoreRequestContextStorage(source: source)
     }
 
-    /// Bodies this large are read; Overland sends batches of up to several MB, uploads go to a file.
-    public var maxUploadSize: Int { 64 << 20 }
+    /// The largest body the small JSON routes (login, journal edits, settings) collect; the ingest
+    /// routes and uploads read theirs as a stream with limits of their own (`SpooledBody`).
+    public var maxUploadSize: Int { 1 << 20 }
 
     /// The caller, or a 401.
     func requireIdentity() throws(APIError) -> Identity {

@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import TravelogStore
 import TravelogGeocoding
+import TravelogImport
 import TravelogJournal
 import UnixSignals
 
@@ -23,7 +24,8 @@ public struct TravelogServerApp: Sendable {
     public let gazetteer: Gazetteer?
     /// Time zones of places, for days in local time.
     let placeTimeZones: PlaceTimeZones?
-    let ingest: IngestService
+    /// The one way locations enter the store (every route and upload).
+    public let writer: HistoryWriter
     let web: WebAssets
 
     public init(store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
@@ -42,7 +44,7 @@ public struct TravelogServerApp: Sendable {
         journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger) { event in
             await notifications.notify(event.notificationMessage, userID: event.userID)
         }
-        ingest = IngestService(store: store, hub: hub, metrics: metrics, journal: journal)
+        writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics))
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
@@ -64,8 +66,9 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))
         let router = RouteRegistry(router: base)
         addSessionRoutes(to: router)
-        addIngestRoutes(to: router)
-        addPhoneAppRoutes(to: router)
+        IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes).add(to: router)
+        PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
+        UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
         addReadRoutes(to: router)
         addLiveRoutes(to: router)
         addJournalRoutes(to: router)

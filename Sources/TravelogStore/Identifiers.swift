@@ -21,3 +21,11 @@ public struct ImportID: RawRepresentable, Hashable, Comparable, Sendable, Custom
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }
 }
+
+/// A rejected item's identifier in a store (see `QuarantineStore`).
+public struct RejectedItemID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+}

@@ -11,6 +11,10 @@ public final class InMemoryLocationStore: LocationStore {
         var locations: [DeviceID: [StoredLocation]] = [:]
         var keys: Set<LocationKey> = []
         var imports: [ImportID: ImportRecord] = [:]
+        var runningImports: [ImportID: ImportRecord] = [:]
+        var rejectedItems: [RejectedItemID: RejectedItem] = [:]
+        var rejectedFingerprints: Set<String> = []
+        var rejectedFingerprintsByID: [RejectedItemID: String] = [:]
         var passwordHashes: [UserID: String] = [:]
         var tokenDigests: [SecretDigest: DeviceID] = [:]
         var sessions: [SecretDigest: SessionRecord] = [:]
@@ -110,22 +114,38 @@ public final class InMemoryLocationStore: LocationStore {
         }
     }
 
-    public func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
-                                _ work: @Sendable (any ImportSink) throws -> ImportTally) async throws -> ImportRecord {
-        guard try await device(id: deviceID) != nil else { throw StoreError.unknownDevice(deviceID) }
-        let importID = ImportID(rawValue: state.withLock { $0.makeID() })
-        // Staged outside the shared state, committed at once when the work succeeds.
-        let sink = StagingSink(deviceID: deviceID, importID: importID)
-        let tally = try work(sink)
-        var provenance = provenance
-        provenance.contentSHA256 = tally.contentSHA256 ?? provenance.contentSHA256
-        return state.withLock { state in
-            let summary = state.insert(sink.staged)
-            let record = ImportRecord(id: importID, deviceID: deviceID, provenance: provenance, importedAt: Date(),
-                                      inserted: summary.inserted, duplicates: summary.duplicates + sink.duplicatesWithinImport,
-                                      rejected: tally.rejected)
-            state.imports[importID] = record
+    public func beginImport(deviceID: DeviceID, provenance: ImportProvenance) async throws(StoreError) -> ImportID {
+        try state.withLock { (state) throws(StoreError) -> ImportID in
+            guard state.devices[deviceID] != nil else { throw .unknownDevice(deviceID) }
+            let id = ImportID(rawValue: state.makeID())
+            state.runningImports[id] = ImportRecord(id: id, deviceID: deviceID, provenance: provenance, importedAt: Date(),
+                                                    inserted: 0, duplicates: 0, rejected: 0)
+            return id
+        }
+    }
+
+    public func finishImport(_ id: ImportID, summary: InsertSummary, tally: ImportTally) async throws(StoreError) -> ImportRecord {
+        try state.withLock { (state) throws(StoreError) -> ImportRecord in
+            guard var record = state.runningImports.removeValue(forKey: id) else {
+                throw .database(operation: "finishing an import", message: "import \(id) is not running")
+            }
+            record.inserted = summary.inserted
+            record.duplicates = summary.duplicates
+            record.rejected = tally.rejected
+            record.provenance.contentSHA256 = tally.contentSHA256 ?? record.provenance.contentSHA256
+            state.imports[id] = record
             return record
+        }
+    }
+
+    public func discardImport(_ id: ImportID) async throws(StoreError) {
+        state.withLock { state in
+            guard let record = state.runningImports.removeValue(forKey: id) else { return }
+            var kept: [StoredLocation] = []
+            for stored in state.locations[record.deviceID] ?? [] {
+                if stored.importID == id { state.keys.remove(stored.key) } else { kept.append(stored) }
+            }
+            state.locations[record.deviceID] = kept
         }
     }
 
@@ -174,32 +194,3 @@ public final class InMemoryLocationStore: LocationStore {
     public func storageSizeBytes() async throws(StoreError) -> Int64? { nil }
 }
 
-/// Collects an import's fixes until the work is done; counts the repeats inside the file itself.
-private final class StagingSink: ImportSink {
-    let deviceID: DeviceID
-    let importID: ImportID
-    var staged: [StoredLocation] = []
-    var seen: Set<LocationKey> = []
-    var duplicatesWithinImport = 0
-
-    init(deviceID: DeviceID, importID: ImportID) {
-        self.deviceID = deviceID
-        self.importID = importID
-    }
-
-    func insert(_ batch: [Location]) throws -> InsertSummary {
-        var summary = InsertSummary()
-        for location in batch {
-            let stored = StoredLocation(deviceID: deviceID, location: StoragePrecision.rounded(location),
-                                        source: .fileImport, importID: importID)
-            if seen.insert(stored.key).inserted {
-                staged.append(stored)
-                summary.inserted += 1
-            } else {
-                duplicatesWithinImport += 1
-                summary.duplicates += 1
-            }
-        }
-        return summary
-    }
-}

@@ -10,7 +10,7 @@ import TravelogCore
 /// - A batch insert and a whole import are atomic: when they fail, nothing of them is stored.
 /// - When an insert returns, the locations are durably stored.
 /// - Reads are scoped to one user.
-public protocol LocationStore: JournalStore, NotificationStore {
+public protocol LocationStore: JournalStore, NotificationStore, QuarantineStore {
     // MARK: Accounts
 
     /// Adds a user. - Throws: `StoreError.userExists`, `.invalidName`.
@@ -52,12 +52,20 @@ public protocol LocationStore: JournalStore, NotificationStore {
     /// - Returns: how many were new and how many were stored before.
     func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary
 
-    /// Runs a whole import in one transaction: `work` feeds the sink batch by batch (so memory stays
-    /// flat) and returns what it rejected and the file's hash (which replaces the provenance's when
-    /// given). When `work` throws, nothing it inserted is kept and its error is rethrown unchanged.
-    /// - Returns: the import as recorded.
-    func importLocations(deviceID: DeviceID, provenance: ImportProvenance,
-                         _ work: @Sendable (any ImportSink) throws -> ImportTally) async throws -> ImportRecord
+    /// Starts an import of a file for a device. Its locations are then stored with `insert`
+    /// (`StoredLocation.importID` set to the id returned), batch by batch, each batch durable when
+    /// `insert` returns, and belong to the import until `finishImport` records it. Until then the
+    /// import is not listed; `discardImport` removes every location it stored, so a broken file
+    /// leaves the history as it was. An import whose process died (no batch for
+    /// `abandonedImportSeconds`) is discarded by the next `beginImport`.
+    /// - Throws: `StoreError.unknownDevice`.
+    func beginImport(deviceID: DeviceID, provenance: ImportProvenance) async throws(StoreError) -> ImportID
+
+    /// Records a running import as done. - Returns: the import as recorded.
+    func finishImport(_ id: ImportID, summary: InsertSummary, tally: ImportTally) async throws(StoreError) -> ImportRecord
+
+    /// Removes every location a running import stored, and the import.
+    func discardImport(_ id: ImportID) async throws(StoreError)
 
     // MARK: Reading
 
@@ -79,9 +87,6 @@ public protocol LocationStore: JournalStore, NotificationStore {
     func storageSizeBytes() async throws(StoreError) -> Int64?
 }
 
-/// The receiving end of an import, valid only inside `LocationStore.importLocations`.
-public protocol ImportSink {
-    /// Stores a batch inside the import's transaction; device, source and import id are set by
-    /// the store.
-    func insert(_ batch: [Location]) throws -> InsertSummary
-}
+/// How long a running import may go without storing a batch before another process takes it for
+/// dead and discards it, seconds.
+public let abandonedImportSeconds: TimeInterval = 15 * 60

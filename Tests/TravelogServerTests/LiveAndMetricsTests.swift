@@ -86,13 +86,16 @@ struct LiveAndMetricsTests {
             try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
                                      body: ByteBuffer(overlandBatch(count: 7))) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer("[")) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
                                      body: ByteBuffer("[")) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = response.body.text
                 #expect(text.contains("travelog_ingested_locations_total{source=\"overland\"} 7\n"))
                 #expect(text.contains("travelog_duplicate_locations_total{source=\"overland\"} 7\n"))
-                #expect(text.contains("travelog_rejected_batches_total{endpoint=\"overland\"} 1\n"))
-                #expect(text.contains("travelog_http_requests_total{method=\"POST\",route=\"/api/v1/overland\",status=\"200\"} 2\n"))
+                #expect(text.contains("travelog_rejected_batches_total{endpoint=\"locations\"} 1\n"))
+                #expect(text.contains("travelog_rejected_items_total{route=\"overland\"} 1\n"))
+                #expect(text.contains("travelog_http_requests_total{method=\"POST\",route=\"/api/v1/overland\",status=\"200\"} 3\n"))
             }
         }
     }

@@ -42,10 +42,13 @@ struct LocationsRouteTests {
     @Test("a wrong item is refused with its index and field; nothing of the batch is stored",
           arguments: [
             (#"[{"latitude":52,"longitude":13,"timestamp":"2024-03-01T09:00:00Z"},{"latitude":91,"longitude":13}]"#, "item 1"),
-            (#"[{"latitude":52,"longitude":13},{"longitude":13}]"#, "item 1: field 'latitude' is missing"),
-            (#"[{"latitude":"north","longitude":13}]"#, "item 0: field 'latitude'"),
-            (#"[{"latitude":52,"longitude":13,"timestamp":"soon"}]"#, "item 0: field 'timestamp'"),
-            (#"[{"latitude":52,"longitude":13},"#, "not valid JSON"),
+            (#"[{"latitude":52,"longitude":13},{"longitude":13}]"#, "missing latitude"),
+            (#"[{"latitude":"north","longitude":13}]"#, "latitude 'north'"),
+            (#"[{"latitude":52,"longitude":13,"timestamp":"soon"}]"#, "timestamp 'soon'"),
+            (#"[{"latitude":52,"longitude":13,"altitude":1e308}]"#, "altitude"),
+            (#"[{"latitude":52,"longitude":13,"timestamp":"9999-01-01T00:00:00Z"}]"#, "more than a day after now"),
+            (#"[{"latitude":52,"longitude":13,"timestamp":"0000-01-01T00:00:00Z"}]"#, "item 0"),
+            (#"[{"latitude":52,"longitude":13},"#, "unexpected end of input"),
           ])
     func rejections(body: String, expected: String) async throws {
         let fixture = try await ServerFixture.make()

@@ -45,28 +45,64 @@ struct OverlandRouteTests {
         #expect(stored.first?.location.utcOffsetSeconds == 3600)
     }
 
-    @Test("one bad feature refuses the batch, says which, and nothing is stored; the retry after fixing stores it once")
-    func atomicAndIdempotent() async throws {
+    @Test("one bad feature is set aside for the user and the others are stored; a retry stores nothing twice")
+    func keepsGoodItems() async throws {
         let fixture = try await ServerFixture.make()
         let bad = overlandBatch(count: 10).replacingOccurrences(of: #""timestamp":"2023-11-14T22:13:25Z""#, with: #""timestamp":"yesterday""#)
         try await fixture.test { client in
-            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
-                                     body: ByteBuffer(bad)) { response in
-                #expect(response.status == .badRequest)
-                let message = try #require((response.body.json as? [String: String])?["error"])
-                #expect(message.contains("item 5"))
-                #expect(message.contains("yesterday"))
-            }
             for _ in 0..<2 {
                 try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
-                                         body: ByteBuffer(overlandBatch(count: 10))) { #expect($0.status == .ok) }
+                                         body: ByteBuffer(bad)) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.body.text == #"{"result":"ok"}"#)
+                }
             }
-            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
-                                     body: ByteBuffer("{\"locations\": [")) { response in
-                #expect(response.status == .badRequest)
+            try await client.execute(uri: "/api/v1/rejected", method: .get, headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                #expect(response.status == .ok)
+                let answer = try #require(response.body.json as? [String: Any])
+                #expect(answer["total"] as? Int == 1)
+                let item = try #require((answer["items"] as? [[String: Any]])?.first)
+                #expect(item["route"] as? String == "overland")
+                #expect(item["device"] as? String == "phone")
+                #expect((item["reason"] as? String)?.contains("item 5") == true)
+                #expect((item["reason"] as? String)?.contains("yesterday") == true)
+                #expect((item["raw"] as? String)?.hasPrefix(#"{"type":"Feature""#) == true, "\(item["raw"] ?? "")")
+                #expect((item["raw"] as? String)?.contains("yesterday") == true)
             }
         }
-        #expect(try await fixture.storedCount(fixture.ada) == 10)
+        #expect(try await fixture.storedCount(fixture.ada) == 9)
+        #expect(try await fixture.app.store.rejectedItemCount(userID: fixture.ada.id) == 1)
+    }
+
+    @Test("a body that breaks off is stored up to the break, the rest set aside, and the app still hears ok")
+    func brokenBody() async throws {
+        let fixture = try await ServerFixture.make()
+        let whole = overlandBatch(count: 4)
+        let cut = String(whole.prefix(whole.count - 60))
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(cut)) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer("{\"locations\": [")) { #expect($0.status == .ok) }
+        }
+        #expect(try await fixture.storedCount(fixture.ada) == 3)
+        let reasons = try await fixture.app.store.rejectedItems(userID: fixture.ada.id, limit: 10).map(\.reason)
+        #expect(reasons.count == 2)
+        #expect(reasons.allSatisfy { $0.contains("not valid from here on") }, "\(reasons)")
+    }
+
+    @Test("a body of nothing but bad items, sent with a password for a new device, creates no device")
+    func noDeviceForNothing() async throws {
+        let fixture = try await ServerFixture.make()
+        let bad = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,95]},"properties":{"timestamp":"2024-01-01T00:00:00Z"}}]}"#
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/overland?device=new-phone", method: .post,
+                                     headers: Auth.basic("ada", ServerFixture.adaPassword), body: ByteBuffer(bad)) { #expect($0.status == .ok) }
+        }
+        #expect(try await fixture.app.store.device(named: "new-phone", userID: fixture.ada.id) == nil)
+        #expect(try await fixture.app.store.rejectedItemCount(userID: fixture.ada.id) == 1)
     }
 }
 

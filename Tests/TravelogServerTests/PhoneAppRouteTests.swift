@@ -57,23 +57,56 @@ struct PhoneAppRouteTests {
         #expect(stored.last?.location.speedMetersPerSecond == 2)  // the JSON body is in m/s
     }
 
-    @Test("a missing position or an unknown identifier is refused", arguments: [
-        ("lat=52.5&timestamp=1700000000", HTTPResponse.Status.badRequest, "lon"),
-        ("lat=91&lon=13&timestamp=1700000000", .badRequest, "lat"),
-        ("lat=52&lon=13&timestamp=tomorrow", .badRequest, "timestamp"),
-    ])
-    func refusals(query: String, status: HTTPResponse.Status, field: String) async throws {
+    @Test("a wrong fix is set aside for the user with its field, and the app gets its 200; an unknown identifier is a 401",
+          arguments: [
+            ("lat=52.5&timestamp=1700000000", "lon"),
+            ("lat=91&lon=13&timestamp=1700000000", "lat"),
+            ("lat=52&lon=13&timestamp=tomorrow", "timestamp"),
+            ("lat=52&lon=13&timestamp=253402300799", "time"),
+            ("lat=52&lon=13&timestamp=1700000000&altitude=1e308", "altitude"),
+          ])
+    func setAside(query: String, field: String) async throws {
         let fixture = try await ServerFixture.make()
         try await fixture.test { client in
             try await client.execute(uri: "/api/v1/osmand?id=\(fixture.adaToken)&\(query)", method: .get) { response in
-                #expect(response.status == status)
-                #expect(response.body.text.contains(field), "\(response.body.text)")
+                #expect(response.status == .ok)
             }
             try await client.execute(uri: "/api/v1/osmand?id=unknown-device&lat=52&lon=13", method: .get) { response in
                 #expect(response.status == .unauthorized)
             }
         }
         #expect(try await fixture.storedCount(fixture.ada) == 0)
+        let item = try #require(try await fixture.app.store.rejectedItems(userID: fixture.ada.id, limit: 5).first)
+        #expect(item.reason.contains(field), "\(item.reason)")
+        #expect(item.route == "osmand")
+        #expect(!item.raw.contains(fixture.adaToken) || item.raw.contains("id="), "the raw request is kept as sent")
+    }
+
+    @Test("a report without a position (cell or Wi-Fi only) is answered 200 and stores and keeps nothing")
+    func noFix() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/osmand?id=\(fixture.adaToken)&timestamp=1700000000&cell=262,1,1234,5678",
+                                     method: .get) { #expect($0.status == .ok) }
+        }
+        #expect(try await fixture.storedCount(fixture.ada) == 0)
+        #expect(try await fixture.app.store.rejectedItemCount(userID: fixture.ada.id) == 0)
+    }
+
+    @Test("GPSLogger's POST with the token in the form body is stored")
+    func gpsloggerTokenInBody() async throws {
+        let fixture = try await ServerFixture.make()
+        let headers = HTTPFields().adding("Content-Type", "application/x-www-form-urlencoded")
+        let body = "token=\(fixture.adaToken)&lat=52.5&lon=13.4&time=2024-03-01T09:00:00Z&spd=0&dir=0&acc=1"
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/gpslogger", method: .post, headers: headers, body: ByteBuffer(body)) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        let fix = try #require(try await fixture.app.store.locations(LocationQuery(userID: fixture.ada.id)).first?.location)
+        #expect(fix.speedMetersPerSecond == 0)
+        #expect(fix.courseDegrees == 0)
+        #expect(fix.horizontalAccuracyMeters == 1)
     }
 
     @Test("GPSLogger's ready-to-paste URL stores a fix; empty placeholders mean unknown")

@@ -40,12 +40,12 @@ struct ServerFixture: Sendable {
         return try Gazetteer(bytes: Gazetteer.encode(places), path: "test-gazetteer")
     }
 
-    static func make(adaApp: DeviceApp? = nil) async throws -> ServerFixture {
+    /// - Parameter configuration: bcrypt cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
+    static func make(adaApp: DeviceApp? = nil,
+                     configuration: ServerConfiguration = ServerConfiguration(port: 0, bcryptCost: 4)) async throws -> ServerFixture {
         let path = TestDirectory.url.appendingPathComponent("server-\(UUID().uuidString)/travelog.sqlite").path
         let store = try SQLiteLocationStore(path: path)
-        // Cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
-        let app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4),
-                                    gazetteer: try gazetteer())
+        let app = TravelogServerApp(store: store, configuration: configuration, gazetteer: try gazetteer())
         let ada = try await app.accounts.addUser(named: "ada", password: adaPassword)
         let bob = try await app.accounts.addUser(named: "bob", password: bobPassword)
         let (adaPhone, adaToken) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: adaApp)

@@ -95,19 +95,45 @@ struct LocationStoreConformanceTests {
         #expect(try await store.locations(LocationQuery(userID: ada.id)).isEmpty)
     }
 
-    struct BrokenFile: Error, Equatable {}
-
-    @Test("an import that fails half way stores nothing", arguments: StoreFactory.all)
-    func atomicImport(factory: StoreFactory) async throws {
-        let (store, ada, phone) = try await Self.prepared(factory)
-        let provenance = ImportProvenance(fileName: "broken.gpx", contentSHA256: nil, format: "gpx")
-        await #expect(throws: BrokenFile()) {
-            try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
-                _ = try sink.insert((0..<100).map { Self.fix(1, 2, secondsAfter: Double($0)) })
-                throw BrokenFile()
-            }
+    /// An import as the importer runs it: begun, fed batch by batch, finished.
+    static func imported(_ batches: [[Location]], into store: any LocationStore, device: Device,
+                         provenance: ImportProvenance, tally: ImportTally) async throws -> ImportRecord {
+        let id = try await store.beginImport(deviceID: device.id, provenance: provenance)
+        var summary = InsertSummary()
+        for batch in batches {
+            summary = summary + (try await store.insert(batch.map {
+                StoredLocation(deviceID: device.id, location: $0, source: .fileImport, importID: id)
+            }))
         }
-        #expect(try await store.locations(LocationQuery(userID: ada.id)).isEmpty)
+        return try await store.finishImport(id, summary: summary, tally: tally)
+    }
+
+    @Test("a discarded import leaves the history as it was, also when a phone wrote meanwhile", arguments: StoreFactory.all)
+    func discardedImport(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let before = Self.fix(5, 5, secondsAfter: -1)
+        _ = try await store.insert([StoredLocation(deviceID: phone.id, location: before, source: .owntracks)])
+        let provenance = ImportProvenance(fileName: "broken.gpx", contentSHA256: nil, format: "gpx")
+        let id = try await store.beginImport(deviceID: phone.id, provenance: provenance)
+        _ = try await store.insert((0..<100).map {
+            StoredLocation(deviceID: phone.id, location: Self.fix(1, 2, secondsAfter: Double($0)), source: .fileImport, importID: id)
+        })
+        let live = Self.fix(3, 3, secondsAfter: 500)
+        _ = try await store.insert([StoredLocation(deviceID: phone.id, location: live, source: .overland)])
+        #expect(try await store.imports(userID: ada.id).isEmpty, "a running import is not listed")
+        try await store.discardImport(id)
+        let kept = try await store.locations(LocationQuery(userID: ada.id)).map(\.location)
+        #expect(kept == [before, live].map(StoragePrecision.rounded))
+        #expect(try await store.imports(userID: ada.id).isEmpty)
+        #expect(try await store.deviceSummaries(userID: ada.id).first?.locationCount == 2)
+    }
+
+    @Test("finishing an import that is not running fails and changes nothing", arguments: StoreFactory.all)
+    func finishUnknownImport(factory: StoreFactory) async throws {
+        let (store, ada, _) = try await Self.prepared(factory)
+        await #expect(throws: StoreError.self) {
+            _ = try await store.finishImport(ImportID(rawValue: 987), summary: InsertSummary(), tally: ImportTally(rejected: 0))
+        }
         #expect(try await store.imports(userID: ada.id).isEmpty)
     }
 
@@ -120,19 +146,15 @@ struct LocationStoreConformanceTests {
             fix.utcOffsetSeconds = 7200
             return fix
         }
-        let first = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
-            _ = try sink.insert(Array(fixes[0..<30]))
-            _ = try sink.insert(Array(fixes[25..<50]))  // overlaps inside the file
-            return ImportTally(rejected: 3, contentSHA256: "cd")
-        }
+        // The second batch overlaps the first inside the file.
+        let first = try await Self.imported([Array(fixes[0..<30]), Array(fixes[25..<50])], into: store, device: phone,
+                                            provenance: provenance, tally: ImportTally(rejected: 3, contentSHA256: "cd"))
         #expect(first.inserted == 50)
         #expect(first.duplicates == 5)
         #expect(first.rejected == 3)
         #expect(first.provenance.contentSHA256 == "cd")
-        let second = try await store.importLocations(deviceID: phone.id, provenance: provenance) { sink in
-            _ = try sink.insert(fixes)
-            return ImportTally(rejected: 0)
-        }
+        let second = try await Self.imported([fixes], into: store, device: phone, provenance: provenance,
+                                             tally: ImportTally(rejected: 0))
         #expect(second.inserted == 0)
         #expect(second.duplicates == 50)
         let stored = try await store.locations(LocationQuery(userID: ada.id))

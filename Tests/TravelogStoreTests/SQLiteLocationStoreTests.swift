@@ -36,3 +36,33 @@ struct SQLiteLocationStoreTests {
         }
     }
 }
+
+@Suite("SQLite store written before values were checked")
+struct SQLitePoisonedValuesTests {
+    @Test("absurd values stored by an older version read back as unknown, never as a trap or infinity")
+    func absurdValuesReadBackAsUnknown() async throws {
+        let path = StoreFactory.temporaryDatabasePath()
+        do {
+            // The store takes what it is given (checking is the write path's job), as older versions did.
+            let store = try SQLiteLocationStore(path: path)
+            let ada = try await store.addUser(named: "ada")
+            let phone = try await store.addDevice(named: "phone", userID: ada.id)
+            var poisoned = LocationStoreConformanceTests.fix(1, 2, secondsAfter: 0)
+            poisoned.horizontalAccuracyMeters = 1e20
+            poisoned.verticalAccuracyMeters = 1e308
+            poisoned.altitudeMeters = 1e308
+            poisoned.speedMetersPerSecond = 1e20
+            poisoned.courseDegrees = 1e20
+            _ = try await store.insert([StoredLocation(deviceID: phone.id, location: poisoned, source: .api)])
+        }
+        let reopened = try SQLiteLocationStore(path: path)
+        let ada = try #require(try await reopened.user(named: "ada"))
+        let fix = try #require(try await reopened.locations(LocationQuery(userID: ada.id)).first?.location)
+        #expect(fix.horizontalAccuracyMeters == -1)
+        #expect(fix.verticalAccuracyMeters == -1)
+        #expect(fix.altitudeMeters == nil)
+        #expect(fix.speedMetersPerSecond == -1)
+        #expect(fix.courseDegrees == -1)
+        #expect(fix.coordinate.latitude == 1)
+    }
+}

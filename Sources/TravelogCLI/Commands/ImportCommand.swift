@@ -14,7 +14,8 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import location history files; the format is recognised from the content.",
         discussion: """
-            Reads GPX, KML, GeoJSON (and Overland batches), CSV, NMEA 0183, Google Takeout (Records.json, \
+            Reads GPX, KML and KMZ, GeoJSON (and Overland batches), CSV, NMEA 0183, Google Takeout (a whole \
+            Takeout .zip, read straight out of the archive, or its Records.json, \
             Semantic Location History, Timeline.json from Android, location-history.json from iOS), \
             OwnTracks Recorder .rec and GeoLife .plt files as streams, so any size fits in memory. \
             Each file is stored whole or not at all; importing a file again stores nothing twice. \
@@ -33,6 +34,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The UTC date (YYYY-MM-DD) for NMEA logs that carry none.", valueName: "date"))
     var date: String?
 
+    @Option(help: ArgumentHelp("Accept fixes from this UTC date (YYYY-MM-DD) on; the default refuses times before 1990 as clock resets.",
+                               valueName: "date"))
+    var earliest: String?
+
     @Flag(help: "Print the summaries as JSON.")
     var json = false
 
@@ -45,49 +50,48 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to import") }
         if let date, CivilDate(isoDate: date) == nil { throw ValidationError(CLIError.invalidDate(date).description) }
+        if let earliest, CivilDate(isoDate: earliest) == nil { throw ValidationError(CLIError.invalidDate(earliest).description) }
     }
 
     func run() async throws {
         let store = try storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: true)
-        let existing = try await store.device(named: device, userID: user.id)
-        let deviceRecord = if let existing { existing } else { try await store.addDevice(named: device, userID: user.id) }
-        let importer = FileImporter(store: store)
+        var plausibility = LocationPlausibility()
+        if let earliest { plausibility.earliest = Date(timeIntervalSince1970: Double(CivilDate(isoDate: earliest)?.daysSince1970 ?? 0) * 86_400) }
+        let journal = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+        let importer = FileImporter(writer: HistoryWriter(store: store, journal: journal, plausibility: plausibility))
         let options = ReaderOptions(date: date.flatMap { CivilDate(isoDate: $0) })
+        var target = DeviceTarget.named(device, userID: user.id, app: nil)
         var reports: [ImportReport] = []
         for (file, foundInFolder) in Self.expand(files) {
-            let bar = ProgressBar(label: URL(fileURLWithPath: file).lastPathComponent)
-            let report = await importer.importFile(at: file, deviceID: deviceRecord.id, format: format, options: options,
-                                                   skipUnrecognized: foundInFolder) { progress in
-                bar.update(bytes: progress.bytesRead, totalBytes: progress.totalBytes, items: progress.locations,
-                           itemName: "locations")
+            let contents: ImportFileContents
+            do {
+                contents = try ImportFileContents(path: file, name: file)
+            } catch {
+                let report = ImportReport(path: file, format: nil, outcome: .failed(reason: error.description))
+                if !json { print(ImportSummaryText.render(report)) }
+                reports.append(report)
+                continue
             }
-            bar.finish()
-            if !json { print(ImportSummaryText.render(report)) }
-            reports.append(report)
+            for input in contents.inputs {
+                let bar = ProgressBar(label: URL(fileURLWithPath: input.name).lastPathComponent)
+                let report = await importer.importInput(input, to: &target, format: contents.archiveName == nil ? format : nil,
+                                                        options: options,
+                                                        skipUnrecognized: foundInFolder || contents.archiveName != nil) { progress in
+                    bar.update(bytes: progress.bytesRead, totalBytes: progress.totalBytes, items: progress.locations,
+                               itemName: "locations")
+                }
+                bar.finish()
+                if !json { print(ImportSummaryText.render(report)) }
+                reports.append(report)
+            }
+            if let summary = contents.archiveSummary {
+                if !json { print(ImportSummaryText.render(summary)) }
+                reports.append(summary)
+            }
         }
         if json { print(ImportSummaryText.json(reports)) }
-        try await updateJournal(reports, store: store, device: deviceRecord)
         if reports.contains(where: \.failed) { throw ExitCode.failure }
-    }
-
-    /// Keeps the journal current: the stays the files described, and visit detection over the
-    /// stretch the imported locations cover.
-    func updateJournal(_ reports: [ImportReport], store: any LocationStore, device: Device) async throws {
-        let imported = reports.filter { !$0.failed && ($0.inserted > 0 || !$0.visits.isEmpty) }
-        guard !imported.isEmpty else { return }
-        let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
-        for report in imported where !report.visits.isEmpty {
-            let visits = report.journalVisits(deviceID: device.id)
-            if let source = visits.first?.source {
-                try await processor.storeDescribedVisits(visits, device: device, source: source)
-            }
-        }
-        let first = imported.compactMap(\.firstTimestamp).min(), last = imported.compactMap(\.lastTimestamp).max()
-        if let first, let last {
-            if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("updating the journal…\n".utf8)) }
-            _ = try await processor.process(device: device, from: first, to: last)
-        }
     }
 
     /// The files named, with folders replaced by the regular files inside them (sorted, hidden

@@ -32,8 +32,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Mark the login cookie Secure (when served over HTTPS, behind a proxy).")
     var secureCookies = false
 
+    @Option(help: ArgumentHelp("The largest body a phone app or script may send, MB.", valueName: "mb"))
+    var maxBodyMb = 64
+
+    @Option(help: ArgumentHelp("The largest file upload (a Google Takeout .zip), MB.", valueName: "mb"))
+    var maxUploadMb = 8192
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
+        guard (1...4096).contains(maxBodyMb) else { throw ValidationError("--max-body-mb \(maxBodyMb): expected 1 to 4096") }
+        guard (1...1_048_576).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb \(maxUploadMb): expected 1 to 1048576") }
         guard tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") else {
             throw ValidationError("--tiles '\(tiles)': the template needs {z}, {x} and {y}")
         }
@@ -44,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "travelog")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
-                                                tileAttribution: tileAttribution, secureCookies: secureCookies)
+                                                tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
+                                                maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies)
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()

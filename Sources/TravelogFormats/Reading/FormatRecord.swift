@@ -108,6 +108,9 @@ public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
         /// A record of a line-based log whose JSON is not well-formed (an OwnTracks `.rec` line cut
         /// short); the rest of the file is still read.
         case invalidJSON(JSONSyntaxError.Reason)
+        /// A value no device can report (an altitude of 1e20 m, a time in 1970), as the write path's
+        /// limits say.
+        case implausible(String)
 
         public var description: String {
             switch self {
@@ -119,6 +122,7 @@ public struct RecordRejection: Hashable, Sendable, CustomStringConvertible {
                 "checksum is \(String(format: "%02X", found)), expected \(String(format: "%02X", expected))"
             case .wrongFieldCount(let expected, let found): "\(found) fields where \(expected) were expected"
             case .invalidJSON(let reason): "invalid JSON: \(reason)"
+            case .implausible(let reason): reason
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TravelogImport
 import TravelogStore
 
 /// Every error the API answers with, as a status and a JSON body `{"error": "…"}` that says what
@@ -16,6 +17,8 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
     case payloadTooLarge(limitBytes: Int)
     case unsupportedMediaType(String)
     case storeFailed(StoreError)
+    /// The server cannot keep what it was sent right now (a full disk): try again later.
+    case insufficientStorage(String)
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -25,6 +28,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
         case .notFound: .notFound
         case .payloadTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
+        case .insufficientStorage: .serviceUnavailable
         case .storeFailed(let error):
             switch error {
             case .userExists, .deviceExists: .conflict
@@ -38,7 +42,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .unauthorized(let message), .forbidden(let message), .badRequest(let message),
-             .notFound(let message), .unsupportedMediaType(let message):
+             .notFound(let message), .unsupportedMediaType(let message), .insufficientStorage(let message):
             message
         case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
         case .storeFailed(let error): error.description
@@ -70,6 +74,22 @@ extension APIError {
 
     static let secFetchMode = HTTPField.Name("Sec-Fetch-Mode")!
     static let requestedWith = HTTPField.Name("X-Requested-With")!
+}
+
+extension APIError {
+    /// A write that stored nothing: a wrong item or body is the client's (400), a failing store or
+    /// journal the server's (503: try again; never a false "ok").
+    init(_ error: HistoryWriteError) {
+        switch error {
+        case .invalidItem, .unreadable: self = .badRequest(error.description)
+        case .store(let store):
+            switch store {
+            case .database: self = .insufficientStorage(error.description)
+            default: self = .storeFailed(store)
+            }
+        case .journal: self = .insufficientStorage(error.description)
+        }
+    }
 }
 
 extension AccountError {

@@ -57,12 +57,6 @@ public final class JournalService: Service, Sendable {
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for the stretch these new locations touched to be re-processed.
-    func enqueue(device: Device, locations: [Location]) {
-        guard let first = locations.map(\.timestamp).min(), let last = locations.map(\.timestamp).max() else { return }
-        enqueue(device: device, from: first, to: last)
-    }
-
     /// Asks for the stretch from `first` to `last` to be re-processed.
     func enqueue(device: Device, from first: Date, to last: Date) {
         pending.withLock { pending in

@@ -13,6 +13,7 @@ public final class ServerMetrics: Sendable {
         var stored: [LocationSource: Int] = [:]
         var duplicates: [LocationSource: Int] = [:]
         var rejectedBatches: [String: Int] = [:]
+        var quarantined: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -36,6 +37,10 @@ public final class ServerMetrics: Sendable {
 
     func recordRejectedBatch(endpoint: String) {
         state.withLock { $0.rejectedBatches[endpoint, default: 0] += 1 }
+    }
+
+    func recordQuarantined(route: String, count: Int) {
+        state.withLock { $0.quarantined[route, default: 0] += count }
     }
 
     /// Locations stored since start, all sources.
@@ -72,6 +77,11 @@ public final class ServerMetrics: Sendable {
         lines.append("# TYPE travelog_rejected_batches_total counter")
         for (endpoint, count) in snapshot.rejectedBatches.sorted(by: { $0.key < $1.key }) {
             lines.append("travelog_rejected_batches_total{endpoint=\"\(label(endpoint))\"} \(count)")
+        }
+        lines.append("# HELP travelog_rejected_items_total Items of phone-app batches set aside for their user, by route.")
+        lines.append("# TYPE travelog_rejected_items_total counter")
+        for (route, count) in snapshot.quarantined.sorted(by: { $0.key < $1.key }) {
+            lines.append("travelog_rejected_items_total{route=\"\(label(route))\"} \(count)")
         }
         lines.append("# HELP travelog_live_subscribers Open live event streams.")
         lines.append("# TYPE travelog_live_subscribers gauge")

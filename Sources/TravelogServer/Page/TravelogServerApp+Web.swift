@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 
 extension TravelogServerApp {
-    /// The page (`/`, `/app.js`, `/app.css`), Leaflet under `/vendor/leaflet/`, and the OpenAPI
-    /// document at `/api/openapi.yaml`.
+    /// The page (`/` and each of its scripts and styles by name: `/app.js`, `/import.js`…), Leaflet
+    /// under `/vendor/leaflet/`, and the OpenAPI document at `/api/openapi.yaml`.
     func addWebRoutes(to router: RouteRegistry) {
-        for (path, name) in [("/", "index.html"), ("/app.js", "app.js"), ("/app.css", "app.css")] {
+        let pages = [("/", "index.html")] + web.own.keys.filter { $0 != "index.html" }.sorted().map { ("/\($0)", $0) }
+        for (path, name) in pages {
             router.get(path) { _, _ in
                 guard let asset = web.own[name] else { throw APIError.notFound("\(name) is missing from this build") }
                 var headers = HTTPFields()

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The page's files: our own (index.html, app.js, app.css, compiled into the module's resources)
-/// and Leaflet from Debian's `libjs-leaflet` (never from a CDN). Read once at start.
+/// The page's files: our own (every `.html`, `.js` and `.css` file of `Web/`, copied into the
+/// module's resources) and Leaflet from Debian's `libjs-leaflet` (never from a CDN). Read once at
+/// start.
 struct WebAssets: Sendable {
     struct Asset: Sendable {
         var data: Data
@@ -14,12 +15,12 @@ struct WebAssets: Sendable {
     init(leafletDirectory: String) {
         self.leafletDirectory = leafletDirectory
         var own: [String: Asset] = [:]
-        for name in ["index.html", "app.js", "app.css"] {
-            let base = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
-            if let url = Bundle.module.url(forResource: base, withExtension: ext, subdirectory: "Web")
-                ?? Bundle.module.url(forResource: base, withExtension: ext),
-               let data = try? Data(contentsOf: url) {
-                own[name] = Asset(data: data, contentType: Self.contentType(ext))
+        if let directory = Bundle.module.url(forResource: "Web", withExtension: nil),
+           let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            for name in names where ["html", "js", "css"].contains((name as NSString).pathExtension) {
+                if let data = try? Data(contentsOf: directory.appendingPathComponent(name)) {
+                    own[name] = Asset(data: data, contentType: Self.contentType((name as NSString).pathExtension))
+                }
             }
         }
         self.own = own

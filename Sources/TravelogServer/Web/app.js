@@ -920,6 +920,16 @@
       });
     }
     $('log-here').addEventListener('click', logHere);
+    // import.js stored new history: show the days it covers.
+    window.addEventListener('travelog:history-changed', (event) => {
+      const { from, to } = event.detail || {};
+      if (from && to && isDay(from) && isDay(to)) {
+        $('range-toggle').checked = from !== to;
+        setRange({ from, to }, { place: true });
+      } else if (state.range) {
+        reloadRange(true);
+      }
+    });
     window.addEventListener('hashchange', () => {
       const range = rangeFromLocation();
       if (state.session && range && (range.from !== state.range.from || range.to !== state.range.to)) {

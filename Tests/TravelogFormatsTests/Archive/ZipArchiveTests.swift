@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TravelogTestSupport
 import TravelogFormats
 
 @Suite("ZipArchive: entries listed from the central directory, each streamed")

@@ -1,4 +1,5 @@
 import Testing
+import TravelogTestSupport
 import TravelogFormats
 
 @Suite("MultipartFormReader: parts of a multipart/form-data body, streamed (RFC 7578)")

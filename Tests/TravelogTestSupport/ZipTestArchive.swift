@@ -1,23 +1,29 @@
 import Foundation
-import TravelogFormats
 import TravelogTestSupport
 
 /// Builds ZIP archives at test time with Python's `zipfile`, a writer independent of the libzip
 /// that reads them, so that no binary archive is committed.
-enum ZipTestArchive {
+public enum ZipTestArchive {
     /// One entry to write.
-    struct Member {
-        var name: String
-        var bytes: [UInt8]
-        var deflated = true
+    public struct Member {
+        public var name: String
+        public var bytes: [UInt8]
+        public var deflated = true
         /// Write ZIP64 extra fields although the entry is small (`zipfile`'s `force_zip64`).
-        var forceZip64 = false
+        public var forceZip64 = false
 
-        static func folder(_ name: String) -> Member { Member(name: name, bytes: [], deflated: false) }
+        public init(name: String, bytes: [UInt8], deflated: Bool = true, forceZip64: Bool = false) {
+            self.name = name
+            self.bytes = bytes
+            self.deflated = deflated
+            self.forceZip64 = forceZip64
+        }
+
+        public static func folder(_ name: String) -> Member { Member(name: name, bytes: [], deflated: false) }
     }
 
-    struct PythonFailed: Error, CustomStringConvertible {
-        var description: String
+    public struct PythonFailed: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private static let script = """
@@ -35,7 +41,7 @@ enum ZipTestArchive {
         """
 
     /// Writes `members` into a new archive named `fileName` in a fresh test folder; returns its path.
-    static func make(_ members: [Member], fileName: String = "archive.zip") throws -> String {
+    public static func make(_ members: [Member], fileName: String = "archive.zip") throws -> String {
         let folder = TestDirectory.makeFolder("zip")
         var manifest: [[String: Any]] = []
         for (index, member) in members.enumerated() {
@@ -61,12 +67,12 @@ enum ZipTestArchive {
     }
 
     /// Text that deflates well and is long enough to need many reads.
-    static func text(lines: Int) -> [UInt8] {
+    public static func text(lines: Int) -> [UInt8] {
         Array((0..<lines).map { "line \($0): 52.5163,13.3777 — Brandenburger Tor\n" }.joined().utf8)
     }
 
     /// Bytes that do not deflate (a fixed pseudo-random sequence, as a photo would be).
-    static func noise(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+    public static func noise(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
         var state = seed
         return (0..<count).map { _ in
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -75,22 +81,3 @@ enum ZipTestArchive {
     }
 }
 
-extension ByteSource {
-    /// Reads everything left, `chunkBytes` at a time.
-    mutating func readAll(chunkBytes: Int) throws(FormatError) -> [UInt8] {
-        var all: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: chunkBytes)
-        while true {
-            var readError: FormatError?
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                do throws(FormatError) { return try read(into: buffer) } catch {
-                    readError = error
-                    return 0
-                }
-            }
-            if let readError { throw readError }
-            if count == 0 { return all }
-            all += chunk[..<count]
-        }
-    }
-}

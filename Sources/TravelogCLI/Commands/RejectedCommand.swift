@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import TravelogFormats
+import TravelogStore
+
+/// `travelog rejected`: what phone apps sent that could not be stored, kept for the user to see.
+struct RejectedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rejected",
+        abstract: "Items phone apps sent that could not be stored (the app's other items were), with the reason.",
+        discussion: """
+            OwnTracks, Overland, OsmAnd/Traccar and GPSLogger batches keep their good items; a wrong item \
+            (no time, latitude 200, an altitude of 1e308 m) is set aside here so the app's queue moves on. \
+            The same list is at GET /api/v1/rejected.
+            """,
+        subcommands: [List.self, Delete.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List them, newest first.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+        @Option(help: "List at most this many.") var limit = 50
+        @Flag(help: "Print JSON.") var json = false
+
+        func validate() throws {
+            guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be 1…100000") }
+        }
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            let items = try await store.rejectedItems(userID: user.id, limit: limit)
+            let total = try await store.rejectedItemCount(userID: user.id)
+            let devices = Dictionary(try await store.devices(userID: user.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            if json {
+                let objects: [[String: Any]] = items.map { item in
+                    ["id": item.id.rawValue, "route": item.route, "device": item.deviceID.flatMap { devices[$0] } ?? NSNull(),
+                     "reason": item.reason, "raw": item.raw, "rawByteCount": item.rawByteCount,
+                     "receivedAt": ISO8601TimeFormatter.string(item.receivedAt)]
+                }
+                let data = try JSONSerialization.data(withJSONObject: ["total": total, "items": objects],
+                                                      options: [.sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            if items.isEmpty { print("nothing was rejected") }
+            for item in items {
+                let device = item.deviceID.flatMap { devices[$0] } ?? "-"
+                print("\(item.id)\t\(ISO8601TimeFormatter.string(item.receivedAt))\t\(item.route)\t\(device)\t\(item.reason)")
+                let raw = item.raw.replacingOccurrences(of: "\n", with: " ")
+                print("\t\(raw.prefix(200))\(raw.count > 200 || item.rawByteCount > item.raw.utf8.count ? "…" : "")")
+            }
+            if total > items.count { print("(\(total - items.count) more: --limit)") }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete items by id, or all of them with --all.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+        @Flag(help: "Delete every item.") var all = false
+        @Argument(help: "The items' ids.") var ids: [Int64] = []
+
+        func validate() throws {
+            if all == !ids.isEmpty { throw ValidationError("name the ids to delete, or --all") }
+        }
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            let deleted = try await store.deleteRejectedItems(userID: user.id, ids: all ? nil : ids.map(RejectedItemID.init(rawValue:)))
+            print("deleted \(deleted)")
+            if !all, deleted < ids.count { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TravelogCore
+import TravelogFormats
+
+/// One item of a request or a file on its way to the store, as a reader or a decoder found it.
+public struct IncomingItem: Sendable {
+    public enum Content: Sendable {
+        /// A fix, not checked yet.
+        case location(Location)
+        /// A stay the data describes itself.
+        case visit(FormatVisit)
+        /// Something that was not taken, and why.
+        case refused(String)
+        /// Something that is not a location and is passed over (an OwnTracks card), by what it is.
+        case passedOver(String)
+    }
+
+    public var content: Content
+    /// Where the item is (`item 3`, `line 12, column 5 (byte 240)`), for messages.
+    public var position: String
+    /// The item as it was sent, for the list of rejected items (phone routes only): its bytes, or
+    /// where they are in the body the writer is given.
+    public var raw: Raw
+
+    public enum Raw: Sendable {
+        case none
+        case bytes([UInt8])
+        case range(Range<Int>)
+    }
+
+    public init(_ content: Content, position: String, raw: Raw = .none) {
+        self.content = content
+        self.position = position
+        self.raw = raw
+    }
+}
+
+/// A request body that can be read again by byte range (to keep a refused item as it was sent).
+public protocol RawBody: Sendable {
+    /// At most `limit` bytes from `range` (clamped to the body).
+    func bytes(in range: Range<Int>, limit: Int) -> [UInt8]
+}

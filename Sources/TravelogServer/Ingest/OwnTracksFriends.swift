@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import TravelogCore
+import TravelogImport
+import TravelogStore
+
+/// The answer to an OwnTracks post: a `card` and the latest `location` of each of the user's other
+/// devices, which the app shows as friends. Every number is written as the app expects (integers
+/// for accuracy, altitude, km/h and course), and a value no integer can hold is left out rather
+/// than converted (a store written before values were checked may hold an accuracy of 1e20 m).
+struct OwnTracksFriends {
+    let store: any LocationStore
+
+    func answer(userID: UserID, excluding target: DeviceTarget) async throws -> Response {
+        var messages: [[String: Any]] = []
+        let user = try await store.user(id: userID)
+        for other in try await store.devices(userID: userID) where other.name != target.name {
+            let latest = try await store.locations(LocationQuery(userID: userID, deviceIDs: [other.id], limit: 1, newestFirst: true))
+            guard let fix = latest.first?.location else { continue }
+            let tid = String(other.name.filter { $0.isLetter || $0.isNumber }.prefix(2)).uppercased()
+            let topic = "owntracks/\(user?.name ?? "")/\(other.name)"
+            var message: [String: Any] = ["_type": "location", "lat": fix.coordinate.latitude, "lon": fix.coordinate.longitude,
+                                          "tid": tid, "topic": topic]
+            message["tst"] = Self.integer(fix.timestamp.timeIntervalSince1970.rounded(.down))
+            if let accuracy = fix.horizontalAccuracyIfValid { message["acc"] = Self.integer(accuracy) }
+            if let altitude = fix.altitudeMeters { message["alt"] = Self.integer(altitude) }
+            if let speed = fix.speedIfKnown { message["vel"] = Self.integer(Units.kilometersPerHour(metersPerSecond: speed)) }
+            if let course = fix.courseIfKnown { message["cog"] = Self.integer(course) }
+            messages.append(["_type": "card", "name": other.name, "tid": tid, "topic": topic])
+            messages.append(message)
+        }
+        let data = try JSONSerialization.data(withJSONObject: messages, options: [.withoutEscapingSlashes])
+        return Response.json(data: data)
+    }
+
+    /// A value rounded to an integer, or `nil` when it is not finite or too large for one.
+    static func integer(_ value: Double) -> Int? {
+        let rounded = value.rounded()
+        guard rounded.isFinite, abs(rounded) < 9e15 else { return nil }
+        return Int(rounded)
+    }
+}
