@@ -138,6 +138,11 @@ enum SQLiteMigrations {
         );
         CREATE INDEX notification_deliveries_due ON notification_deliveries(state, next_attempt_ms);
         """),
+        ("005_token_scopes", """
+        -- What a device token may do: 'write' (its device's locations; every token made before) or
+        -- 'read' (the user's history too).
+        ALTER TABLE devices ADD COLUMN token_scope TEXT NOT NULL DEFAULT 'write';
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.
