@@ -32,7 +32,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Mark the login cookie Secure (when served over HTTPS, behind a proxy).")
     var secureCookies = false
 
+    @Flag(help: "Let webhooks and ntfy reach loopback, private and link-local addresses (a home network).")
+    var allowPrivateWebhooks = false
+
+    @Option(help: ArgumentHelp("Who may read /metrics: off, loopback (not through a proxy), or bearer (the token in $TRAVELOG_METRICS_TOKEN).",
+                               valueName: "access"))
+    var metrics = "loopback"
+
+    var metricsAccess: MetricsAccess? {
+        switch metrics {
+        case "off": .off
+        case "loopback": .loopback
+        case "bearer": ProcessInfo.processInfo.environment["TRAVELOG_METRICS_TOKEN"].flatMap { $0.count >= 16 ? MetricsAccess.bearer(token: $0) : nil }
+        default: nil
+        }
+    }
+
     func validate() throws {
+        guard metricsAccess != nil else {
+            throw ValidationError("--metrics \(metrics): expected off, loopback, or bearer with TRAVELOG_METRICS_TOKEN (16 characters or more)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
         guard tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") else {
             throw ValidationError("--tiles '\(tiles)': the template needs {z}, {x} and {y}")
@@ -44,7 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "travelog")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
-                                                tileAttribution: tileAttribution, secureCookies: secureCookies)
+                                                tileAttribution: tileAttribution, secureCookies: secureCookies,
+                                                allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback)
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()
