@@ -26,8 +26,16 @@ extension SQLiteLocationStore {
 
     public func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE token_sha256 = ?",
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE token_sha256 = ?",
                              arguments: [tokenDigest.rawValue]).map(Self.device)
+        }
+    }
+
+    public func setTokenScope(_ scope: TokenScope, deviceID: DeviceID) async throws(StoreError) {
+        try await write("setting a token's scope") { db throws(StoreError) in
+            try Self.execute(db, "setting a token's scope", "UPDATE devices SET token_scope = ? WHERE id = ?",
+                             [scope.rawValue, deviceID.rawValue])
+            guard db.changesCount == 1 else { throw .unknownDevice(deviceID) }
         }
     }
 
@@ -61,6 +69,24 @@ extension SQLiteLocationStore {
     public func deleteSession(digest: SecretDigest) async throws(StoreError) {
         try await write("ending a session") { db throws(StoreError) in
             try Self.execute(db, "ending a session", "DELETE FROM sessions WHERE id_sha256 = ?", [digest.rawValue])
+        }
+    }
+
+    public func sessions(userID: UserID) async throws(StoreError) -> [(digest: SecretDigest, record: SessionRecord)] {
+        try await read("reading sessions") { db in
+            try Row.fetchAll(db, sql: "SELECT id_sha256, expires_at_ms FROM sessions WHERE user_id = ? ORDER BY expires_at_ms, id_sha256",
+                             arguments: [userID.rawValue]).map { row in
+                (digest: SecretDigest(rawValue: row[0]),
+                 record: SessionRecord(userID: userID, expiresAt: StoragePrecision.date(milliseconds: row[1])))
+            }
+        }
+    }
+
+    @discardableResult
+    public func deleteSessions(userID: UserID) async throws(StoreError) -> Int {
+        try await write("ending sessions") { db throws(StoreError) -> Int in
+            try Self.execute(db, "ending sessions", "DELETE FROM sessions WHERE user_id = ?", [userID.rawValue])
+            return db.changesCount
         }
     }
 

@@ -77,12 +77,13 @@ extension SQLiteLocationStore {
     }
 
     public func claimDueDeliveries(at now: Date, leaseUntil: Date, limit: Int,
-                                   among ids: Set<DeliveryID>?) async throws(StoreError) -> [Delivery] {
+                                   among ids: Set<DeliveryID>?, excludingChannels busy: Set<ChannelID>) async throws(StoreError) -> [Delivery] {
         let only = ids.map { ids in ids.map { String($0.rawValue) }.joined(separator: ",") }
+        let skipped = busy.map { String($0.rawValue) }.joined(separator: ",")
         return try await write("taking due notifications") { db throws(StoreError) -> [Delivery] in
             do {
                 // Ids are integers, written into the statement as text.
-                let filter = only.map { " AND n.id IN (\($0))" } ?? ""
+                let filter = (only.map { " AND n.id IN (\($0))" } ?? "") + (busy.isEmpty ? "" : " AND n.channel_id NOT IN (\(skipped))")
                 let claimed = try Int64.fetchAll(db, sql: """
                     SELECT n.id FROM notification_deliveries n
                     WHERE n.state = 'pending' AND coalesce(n.next_attempt_ms, 0) <= ?\(filter) ORDER BY n.id LIMIT ?

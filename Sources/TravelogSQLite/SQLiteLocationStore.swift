@@ -10,7 +10,8 @@ public final class SQLiteLocationStore: LocationStore {
     public let path: String
     let pool: DatabasePool
 
-    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    /// Opens (creating if needed) the database at `path` and applies pending migrations. The file,
+    /// its WAL and `-shm` are readable by their owner only (`OwnerOnlyFiles`).
     /// - Throws: `StoreError.cannotOpen` when the file cannot be opened or migrated.
     public init(path: String) throws(StoreError) {
         self.path = path
@@ -24,8 +25,7 @@ public final class SQLiteLocationStore: LocationStore {
             try db.execute(sql: "PRAGMA cache_size = -65536")
         }
         do {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try OwnerOnlyFiles.prepareDatabase(at: path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try SQLiteMigrations.migrator.migrate(pool)
         } catch {
@@ -95,21 +95,21 @@ public final class SQLiteLocationStore: LocationStore {
 
     public func device(named name: String, userID: UserID) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE user_id = ? AND name = ?",
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE user_id = ? AND name = ?",
                              arguments: [userID.rawValue, name]).map(Self.device)
         }
     }
 
     public func device(id: DeviceID) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE id = ?",
+            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE id = ?",
                              arguments: [id.rawValue]).map(Self.device)
         }
     }
 
     public func devices(userID: UserID) async throws(StoreError) -> [Device] {
         try await read("listing devices") { db in
-            try Row.fetchAll(db, sql: "SELECT id, user_id, name, created_at_ms, app FROM devices WHERE user_id = ? ORDER BY name",
+            try Row.fetchAll(db, sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE user_id = ? ORDER BY name",
                              arguments: [userID.rawValue]).map(Self.device)
         }
     }
@@ -121,7 +121,9 @@ public final class SQLiteLocationStore: LocationStore {
     static func device(_ row: Row) -> Device {
         Device(id: DeviceID(rawValue: row[0]), userID: UserID(rawValue: row[1]), name: row[2],
                createdAt: StoragePrecision.date(milliseconds: row[3]),
-               app: (row[4] as String?).flatMap(DeviceApp.init(rawValue:)))
+               app: (row[4] as String?).flatMap(DeviceApp.init(rawValue:)),
+               // By name: some queries add their own columns after `app` and leave this one out.
+               tokenScope: (row["token_scope"] as String?).flatMap(TokenScope.init(rawValue:)) ?? .write)
     }
 
     // MARK: Plumbing

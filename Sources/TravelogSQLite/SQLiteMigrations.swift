@@ -160,6 +160,11 @@ enum SQLiteMigrations {
             UNIQUE (user_id, fingerprint)
         );
         """),
+        ("006_token_scopes", """
+        -- What a device token may do: 'write' (its device's locations; every token made before) or
+        -- 'read' (the user's history too).
+        ALTER TABLE devices ADD COLUMN token_scope TEXT NOT NULL DEFAULT 'write';
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.

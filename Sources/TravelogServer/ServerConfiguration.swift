@@ -22,6 +22,15 @@ public struct ServerConfiguration: Sendable {
     public var leafletDirectory: String
     /// Mark the session cookie `Secure` (only sent over HTTPS): on when served behind TLS.
     public var secureCookies: Bool
+    /// Let webhooks and ntfy pushes reach loopback, private and link-local addresses (a home
+    /// network's ntfy, say); off, only public addresses are reached.
+    public var allowPrivateWebhooks: Bool
+    /// Who may read `/metrics`.
+    public var metricsAccess: MetricsAccess
+    /// Seconds a client has to send a request's head (from connecting, or from the previous answer).
+    public var requestHeadTimeoutSeconds: Int
+    /// Seconds a request's body may pause; after that long it must also average 512 bytes a second.
+    public var requestBodyIdleTimeoutSeconds: Int
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultTileAttribution =
@@ -32,7 +41,9 @@ public struct ServerConfiguration: Sendable {
                 tileAttribution: String = Self.defaultTileAttribution,
                 sessionLifetimeSeconds: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
                 maxBodyBytes: Int = 64 << 20, maxUploadBytes: Int = 8 << 30, leafletDirectory: String = "/usr/share/javascript/leaflet",
-                secureCookies: Bool = false) {
+                secureCookies: Bool = false, allowPrivateWebhooks: Bool = false,
+                metricsAccess: MetricsAccess = .loopback, requestHeadTimeoutSeconds: Int = 30,
+                requestBodyIdleTimeoutSeconds: Int = 30) {
         self.host = host
         self.port = port
         self.tileURLTemplate = tileURLTemplate
@@ -43,5 +54,16 @@ public struct ServerConfiguration: Sendable {
         self.maxUploadBytes = maxUploadBytes
         self.leafletDirectory = leafletDirectory
         self.secureCookies = secureCookies
+        self.allowPrivateWebhooks = allowPrivateWebhooks
+        self.metricsAccess = metricsAccess
+        self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
+        self.requestBodyIdleTimeoutSeconds = requestBodyIdleTimeoutSeconds
+    }
+}
+
+extension ServerConfiguration {
+    /// Where webhooks and ntfy pushes may go.
+    public var addressPolicy: AddressPolicy {
+        AddressPolicy(allowsPrivateAddresses: allowPrivateWebhooks)
     }
 }

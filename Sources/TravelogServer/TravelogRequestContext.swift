@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import TravelogStore
 
 /// Who is asking: set by `AuthenticationMiddleware` from a session cookie, HTTP Basic auth or a
@@ -25,9 +26,12 @@ public struct TravelogRequestContext: RequestContext {
     public var identity: Identity?
     /// The session secret presented in the cookie (for logging out).
     var sessionSecret: String?
+    /// The client's IP address (the proxy's, behind a reverse proxy), for login throttling.
+    public var clientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The largest body the small JSON routes (login, journal edits, settings) collect; the ingest

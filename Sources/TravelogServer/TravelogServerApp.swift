@@ -1,6 +1,9 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 import TravelogStore
 import TravelogGeocoding
@@ -39,7 +42,7 @@ public struct TravelogServerApp: Sendable {
         metrics = ServerMetrics()
         let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0) }
         placeTimeZones = describer.map { PlaceTimeZones(describer: $0) }
-        let notifications = NotificationDispatcher(store: store, logger: logger)
+        let notifications = NotificationDispatcher(store: store, logger: logger, addressPolicy: configuration.addressPolicy)
         self.notifications = notifications
         journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger) { event in
             await notifications.notify(event.notificationMessage, userID: event.userID)
@@ -61,11 +64,16 @@ public struct TravelogServerApp: Sendable {
     /// The router and the list of its routes (method, path pattern).
     func makeRoutes() -> RouteRegistry {
         let base = Router(context: TravelogRequestContext.self)
-        base.add(middleware: LogRequestsMiddleware(.debug))
+        let router = RouteRegistry(router: base)
+        base.add(middleware: SecurityHeadersMiddleware())
+        base.add(middleware: RouterErrorMiddleware(registry: router))
+        base.add(middleware: RedactedRequestLogMiddleware(.debug))
         base.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))
-        let router = RouteRegistry(router: base)
+        base.add(middleware: CrossSiteRequestMiddleware())
+        base.add(middleware: TokenScopeMiddleware())
         addSessionRoutes(to: router)
+        addSessionListRoutes(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
@@ -74,8 +82,13 @@ public struct TravelogServerApp: Sendable {
         addJournalRoutes(to: router)
         addNotificationRoutes(to: router)
         addWebRoutes(to: router)
-        router.get("/metrics") { _, _ in
-            Response.text(metrics.render(liveSubscribers: hub.subscriberCount),
+        router.get("/metrics") { request, context in
+            let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil
+            guard configuration.metricsAccess.permits(address: context.clientAddress, forwarded: forwarded,
+                                                      authorization: request.headers[.authorization]) else {
+                throw APIError.notFound("no such path: /metrics")
+            }
+            return Response.text(metrics.render(liveSubscribers: hub.subscriberCount),
                           contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.get("/healthz") { _, _ in Response.text("ok\n") }
@@ -91,6 +104,11 @@ public struct TravelogServerApp: Sendable {
         -> some ApplicationProtocol {
         Application(
             router: makeRouter(),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [SlowRequestHandler(headSeconds: Int64(configuration.requestHeadTimeoutSeconds),
+                                                               bodyIdleSeconds: Int64(configuration.requestBodyIdleTimeoutSeconds),
+                                                               minimumBodyBytesPerSecond: 512)],
+                idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
             services: [hub, journal, notifications],

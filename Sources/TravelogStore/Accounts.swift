@@ -23,12 +23,15 @@ public struct Device: Hashable, Sendable {
     public var createdAt: Date
     /// The app it runs, when its owner said so.
     public var app: DeviceApp?
+    /// What its token may do.
+    public var tokenScope: TokenScope
 
-    public init(id: DeviceID, userID: UserID, name: String, createdAt: Date, app: DeviceApp? = nil) {
+    public init(id: DeviceID, userID: UserID, name: String, createdAt: Date, app: DeviceApp? = nil, tokenScope: TokenScope = .write) {
         self.id = id
         self.userID = userID
         self.name = name
         self.createdAt = createdAt
         self.app = app
+        self.tokenScope = tokenScope
     }
 }

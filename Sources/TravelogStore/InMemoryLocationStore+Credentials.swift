@@ -31,6 +31,13 @@ extension InMemoryLocationStore {
         }
     }
 
+    public func setTokenScope(_ scope: TokenScope, deviceID: DeviceID) async throws(StoreError) {
+        try withState { (state) throws(StoreError) in
+            guard state.devices[deviceID] != nil else { throw .unknownDevice(deviceID) }
+            state.devices[deviceID]?.tokenScope = scope
+        }
+    }
+
     public func addSession(digest: SecretDigest, _ session: SessionRecord) async throws(StoreError) {
         try withState { (state) throws(StoreError) in
             guard state.users[session.userID] != nil else { throw .unknownUser(session.userID) }
@@ -44,5 +51,22 @@ extension InMemoryLocationStore {
 
     public func deleteSession(digest: SecretDigest) async throws(StoreError) {
         withState { state in state.sessions[digest] = nil }
+    }
+
+    public func sessions(userID: UserID) async throws(StoreError) -> [(digest: SecretDigest, record: SessionRecord)] {
+        withState { state in
+            state.sessions.filter { $0.value.userID == userID }
+                .map { (digest: $0.key, record: $0.value) }
+                .sorted { ($0.record.expiresAt, $0.digest.rawValue) < ($1.record.expiresAt, $1.digest.rawValue) }
+        }
+    }
+
+    @discardableResult
+    public func deleteSessions(userID: UserID) async throws(StoreError) -> Int {
+        withState { state in
+            let ended = state.sessions.filter { $0.value.userID == userID }.count
+            state.sessions = state.sessions.filter { $0.value.userID != userID }
+            return ended
+        }
     }
 }

@@ -46,10 +46,11 @@ extension InMemoryLocationStore {
     }
 
     public func claimDueDeliveries(at now: Date, leaseUntil: Date, limit: Int,
-                                   among ids: Set<DeliveryID>?) async throws(StoreError) -> [Delivery] {
+                                   among ids: Set<DeliveryID>?, excludingChannels busy: Set<ChannelID>) async throws(StoreError) -> [Delivery] {
         withState { state in
             let due = state.deliveries.values
                 .filter { $0.state == .pending && ($0.nextAttemptAt ?? now) <= now && ids?.contains($0.id) != false }
+                .filter { !busy.contains($0.channel.id) }
                 .sorted { $0.id < $1.id }.prefix(limit)
             return due.map { delivery in
                 var claimed = delivery

@@ -37,6 +37,8 @@ public protocol LocationStore: JournalStore, NotificationStore, QuarantineStore 
     func setTokenDigest(_ digest: SecretDigest, deviceID: DeviceID) async throws(StoreError)
     /// The device whose token has this digest.
     func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device?
+    /// Sets what the device's token may do. - Throws: `StoreError.unknownDevice`.
+    func setTokenScope(_ scope: TokenScope, deviceID: DeviceID) async throws(StoreError)
     /// Records which app the device runs. - Throws: `StoreError.unknownDevice`.
     func setApp(_ app: DeviceApp?, deviceID: DeviceID) async throws(StoreError)
     /// Starts a session. - Throws: `StoreError.unknownUser`.
@@ -45,6 +47,11 @@ public protocol LocationStore: JournalStore, NotificationStore, QuarantineStore 
     func session(digest: SecretDigest) async throws(StoreError) -> SessionRecord?
     /// Ends a session (nothing happens when there is none).
     func deleteSession(digest: SecretDigest) async throws(StoreError)
+    /// The user's sessions (expired ones included), soonest to expire first.
+    func sessions(userID: UserID) async throws(StoreError) -> [(digest: SecretDigest, record: SessionRecord)]
+    /// Ends every session of the user (a password change). - Returns: how many there were.
+    @discardableResult
+    func deleteSessions(userID: UserID) async throws(StoreError) -> Int
 
     // MARK: Writing
 

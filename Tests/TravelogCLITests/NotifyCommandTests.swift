@@ -46,9 +46,11 @@ struct NotifyCommandTests {
         let ada = try await store.addUser(named: "ada")
         let db = ["--db", workspace.database]
         // Nothing listens on the discard port: the attempt fails and stays pending for the server to retry.
-        try await Self.run(["add", "ntfy", "http://127.0.0.1:9/topic"] + db)
-        try await Self.run(["test"] + db)
-        try await Self.run(["test"] + db)
+        // A loopback address needs the operator's consent.
+        await #expect(throws: (any Error).self) { try await Self.run(["add", "ntfy", "http://127.0.0.1:9/topic"] + db) }
+        try await Self.run(["add", "ntfy", "http://127.0.0.1:9/topic", "--allow-private-webhooks"] + db)
+        try await Self.run(["test", "--allow-private-webhooks"] + db)
+        try await Self.run(["test", "--allow-private-webhooks"] + db)
         let log = try await store.deliveries(userID: ada.id, limit: 10)
         #expect(log.count == 2)
         #expect(log.allSatisfy { $0.message.event == "test" && $0.attempts == 1 && $0.state == .pending })

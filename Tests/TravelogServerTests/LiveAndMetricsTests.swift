@@ -80,7 +80,8 @@ struct LiveAndMetricsTests {
     @Test("/metrics counts requests and stored locations by source in Prometheus' text format")
     func metrics() async throws {
         let fixture = try await ServerFixture.make()
-        try await fixture.test { client in
+        // Over a socket on 127.0.0.1: /metrics answers loopback clients only by default.
+        try await fixture.test(.live) { client in
             try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
                                      body: ByteBuffer(overlandBatch(count: 7))) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),

@@ -5,7 +5,8 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
-/// A webhook and ntfy receiver on a free port of 127.0.0.1 (`/hook`, `/topic`; `/moved` redirects to `/hook`): keeps every request
+/// A webhook and ntfy receiver on a free port of 127.0.0.1 (`/hook`, `/topic`; `/moved` redirects to `/hook`; `/private`
+/// answers 401 with a Basic challenge): keeps every request
 /// and answers 500 to the first `failures` of them, 200 after.
 final class NotificationReceiver: Sendable {
     struct Received: Sendable {
@@ -51,6 +52,11 @@ final class NotificationReceiver: Sendable {
         router.post("/moved") { _, _ -> Response in
             self.received.withLock { $0.append(Received(path: "/moved", headers: [:], body: Data())) }
             return Response(status: .permanentRedirect, headers: [.location: "/hook"])
+        }
+        // A webhook behind a password: 401 with a Basic challenge (it once hung the sender).
+        router.post("/private") { _, _ -> Response in
+            self.received.withLock { $0.append(Received(path: "/private", headers: [:], body: Data())) }
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: #"Basic realm="hooks""#])
         }
         let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
         try await application.test(.live) { client in

@@ -27,7 +27,7 @@ struct NotificationTests {
         try await receiver.listening { port in
             _ = try await fixture.app.store.addChannel(userID: fixture.ada.id,
                                                        kind: .webhook(url: try #require(URL(string: "http://127.0.0.1:\(port)/hook")), secret: secret))
-            let dispatcher = NotificationDispatcher(store: fixture.app.store, now: { clock.now })
+            let dispatcher = NotificationDispatcher(store: fixture.app.store, now: { clock.now }, addressPolicy: .privateAllowed)
             let message = NotificationMessage(event: "journalEntry", key: "journal-entry:42", title: "New journal entry 📌",
                                               message: "Mitte, Berlin, DE", occurredAt: clock.now, details: ["place": "Mitte, Berlin, DE"])
             #expect(await dispatcher.notify(message, userID: fixture.ada.id).count == 1)
@@ -45,7 +45,7 @@ struct NotificationTests {
             clock.advance(1e6)
             #expect(await dispatcher.deliverDue() == 0)
             // A new dispatcher (the server restarted): the same event is not sent again.
-            let restarted = NotificationDispatcher(store: fixture.app.store, now: { clock.now })
+            let restarted = NotificationDispatcher(store: fixture.app.store, now: { clock.now }, addressPolicy: .privateAllowed)
             #expect(await restarted.notify(message, userID: fixture.ada.id).isEmpty)
             #expect(await restarted.deliverDue() == 0)
         }
@@ -73,7 +73,7 @@ struct NotificationTests {
 
     @Test("channels are managed by the person: bad input is a 400, a device token a 403, another user's channel a 404")
     func routes() async throws {
-        let fixture = try await ServerFixture.make()
+        let fixture = try await ServerFixture.make(allowPrivateWebhooks: true)
         let ada = Auth.basic("ada", ServerFixture.adaPassword)
         try await fixture.test { client in
             for body in [#"{"type":"sms","url":"https://x.example"}"#, #"{"type":"webhook","url":"https://x.example/h","secret":"short"}"#,

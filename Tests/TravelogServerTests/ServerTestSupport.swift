@@ -40,16 +40,22 @@ struct ServerFixture: Sendable {
         return try Gazetteer(bytes: Gazetteer.encode(places), path: "test-gazetteer")
     }
 
-    /// - Parameter configuration: bcrypt cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
-    static func make(adaApp: DeviceApp? = nil,
-                     configuration: ServerConfiguration = ServerConfiguration(port: 0, bcryptCost: 4)) async throws -> ServerFixture {
+    /// - Parameters:
+    ///   - allowPrivateWebhooks: let notifications reach this machine's test receivers.
+    ///   - configuration: bcrypt cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
+    static func make(adaApp: DeviceApp? = nil, allowPrivateWebhooks: Bool = false,
+                     configuration: ServerConfiguration? = nil) async throws -> ServerFixture {
         let path = TestDirectory.url.appendingPathComponent("server-\(UUID().uuidString)/travelog.sqlite").path
         let store = try SQLiteLocationStore(path: path)
-        let app = TravelogServerApp(store: store, configuration: configuration, gazetteer: try gazetteer())
+        let app = TravelogServerApp(store: store,
+                                    configuration: configuration ?? ServerConfiguration(port: 0, bcryptCost: 4,
+                                                                                       allowPrivateWebhooks: allowPrivateWebhooks),
+                                    gazetteer: try gazetteer())
         let ada = try await app.accounts.addUser(named: "ada", password: adaPassword)
         let bob = try await app.accounts.addUser(named: "bob", password: bobPassword)
-        let (adaPhone, adaToken) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: adaApp)
-        let (bobPixel, bobToken) = try await app.accounts.addDevice(named: "pixel", userID: bob.id, app: nil)
+        // Read tokens: the suites read back what they stored with them (a phone's own token cannot).
+        let (adaPhone, adaToken) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: adaApp, scope: .read)
+        let (bobPixel, bobToken) = try await app.accounts.addDevice(named: "pixel", userID: bob.id, app: nil, scope: .read)
         return ServerFixture(app: app, ada: ada, bob: bob, adaPhone: adaPhone, bobPixel: bobPixel,
                              adaToken: adaToken, bobToken: bobToken)
     }

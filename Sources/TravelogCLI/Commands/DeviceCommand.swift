@@ -35,12 +35,14 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: "The device's name, such as phone.") var name: String
         @Option(help: "The app it runs (owntracks, overland, osmand, traccar, gpslogger, other): its settings only, and how its reports are read.")
         var app: DeviceApp?
+        @Option(help: "What the token may do: write (its locations; for phone apps) or read (the history too; for scripts).")
+        var scope: TokenScope = .write
         @Flag(help: "Print {\"token\": …} only.") var json = false
 
         func run() async throws {
             let store = try storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
-            let (device, token) = try await AccountService(store: store).addDevice(named: name, userID: user.id, app: app)
+            let (device, token) = try await AccountService(store: store).addDevice(named: name, userID: user.id, app: app, scope: scope)
             if json {
                 print(DeviceCommand.tokenJSON(token))
                 return
@@ -102,3 +104,5 @@ struct DeviceCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 }
+
+extension TokenScope: ExpressibleByArgument {}

@@ -19,11 +19,14 @@ struct NotifyCommand: AsyncParsableCommand {
         @Argument(help: "The URL to POST to (an ntfy topic URL such as https://ntfy.sh/my-topic).") var url: String
         @Option(help: "The webhook's signing secret (16 characters or more).") var secret: String?
         @Option(help: "The ntfy access token, if the topic needs one.") var token: String?
+        @Flag(help: "Allow a loopback, private or link-local address (the server needs --allow-private-webhooks too).")
+        var allowPrivateWebhooks = false
 
         func run() async throws {
             let store = try storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
-            let kind = try TravelogServerApp.channelKind(type: type, url: url, secret: secret, token: token)
+            let kind = try TravelogServerApp.channelKind(type: type, url: url, secret: secret, token: token,
+                                                         policy: AddressPolicy(allowsPrivateAddresses: allowPrivateWebhooks))
             let channel = try await store.addChannel(userID: user.id, kind: kind)
             print("channel \(channel.id): \(kind.name) \(kind.url.absoluteString)")
         }
@@ -63,6 +66,8 @@ struct NotifyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send a test message to every channel now and show what happened.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var account: AccountOptions
+        @Flag(help: "Let the test reach loopback, private and link-local addresses.")
+        var allowPrivateWebhooks = false
 
         func run() async throws {
             let store = try storeOptions.openStore()
@@ -70,7 +75,8 @@ struct NotifyCommand: AsyncParsableCommand {
             // The outcome is printed below; the dispatcher's own lines would say it twice.
             var logger = Logger(label: "travelog.notifications")
             logger.logLevel = .warning
-            let dispatcher = NotificationDispatcher(store: store, logger: logger)
+            let dispatcher = NotificationDispatcher(store: store, logger: logger,
+                                                    addressPolicy: AddressPolicy(allowsPrivateAddresses: allowPrivateWebhooks))
             let message = NotificationDispatcher.testMessage(at: Date())
             let queued = await dispatcher.notify(message, userID: user.id)
             // Only the test message: what the server has due is the server's to send.

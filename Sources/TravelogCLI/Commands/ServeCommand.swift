@@ -38,7 +38,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The largest file upload (a Google Takeout .zip), MB.", valueName: "mb"))
     var maxUploadMb = 8192
 
+    @Flag(help: "Let webhooks and ntfy reach loopback, private and link-local addresses (a home network).")
+    var allowPrivateWebhooks = false
+
+    @Option(help: ArgumentHelp("Who may read /metrics: off, loopback (not through a proxy), or bearer (the token in $TRAVELOG_METRICS_TOKEN).",
+                               valueName: "access"))
+    var metrics = "loopback"
+
+    var metricsAccess: MetricsAccess? {
+        switch metrics {
+        case "off": .off
+        case "loopback": .loopback
+        case "bearer": ProcessInfo.processInfo.environment["TRAVELOG_METRICS_TOKEN"].flatMap { $0.count >= 16 ? MetricsAccess.bearer(token: $0) : nil }
+        default: nil
+        }
+    }
+
     func validate() throws {
+        guard metricsAccess != nil else {
+            throw ValidationError("--metrics \(metrics): expected off, loopback, or bearer with TRAVELOG_METRICS_TOKEN (16 characters or more)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
         guard (1...4096).contains(maxBodyMb) else { throw ValidationError("--max-body-mb \(maxBodyMb): expected 1 to 4096") }
         guard (1...1_048_576).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb \(maxUploadMb): expected 1 to 1048576") }
@@ -53,7 +72,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
                                                 tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
-                                                maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies)
+                                                maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies,
+                                                allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback)
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()

@@ -7,7 +7,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage the people who log in.",
-        subcommands: [Add.self, Password.self, List.self])
+        subcommands: [Add.self, Password.self, List.self, Sessions.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -43,7 +43,7 @@ struct UserCommand: AsyncParsableCommand {
             guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
             let password = passwordStdin ? try PasswordPrompt.fromStandardInput() : try PasswordPrompt.ask(for: name)
             try await AccountService(store: store).setPassword(password, userID: user.id)
-            print("password of \(name) changed")
+            print("password of \(name) changed; every login of \(name) ended")
         }
     }
 
@@ -57,6 +57,37 @@ struct UserCommand: AsyncParsableCommand {
             for user in try await store.users() {
                 let login = try await store.passwordHash(userID: user.id) != nil ? "can log in" : "no password"
                 print("\(user.name)\t\(login)")
+            }
+        }
+    }
+
+    struct Sessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a user's logins (page sessions), or end one or all of them.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The login name.") var name: String
+        @Option(help: "End the session with this id (as listed).") var end: String?
+        @Flag(help: "End every session of the user.") var endAll = false
+
+        func validate() throws {
+            if end != nil, endAll { throw ValidationError("--end and --end-all: give one") }
+        }
+
+        func run() async throws {
+            let store = try storeOptions.openStore()
+            guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
+            let accounts = AccountService(store: store)
+            if endAll {
+                print("\(try await accounts.endSessions(userID: user.id)) sessions of \(name) ended")
+            } else if let end {
+                guard try await accounts.endSession(id: end, userID: user.id) else { throw ValidationError("no session \(end) of \(name)") }
+                print("session \(end) ended")
+            } else {
+                let formatter = ISO8601DateFormatter()
+                for session in try await accounts.sessions(userID: user.id) {
+                    print("\(session.id)\texpires \(formatter.string(from: session.expiresAt))")
+                }
             }
         }
     }

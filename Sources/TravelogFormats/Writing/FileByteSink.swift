@@ -19,14 +19,20 @@ public final class FileByteSink: ByteSink {
     private let bufferSizeBytes: Int
     private var buffered = 0
 
-    /// Creates (or truncates) the file at `path`, with permissions 0644 before the umask.
+    /// Creates (or truncates) the file at `path`, readable and writable by its owner only (0600,
+    /// whatever the umask; an existing regular file is made 0600 too: exports are private history).
+    /// A device such as `/dev/stdout` keeps its permissions.
     /// - Parameters:
     ///   - path: where to write.
     ///   - bufferSizeBytes: how much is gathered before each `write(2)`; at least 4096.
     /// - Throws: `FormatError.cannotWrite` when the file cannot be created.
     public init(path: String, bufferSizeBytes: Int = 1 << 20) throws(FormatError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG), status.st_mode & 0o077 != 0 {
+            _ = fchmod(descriptor, 0o600)
+        }
         self.path = path
         self.descriptor = descriptor
         self.bufferSizeBytes = max(4096, bufferSizeBytes)

@@ -6,6 +6,8 @@ public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible {
     case passwordTooShort(minimumCharacters: Int)
     case unknownUser(name: String)
     case unknownDevice(name: String)
+    /// Too many wrong passwords for this name or from this address: try again after the delay.
+    case throttled(retryAfterSeconds: Int)
 
     public var description: String {
         switch self {
@@ -13,6 +15,7 @@ public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible {
         case .passwordTooShort(let minimum): "the password is too short: use at least \(minimum) characters"
         case .unknownUser(let name): "no user named '\(name)'"
         case .unknownDevice(let name): "no device named '\(name)'"
+        case .throttled(let seconds): "too many wrong passwords: try again in \(seconds) s"
         }
     }
 }

@@ -21,6 +21,12 @@ public final class AccountService: Sendable {
     let bcryptCost: UInt8
     let sessionLifetimeSeconds: TimeInterval
     private let verified = Mutex<[SecretDigest: (userID: UserID, until: Date)]>([:])
+    private let throttle = Mutex(LoginThrottle())
+    /// bcrypt verifications run so far (tests count them: an unknown name costs one, a throttled attempt none).
+    let passwordChecks = Atomic(0)
+    /// A hash of the server's cost that no password matches, checked for unknown users so that
+    /// an unknown name costs what a known one does (no user enumeration by timing). Made on first use.
+    private let dummyHash = Mutex<String?>(nil)
 
     public init(store: any LocationStore, bcryptCost: UInt8 = 12, sessionLifetimeSeconds: TimeInterval = 30 * 86_400) {
         self.store = store
@@ -38,24 +44,46 @@ public final class AccountService: Sendable {
         return user
     }
 
-    /// Sets a user's password.
+    /// Sets a user's password, ends every session of the user and forgets every password of theirs
+    /// checked before (in this process at once; in a server running beside `travelog user passwd`,
+    /// at its next check, since remembered passwords are tied to the hash they matched).
     public func setPassword(_ password: String, userID: UserID) async throws(AccountError) {
         try Self.check(password)
         let cost = bcryptCost
         let hash = await Self.offload { Bcrypt.hash(password, cost: cost) }
         try await wrap { () throws(StoreError) in try await store.setPasswordHash(hash, userID: userID) }
         verified.withLock { $0 = $0.filter { $0.value.userID != userID } }
+        _ = try await wrap { () throws(StoreError) in try await store.deleteSessions(userID: userID) }
     }
 
-    /// The user with this name, when the password is theirs.
-    public func user(named name: String, password: String) async throws(AccountError) -> User? {
-        guard let user = try await wrap({ () throws(StoreError) in try await store.user(named: name) }) else { return nil }
-        let key = Secrets.digest("\(user.id.rawValue):\(password)")
+    /// The user with this name, when the password is theirs. The same work is done for an unknown
+    /// name as for a known one; wrong passwords are throttled per name and per `address`.
+    /// - Parameter address: the client's address, when known (the server passes it).
+    /// - Throws: `AccountError.throttled` while the name or the address must wait.
+    public func user(named name: String, password: String, from address: String? = nil) async throws(AccountError) -> User? {
+        let keys = [LoginThrottle.Key.user(name.lowercased())] + (address.map { [LoginThrottle.Key.address($0)] } ?? [])
         let now = Date()
-        if verified.withLock({ $0[key].map { $0.userID == user.id && $0.until > now } ?? false }) { return user }
-        guard let hash = try await wrap({ () throws(StoreError) in try await store.passwordHash(userID: user.id) })
-        else { return nil }
-        guard await Self.offload({ Bcrypt.verify(password, hash: hash) }) else { return nil }
+        let wait = throttle.withLock { $0.waitSeconds(keys, at: now) }
+        if wait > 0 { throw .throttled(retryAfterSeconds: Int(wait.rounded(.up))) }
+        let user = try await wrap { () throws(StoreError) in try await store.user(named: name) }
+        let hash = try await user.asyncMap { user throws(AccountError) in
+            try await wrap { () throws(StoreError) in try await store.passwordHash(userID: user.id) }
+        } ?? nil
+        // A password remembered for the hash it matched: a new hash (a password change by any
+        // process) makes it unknown again.
+        let key = Secrets.digest("\(user?.id.rawValue ?? 0):\(hash ?? ""):\(password)")
+        if let user, hash != nil, verified.withLock({ $0[key].map { $0.userID == user.id && $0.until > now } ?? false }) {
+            return user
+        }
+        let checked: String
+        if let hash { checked = hash } else { checked = await unmatchableHash() }
+        passwordChecks.add(1, ordering: .relaxed)
+        let matches = await Self.offload { Bcrypt.verify(password, hash: checked) }
+        guard let user, hash != nil, matches else {
+            throttle.withLock { $0.failed(keys, at: Date()) }
+            return nil
+        }
+        throttle.withLock { $0.succeeded(user: name.lowercased()) }
         verified.withLock { cache in
             if cache.count > 10_000 { cache.removeAll() }
             cache[key] = (user.id, now.addingTimeInterval(Self.verifiedPasswordLifetimeSeconds))
@@ -63,13 +91,26 @@ public final class AccountService: Sendable {
         return user
     }
 
+    private func unmatchableHash() async -> String {
+        if let hash = dummyHash.withLock({ $0 }) { return hash }
+        let cost = bcryptCost
+        let hash = await Self.offload { Bcrypt.hash(Secrets.newSecret(), cost: cost) }
+        dummyHash.withLock { $0 = $0 ?? hash }
+        return hash
+    }
+
     // MARK: Devices
 
     /// Adds a device and gives it a token.
+    /// - Parameter scope: what the token may do (`write`: its locations only, the default).
     /// - Returns: the device and its token (shown once: only its digest is kept).
-    public func addDevice(named name: String, userID: UserID, app: DeviceApp?) async throws(AccountError)
+    public func addDevice(named name: String, userID: UserID, app: DeviceApp?, scope: TokenScope = .write) async throws(AccountError)
         -> (device: Device, token: String) {
         var device = try await wrap { () throws(StoreError) in try await store.addDevice(named: name, userID: userID) }
+        if scope != .write {
+            try await wrap { () throws(StoreError) in try await store.setTokenScope(scope, deviceID: device.id) }
+            device.tokenScope = scope
+        }
         if let app {
             try await wrap { () throws(StoreError) in try await store.setApp(app, deviceID: device.id) }
             device.app = app
@@ -114,6 +155,44 @@ public final class AccountService: Sendable {
         try await wrap { () throws(StoreError) in try await store.deleteSession(digest: digest) }
     }
 
+    /// A session as it is listed: an id (the start of its digest, which reveals nothing of the
+    /// cookie), when it expires, and whether it is the caller's own.
+    public struct SessionSummary: Sendable, Equatable, Encodable {
+        public var id: String
+        public var expiresAt: Date
+        public var current: Bool
+    }
+
+    /// The user's live sessions, soonest to expire first.
+    /// - Parameter secret: the caller's own session secret, to mark it.
+    public func sessions(userID: UserID, current secret: String? = nil) async throws(AccountError) -> [SessionSummary] {
+        let own = secret.map { Secrets.digest($0) }
+        let now = Date()
+        return try await wrap { () throws(StoreError) in try await store.sessions(userID: userID) }
+            .filter { $0.record.expiresAt > now }
+            .map { SessionSummary(id: Self.sessionID($0.digest), expiresAt: $0.record.expiresAt, current: $0.digest == own) }
+    }
+
+    /// Ends the user's session with this id (see `sessions`). - Returns: whether there was one.
+    public func endSession(id: String, userID: UserID) async throws(AccountError) -> Bool {
+        let all = try await wrap { () throws(StoreError) in try await store.sessions(userID: userID) }
+        guard id.count == Self.sessionIDLength, let match = all.first(where: { Self.sessionID($0.digest) == id }) else { return false }
+        try await wrap { () throws(StoreError) in try await store.deleteSession(digest: match.digest) }
+        return true
+    }
+
+    /// Ends every session of the user. - Returns: how many there were.
+    @discardableResult
+    public func endSessions(userID: UserID) async throws(AccountError) -> Int {
+        try await wrap { () throws(StoreError) in try await store.deleteSessions(userID: userID) }
+    }
+
+    static let sessionIDLength = 16
+
+    static func sessionID(_ digest: SecretDigest) -> String {
+        String(digest.rawValue.prefix(sessionIDLength))
+    }
+
     // MARK: Plumbing
 
     static func check(_ password: String) throws(AccountError) {
@@ -132,5 +211,13 @@ public final class AccountService: Sendable {
 
     private func wrap<T>(_ body: () async throws(StoreError) -> T) async throws(AccountError) -> T {
         do { return try await body() } catch { throw .store(error) }
+    }
+}
+
+extension Optional {
+    /// `map` with an async, throwing transform.
+    fileprivate func asyncMap<U, E: Error>(_ transform: (Wrapped) async throws(E) -> U) async throws(E) -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -11,6 +11,8 @@ import TravelogStore
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = TravelogRequestContext
     static let sessionCookie = "travelog_session"
+    /// Routes for phone apps, which authenticate with a device token or a password, never the cookie.
+    static let deviceOnlyPaths: Set<String> = ["/api/v1/owntracks", "/api/v1/overland", "/api/v1/osmand", "/api/v1/gpslogger"]
 
     let accounts: AccountService
 
@@ -35,7 +37,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             case "bearer":
                 return try await deviceIdentity(token: parts[1].trimmingCharacters(in: .whitespaces))
             case "basic":
-                return try await basicIdentity(parts[1].trimmingCharacters(in: .whitespaces))
+                return try await basicIdentity(parts[1].trimmingCharacters(in: .whitespaces), from: context.clientAddress)
             default:
                 throw APIError.unauthorized("unsupported Authorization scheme '\(parts[0])': use Basic or Bearer")
             }
@@ -43,7 +45,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if let token = request.uri.queryParameters["token"] {
             return try await deviceIdentity(token: String(token))
         }
-        if let secret = request.cookies[Self.sessionCookie]?.value, !secret.isEmpty {
+        // The phone apps' routes take no cookie: an `<img src=…/api/v1/gpslogger?…>` on another page
+        // would otherwise store a location with the visitor's login.
+        if let secret = request.cookies[Self.sessionCookie]?.value, !secret.isEmpty, !Self.deviceOnlyPaths.contains(request.uri.path) {
             context.sessionSecret = secret
             // An expired or unknown cookie is no identity (the page shows its login form).
             guard let user = try await accounts.user(session: secret) else { return nil }
@@ -60,7 +64,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         return Identity(user: user, device: device, method: .deviceToken)
     }
 
-    func basicIdentity(_ encoded: String) async throws -> Identity {
+    func basicIdentity(_ encoded: String, from address: String?) async throws -> Identity {
         guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
               let colon = text.firstIndex(of: ":") else {
             throw APIError.unauthorized("malformed Basic credentials")
@@ -71,7 +75,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
            let user = try await accounts.store.user(id: device.userID), user.name == name {
             return Identity(user: user, device: device, method: .deviceToken)
         }
-        guard let user = try await accounts.user(named: name, password: secret) else {
+        guard let user = try await accounts.user(named: name, password: secret, from: address) else {
             throw APIError.unauthorized("wrong user name or password")
         }
         return Identity(user: user, device: nil, method: .password)

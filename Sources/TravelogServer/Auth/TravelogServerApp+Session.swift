@@ -22,7 +22,7 @@ extension TravelogServerApp {
             let bytes = try await request.collectBytes(context: context)
             let form = try Self.loginForm(bytes, contentType: request.headers[.contentType])
             let user = try await account { () throws(AccountError) in
-                try await accounts.user(named: form.user, password: form.password)
+                try await accounts.user(named: form.user, password: form.password, from: context.clientAddress)
             }
             guard let user else { throw APIError.unauthorized("wrong user name or password") }
             let secret = try await account { () throws(AccountError) in try await accounts.startSession(userID: user.id) }
@@ -43,6 +43,32 @@ extension TravelogServerApp {
             response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: "", maxAge: 0, path: "/",
                                       secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
             return response
+        }
+    }
+
+    /// `GET /api/v1/sessions` lists the person's logins; `DELETE /api/v1/sessions/{id}` ends one
+    /// (`current` marks the caller's own). Not with a device token.
+    func addSessionListRoutes(to router: RouteRegistry) {
+        struct SessionJSON: Encodable {
+            var id: String
+            var expiresAt: String
+            var current: Bool
+        }
+        router.get("/api/v1/sessions") { _, context in
+            let identity = try userIdentity(context)
+            let formatter = ISO8601DateFormatter()
+            let sessions = try await account { () throws(AccountError) in
+                try await accounts.sessions(userID: identity.user.id, current: context.sessionSecret)
+            }
+            return try Response.json(sessions.map { SessionJSON(id: $0.id, expiresAt: formatter.string(from: $0.expiresAt), current: $0.current) })
+        }
+        router.delete("/api/v1/sessions/{id}") { _, context in
+            let identity = try userIdentity(context)
+            let id = context.parameters.get("id") ?? ""
+            guard try await account({ () throws(AccountError) in try await accounts.endSession(id: id, userID: identity.user.id) }) else {
+                throw APIError.notFound("no session \(id)")
+            }
+            return Response(status: .noContent)
         }
     }
 

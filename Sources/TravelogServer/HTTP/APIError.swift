@@ -16,6 +16,12 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
     case notFound(String)
     case payloadTooLarge(limitBytes: Int)
     case unsupportedMediaType(String)
+    /// Too many wrong passwords: `Retry-After` says when to try again.
+    case tooManyRequests(retryAfterSeconds: Int, String)
+    /// A method the path does not take.
+    case methodNotAllowed(String)
+    /// One of Hummingbird's own errors (a body over the limit), answered as JSON.
+    case http(status: HTTPResponse.Status, String)
     case storeFailed(StoreError)
     /// The server cannot keep what it was sent right now (a full disk): try again later.
     case insufficientStorage(String)
@@ -29,6 +35,9 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
         case .payloadTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .insufficientStorage: .serviceUnavailable
+        case .tooManyRequests: .tooManyRequests
+        case .methodNotAllowed: .methodNotAllowed
+        case .http(let status, _): status
         case .storeFailed(let error):
             switch error {
             case .userExists, .deviceExists: .conflict
@@ -42,7 +51,8 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .unauthorized(let message), .forbidden(let message), .badRequest(let message),
-             .notFound(let message), .unsupportedMediaType(let message), .insufficientStorage(let message):
+             .notFound(let message), .unsupportedMediaType(let message), .insufficientStorage(let message),
+             .tooManyRequests(_, let message), .methodNotAllowed(let message), .http(_, let message):
             message
         case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
         case .storeFailed(let error): error.description
@@ -55,6 +65,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
         if case .unauthorized = self, Self.challengesBasic(request.headers) {
             headers[.wwwAuthenticate] = "Basic realm=\"Travelog\", charset=\"UTF-8\""
         }
+        if case .tooManyRequests(let seconds, _) = self { headers[.retryAfter] = String(seconds) }
         let body = (try? JSONSerialization.data(withJSONObject: ["error": description], options: [.withoutEscapingSlashes]))
             ?? Data("{}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
@@ -97,6 +108,7 @@ extension AccountError {
         switch self {
         case .store(let error): .storeFailed(error)
         case .passwordTooShort: .badRequest(description)
+        case .throttled(let seconds): .tooManyRequests(retryAfterSeconds: seconds, description)
         case .unknownUser, .unknownDevice: .notFound(description)
         }
     }

@@ -2,8 +2,10 @@ import HTTPTypes
 import Hummingbird
 
 /// Adds routes to the router and remembers them, so a test can hold the OpenAPI document and the
-/// routes the server really has side by side.
-final class RouteRegistry {
+/// routes the server really has side by side, and a wrong method on a known path is a 405.
+///
+/// Routes are added while the router is built, before it serves; afterwards the list is only read.
+final class RouteRegistry: @unchecked Sendable {
     let router: Router<TravelogRequestContext>
     /// Every route added, as (method, path pattern).
     private(set) var routes: [(method: String, path: String)] = []
@@ -17,6 +19,28 @@ final class RouteRegistry {
                                        use handler: @Sendable @escaping (Request, TravelogRequestContext) async throws -> Output) {
         routes.append((method.rawValue, path))
         router.on(RouterPath(path), method: method, use: handler)
+    }
+
+    /// The methods of the routes whose pattern matches `path` (`{name}` is one segment, `**` the
+    /// rest), in the order added.
+    func methods(matching path: String) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        var found: [String] = []
+        for route in routes where Self.matches(pattern: route.path, segments) && !found.contains(route.method) {
+            found.append(route.method)
+        }
+        return found
+    }
+
+    static func matches(pattern: String, _ segments: [Substring]) -> Bool {
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: true)
+        for (index, part) in parts.enumerated() {
+            if part == "**" { return segments.count > index }
+            guard index < segments.count else { return false }
+            if part.hasPrefix("{") || part == "*" { continue }
+            if part != segments[index] { return false }
+        }
+        return parts.count == segments.count
     }
 
     func get<Output: ResponseGenerator>(_ path: String,

@@ -15,7 +15,7 @@ extension TravelogServerApp {
             let parameters = try await ReadParameters(request, identity: identity, store: store)
             await journal.drain()
             return try Response.json(try await reader.entries(userID: identity.user.id, from: parameters.from, to: parameters.to,
-                                                              includeHidden: request.query("hidden") == "true"))
+                                                              includeHidden: try request.choiceQuery("hidden", ["true", "false"], default: "false") == "true"))
         }
         router.on("/api/v1/visits/{id}", method: .patch) { request, context in
             let identity = try userIdentity(context)
@@ -94,7 +94,7 @@ extension TravelogServerApp {
             _ = try context.requireIdentity()
             guard let forward else { throw APIError.notFound("no gazetteer is installed on this server (make gazetteer)") }
             guard let text = request.query("q"), !text.isEmpty else { throw APIError.badRequest("expected q, the text to look for") }
-            let limit = request.query("limit").flatMap(Int.init).map { min(max($0, 1), 50) } ?? 5
+            let limit = try request.integerQuery("limit", in: 1...50, default: 5)
             return try Response.json(forward.placemarks(for: text, limit: limit).map(PlacemarkJSON.init))
         }
     }
@@ -111,7 +111,12 @@ extension TravelogServerApp {
         return VisitID(rawValue: id)
     }
 
+    /// The JSON body. A body a form or a `no-cors` fetch sends (`text/plain`, form-encoded) is a 415.
     func decode<T: Decodable>(_ request: Request, _ context: TravelogRequestContext) async throws -> T {
+        if let type = request.headers[.contentType].map(CrossSiteRequestMiddleware.mediaType),
+           CrossSiteRequestMiddleware.formTypes.contains(type) || type == "multipart/form-data" {
+            throw APIError.unsupportedMediaType("\(type): expected application/json")
+        }
         var request = request
         let bytes = try await request.collectBytes(context: context)
         do {

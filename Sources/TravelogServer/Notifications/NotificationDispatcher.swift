@@ -1,9 +1,7 @@
 import Crypto
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 import TravelogStore
@@ -13,13 +11,22 @@ import TravelogStore
 /// was queued before a restart goes out after it, and an event queued twice goes out once.
 ///
 /// The journal calls `notify(_:userID:)`; the run loop (a `Service` in the server's group) sends
-/// what is due when woken and every few seconds, and stops between two requests on shutdown.
+/// what is due when woken and every few seconds, several channels at once, and on shutdown stops
+/// at once: requests under way are abandoned and their deliveries go out after the restart.
+///
+/// Every request has a total deadline (`deadlineSeconds`, covering resolution, connection, TLS and
+/// the answer), follows no redirect, answers no authentication challenge, and goes only to public
+/// addresses unless the `AddressPolicy` allows private ones (see `OutboundHTTPClient`).
 public final class NotificationDispatcher: Service, Sendable {
     /// Seconds to wait after the 1st, 2nd… failed attempt; after the last, the delivery fails
     /// (6 attempts over about 7 hours).
     public static let defaultBackoffSeconds: [TimeInterval] = [30, 120, 600, 3600, 6 * 3600]
-    /// Seconds a request may stay silent before it counts as failed.
-    static let timeoutSeconds: TimeInterval = 10
+    /// Seconds a whole request may take before it counts as failed.
+    public static let deadlineSeconds: TimeInterval = 10
+    /// Requests in flight at once in this process, at most; a channel has one at a time.
+    static let concurrencyLimit = 8
+    /// Rounds the run loop runs at once, at most.
+    static let concurrentRounds = 3
     /// Seconds a delivery taken for sending is not taken again (by this or another process), well
     /// beyond a request's timeout; a sender that dies mid-request leaves it to be retried then.
     static let leaseSeconds: TimeInterval = 120
@@ -35,7 +42,13 @@ public final class NotificationDispatcher: Service, Sendable {
     let store: any NotificationStore
     let logger: Logger
     let now: @Sendable () -> Date
-    private let chain = TaskChain()
+    let client: OutboundHTTPClient
+    /// Claims are made one at a time in this process, so that a channel has one request in flight.
+    private let claims = TaskChain()
+    /// Channels with a request in flight.
+    private let busyChannels = Mutex<Set<ChannelID>>([])
+    /// Rounds the run loop has under way.
+    private let activeRounds = Atomic(0)
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
 
@@ -43,10 +56,19 @@ public final class NotificationDispatcher: Service, Sendable {
     ///   - now: the clock (tests move their own).
     ///   - backoffSeconds: seconds before the 2nd, 3rd… attempt, each 0 or more; a delivery fails
     ///     after `backoffSeconds.count + 1` attempts.
+    ///   - addressPolicy: whether private addresses may be reached (`--allow-private-webhooks`).
+    ///   - deadlineSeconds: seconds a whole request may take.
+    ///   - resolve: names to addresses (tests point names where they like; `getaddrinfo` by default).
     public init(store: any NotificationStore, logger: Logger = Logger(label: "travelog.notifications"),
                 now: @escaping @Sendable () -> Date = Date.init,
-                backoffSeconds: [TimeInterval] = NotificationDispatcher.defaultBackoffSeconds) {
+                backoffSeconds: [TimeInterval] = NotificationDispatcher.defaultBackoffSeconds,
+                addressPolicy: AddressPolicy = AddressPolicy(allowsPrivateAddresses: false),
+                deadlineSeconds: TimeInterval = NotificationDispatcher.deadlineSeconds,
+                resolve: (@Sendable (_ host: String, _ port: Int) throws(OutboundError) -> [SocketAddress])? = nil) {
         precondition(backoffSeconds.allSatisfy { $0 >= 0 }, "a backoff is 0 seconds or more")
+        precondition(deadlineSeconds > 0, "a deadline is more than 0 seconds")
+        client = OutboundHTTPClient(policy: addressPolicy, deadlineSeconds: deadlineSeconds,
+                                    resolve: resolve ?? OutboundHTTPClient.systemResolver)
         self.store = store
         self.logger = logger
         self.now = now
@@ -77,58 +99,85 @@ public final class NotificationDispatcher: Service, Sendable {
                             message: "Notifications from Travelog reach you here.", occurredAt: now)
     }
 
-    /// Sends every delivery that is due now, one request at a time. - Returns: how many were attempted.
+    /// Sends every delivery that is due now, several channels at once. - Returns: how many were attempted.
     @discardableResult
     public func deliverDue() async -> Int {
         await deliver(among: nil)
     }
 
-    /// Sends these deliveries now, when they are pending and due (the test message).
+    /// Sends these deliveries now, when they are pending and due (the test message), unless their
+    /// channel has a delivery in flight (then it goes out after it).
     /// - Returns: how many were attempted.
     @discardableResult
     public func deliver(_ ids: [DeliveryID]) async -> Int {
         ids.isEmpty ? 0 : await deliver(among: Set(ids))
     }
 
-    /// One round: takes one due delivery after the other (one round at a time in this process, and
-    /// the store's lease keeps other processes off it) until none is due, the round is full, or the
-    /// caller is cancelled (then after the request under way).
+    /// One round: takes due deliveries, one per channel at a time and at most `concurrencyLimit`
+    /// in flight in this process (the store's lease keeps other processes off them), sends them
+    /// concurrently, and takes more as they finish, until none is due or the round is full. A
+    /// channel that answers slowly holds one slot for at most the deadline and delays no other.
+    /// Cancelling the caller cancels the requests under way (the deliveries stay due).
     private func deliver(among ids: Set<DeliveryID>?) async -> Int {
-        let round = Round()
-        await withTaskCancellationHandler {
-            await chain.run { [self] in
-                while round.attempted.load(ordering: .relaxed) < Self.roundLimit, !round.stopped.load(ordering: .relaxed) {
-                    let start = now()
-                    let taken: [Delivery]
-                    do {
-                        taken = try await store.claimDueDeliveries(at: start, leaseUntil: start.addingTimeInterval(Self.leaseSeconds),
-                                                                   limit: 1, among: ids)
-                    } catch {
-                        logger.error("cannot read the notification outbox", metadata: ["error": "\(error)"])
-                        return
+        await withTaskGroup(of: ChannelID.self) { group in
+            var attempted = 0, running = 0
+            while !Task.isCancelled {
+                if attempted + running < Self.roundLimit, let delivery = await claim(among: ids) {
+                    running += 1
+                    group.addTask {
+                        await self.attempt(delivery)
+                        return delivery.channel.id
                     }
-                    guard let delivery = taken.first else { return }
-                    await attempt(delivery)
-                    round.attempted.add(1, ordering: .relaxed)
+                    continue
                 }
+                guard running > 0, let channel = await group.next() else { break }
+                release(channel)
+                running -= 1
+                attempted += 1
             }
-        } onCancel: {
-            round.stopped.store(true, ordering: .relaxed)
+            for await channel in group {
+                release(channel)
+                attempted += 1
+            }
+            return attempted
         }
-        return round.attempted.load(ordering: .relaxed)
     }
 
-    /// What one round did so far, shared with its cancellation handler.
-    private final class Round: Sendable {
-        let attempted = Atomic(0)
-        let stopped = Atomic(false)
+    /// Takes one due delivery of a channel with nothing in flight, when a slot is free, and marks
+    /// its channel busy. Claims in this process are made one at a time.
+    private func claim(among ids: Set<DeliveryID>?) async -> Delivery? {
+        let taken = Claimed()
+        await claims.run { [self] in
+            let busy = busyChannels.withLock { $0 }
+            guard busy.count < Self.concurrencyLimit else { return }
+            let start = now()
+            do {
+                let delivery = try await store.claimDueDeliveries(at: start, leaseUntil: start.addingTimeInterval(Self.leaseSeconds),
+                                                                  limit: 1, among: ids, excludingChannels: busy).first
+                if let delivery { busyChannels.withLock { _ = $0.insert(delivery.channel.id) } }
+                taken.delivery.withLock { $0 = delivery }
+            } catch {
+                logger.error("cannot read the notification outbox", metadata: ["error": "\(error)"])
+            }
+        }
+        return taken.delivery.withLock { $0 }
+    }
+
+    /// What one claim took, handed out of the chain.
+    private final class Claimed: Sendable {
+        let delivery = Mutex<Delivery?>(nil)
+    }
+
+    private func release(_ channel: ChannelID) {
+        busyChannels.withLock { _ = $0.remove(channel) }
     }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 // What was due before a restart goes out at once; a tick every few seconds catches
-                // retries that fall due.
+                // retries that fall due. Each wake starts a round beside those under way (a round
+                // waiting on a slow channel holds up no new message), a few at most.
                 self.wake.yield()
                 group.addTask {
                     while !Task.isCancelled {
@@ -136,14 +185,29 @@ public final class NotificationDispatcher: Service, Sendable {
                         self.wake.yield()
                     }
                 }
-                for await _ in self.wakes where !Task.isCancelled { await self.deliverDue() }
+                for await _ in self.wakes where !Task.isCancelled {
+                    guard self.activeRounds.add(1, ordering: .relaxed).newValue <= Self.concurrentRounds else {
+                        self.activeRounds.subtract(1, ordering: .relaxed)
+                        continue
+                    }
+                    group.addTask {
+                        await self.deliverDue()
+                        self.activeRounds.subtract(1, ordering: .relaxed)
+                    }
+                }
                 group.cancelAll()
             }
         }
     }
 
     func attempt(_ delivery: Delivery) async {
-        let (delivered, result) = await send(delivery)
+        let (delivered, result, detail) = await send(delivery)
+        if Task.isCancelled, !delivered {
+            // Shutting down: the delivery is due again at once, and goes out after the restart.
+            logger.info("notification interrupted by shutdown", metadata: ["key": "\(delivery.message.key)"])
+            try? await store.recordAttempt(delivery.id, delivered: false, result: result, retryAt: now(), at: now())
+            return
+        }
         let attempt = delivery.attempts + 1
         let retryAt: Date? = delivered || attempt > backoffSeconds.count
             ? nil : now().addingTimeInterval(backoffSeconds[attempt - 1])
@@ -153,43 +217,7 @@ public final class NotificationDispatcher: Service, Sendable {
             logger.error("cannot record a notification attempt", metadata: ["error": "\(error)"])
         }
         logger.info("notification \(delivered ? "delivered" : "not delivered")",
-                    metadata: ["key": "\(delivery.message.key)", "channel": "\(delivery.channel.kind.name)", "result": "\(result)"])
-    }
-
-    /// One HTTP attempt. - Returns: whether it was delivered (2xx) and what came back.
-    func send(_ delivery: Delivery) async -> (Bool, String) {
-        var request: URLRequest
-        switch delivery.channel.kind {
-        case .webhook(let url, let secret):
-            request = URLRequest(url: url)
-            let body = Self.webhookBody(delivery)
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("sha256=" + Self.signature(body, secret: secret), forHTTPHeaderField: Self.signatureHeader)
-            request.setValue(delivery.message.event, forHTTPHeaderField: "X-Travelog-Event")
-            request.setValue(String(delivery.id.rawValue), forHTTPHeaderField: "X-Travelog-Delivery")
-        case .ntfy(let url, let token):
-            request = URLRequest(url: url)
-            request.httpBody = Data(delivery.message.message.utf8)
-            request.setValue("text/plain; charset=utf-8", forHTTPHeaderField: "Content-Type")
-            request.setValue(Self.headerSafe(delivery.message.title), forHTTPHeaderField: "Title")
-            request.setValue("round_pushpin", forHTTPHeaderField: "Tags")
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        }
-        request.httpMethod = "POST"
-        request.timeoutInterval = Self.timeoutSeconds
-        do {
-            let (_, response) = try await NotificationSession.shared.data(for: request)
-            let http = response as? HTTPURLResponse
-            let status = http?.statusCode ?? 0
-            // A redirect is not followed: the log names where to, for the channel to be corrected.
-            if (300..<400).contains(status), let location = http?.value(forHTTPHeaderField: "Location") {
-                return (false, "HTTP \(status) to \(location)")
-            }
-            return ((200..<300).contains(status), "HTTP \(status)")
-        } catch {
-            return (false, "\(error.localizedDescription)")
-        }
+                    metadata: ["key": "\(delivery.message.key)", "channel": "\(delivery.channel.kind.name)", "result": "\(detail ?? result)"])
     }
 
     /// The webhook's JSON body, keys sorted: `event` (arrival, journalEntry, test), `key`, `title`,

@@ -50,7 +50,8 @@ extension TravelogServerApp {
             let identity = try userIdentity(context)
             struct Body: Decodable { var type: String; var url: String; var secret: String?; var token: String? }
             let body: Body = try await decode(request, context)
-            let kind = try Self.channelKind(type: body.type, url: body.url, secret: body.secret, token: body.token)
+            let kind = try Self.channelKind(type: body.type, url: body.url, secret: body.secret, token: body.token,
+                                            policy: configuration.addressPolicy)
             let channel = try await store.addChannel(userID: identity.user.id, kind: kind)
             return try Response.json(ChannelJSON(channel), status: .created)
         }
@@ -71,15 +72,23 @@ extension TravelogServerApp {
         }
         router.get("/api/v1/notifications/log") { request, context in
             let identity = try userIdentity(context)
-            let limit = request.query("limit").flatMap(Int.init).map { min(max($0, 1), 1000) } ?? 100
+            let limit = try request.integerQuery("limit", in: 1...1000, default: 100)
             return try Response.json(try await store.deliveries(userID: identity.user.id, limit: limit).map(DeliveryJSON.init))
         }
     }
 
-    /// A channel from what a person typed. - Throws: a 400 naming what is wrong.
-    public static func channelKind(type: String, url text: String, secret: String?, token: String?) throws(APIError) -> ChannelKind {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+    /// A channel from what a person typed. A URL naming a loopback, private or link-local address
+    /// (or `localhost`) is refused unless the policy allows those; a name is checked again on
+    /// every send, on the addresses it resolves to then.
+    /// - Throws: a 400 naming what is wrong.
+    public static func channelKind(type: String, url text: String, secret: String?, token: String?,
+                                   policy: AddressPolicy) throws(APIError) -> ChannelKind {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty
         else { throw .badRequest("url '\(text)': expected an http or https URL") }
+        guard policy.permits(host: host) else {
+            throw .badRequest("url '\(text)': \(OutboundError.refusedAddress(host: host).userVisibleResult)")
+        }
         switch type {
         case "webhook":
             guard let secret, secret.count >= 16 else {

@@ -63,7 +63,7 @@ extension TravelogServerApp {
             }
             limit = value
         }
-        let newestFirst = request.query("order") == "newest"
+        let newestFirst = try request.choiceQuery("order", ["oldest", "newest"], default: "oldest") == "newest"
         let names = Dictionary(uniqueKeysWithValues: parameters.devices.map { ($0.id, $0.name) })
         let found = try await store.locations(parameters.query(userID: identity.user.id, limit: limit + 1,
                                                                newestFirst: newestFirst))

@@ -215,9 +215,16 @@
     return found;
   }
 
+  /** A tooltip's content as text: Leaflet reads a string as HTML, and names come from apps. */
+  function textContent(text) {
+    const span = document.createElement('span');
+    span.textContent = String(text);
+    return span;
+  }
+
   function addLine(entry, latlngs, device) {
     const line = L.polyline(latlngs, { color: entry.color, weight: 4, opacity: 0.85 });
-    line.bindTooltip(device, { sticky: true });
+    line.bindTooltip(textContent(device), { sticky: true });
     line.addTo(state.pathGroup);
     entry.lines.push(line);
     return line;
@@ -352,10 +359,10 @@
       const marker = L.circleMarker(latlng, { radius: 7, color: '#fff', weight: 2, fillColor: '#1565c0', fillOpacity: 1 });
       circle.addTo(state.map);
       marker.addTo(state.map);
-      marker.bindTooltip(label);
+      marker.bindTooltip(textContent(label));
       state.current = { marker, circle, time };
     } else {
-      state.current.marker.setLatLng(latlng).setTooltipContent(label);
+      state.current.marker.setLatLng(latlng).setTooltipContent(textContent(label));
       state.current.circle.setLatLng(latlng).setRadius(radius);
       state.current.time = time;
     }
@@ -764,7 +771,7 @@
     for (const trip of trips) {
       L.polyline(trip.coordinates.map(([longitude, latitude]) => [latitude, longitude]), {
         color: MODE_COLORS[trip.mode] || '#555', weight: 3, opacity: 0.6, dashArray: '6 6',
-      }).bindTooltip(`${trip.mode}, ${formatDistance(trip.distanceMeters)}, ${durationText(trip.durationSeconds)}`)
+      }).bindTooltip(textContent(`${trip.mode}, ${formatDistance(trip.distanceMeters)}, ${durationText(trip.durationSeconds)}`))
         .addTo(state.journalGroup);
     }
     for (const visit of visits) {

@@ -28,9 +28,10 @@ public protocol NotificationStore: Sendable {
     /// ends; one that dies first leaves the delivery to be retried when the lease ends.
     /// - Parameters:
     ///   - ids: only these deliveries (`nil`: any of them).
+    ///   - busy: none of these channels' deliveries (the sender has one of theirs in flight).
     /// - Returns: the deliveries taken, with `nextAttemptAt == leaseUntil`.
     func claimDueDeliveries(at now: Date, leaseUntil: Date, limit: Int,
-                            among ids: Set<DeliveryID>?) async throws(StoreError) -> [Delivery]
+                            among ids: Set<DeliveryID>?, excludingChannels busy: Set<ChannelID>) async throws(StoreError) -> [Delivery]
 
     /// Records an attempt: delivered, or pending again at `retryAt`, or failed for good when
     /// `retryAt` is `nil`.
@@ -38,4 +39,12 @@ public protocol NotificationStore: Sendable {
 
     /// The user's deliveries, newest first (the delivery log).
     func deliveries(userID: UserID, limit: Int) async throws(StoreError) -> [Delivery]
+}
+
+extension NotificationStore {
+    /// Takes due deliveries of any channel (see the requirement).
+    public func claimDueDeliveries(at now: Date, leaseUntil: Date, limit: Int,
+                                   among ids: Set<DeliveryID>?) async throws(StoreError) -> [Delivery] {
+        try await claimDueDeliveries(at: now, leaseUntil: leaseUntil, limit: limit, among: ids, excludingChannels: [])
+    }
 }

@@ -1,0 +1,29 @@
+import HTTPTypes
+import Hummingbird
+import TravelogStore
+
+/// Keeps a device token to what its scope allows. A `write` token (every phone app's, and every
+/// token made before scopes) reaches only the ingest routes: it stores its device's locations and,
+/// for OwnTracks, gets the friends' latest positions in the answer. Reading the history, the
+/// journal, statistics or the live stream takes the password, the page's session or a `read`
+/// token (`travelog device add --scope read`): a token pasted into an app, often inside a URL,
+/// then cannot export anyone's history.
+struct TokenScopeMiddleware: RouterMiddleware {
+    typealias Context = TravelogRequestContext
+
+    /// What a `write` token may reach: (method, path).
+    static let ingestRoutes: Set<String> = [
+        "POST /api/v1/owntracks", "POST /api/v1/overland", "POST /api/v1/locations", "POST /api/v1/imports",
+        "GET /api/v1/osmand", "POST /api/v1/osmand", "GET /api/v1/gpslogger", "POST /api/v1/gpslogger",
+    ]
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let identity = context.identity, identity.method == .deviceToken, identity.device?.tokenScope != .read,
+           request.uri.path.hasPrefix("/api/"), !Self.ingestRoutes.contains("\(request.method.rawValue) \(request.uri.path)") {
+            throw APIError.forbidden("this device token may only send locations; reading takes the password, the page, "
+                                     + "or a token made with `travelog device add --scope read`")
+        }
+        return try await next(request, context)
+    }
+}
