@@ -115,6 +115,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogTestSupport",
+            dependencies: ["TravelogCore"],
             path: "Tests/TravelogTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -149,6 +150,7 @@ let package = Package(
             dependencies: [
                 "TravelogServer",
                 "TravelogGeocoding",
+                "TravelogImport",
                 "TravelogJournal",
                 "TravelogSQLite",
                 "TravelogTestSupport",
