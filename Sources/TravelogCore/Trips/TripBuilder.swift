@@ -90,7 +90,9 @@ public struct TripBuilder: Sendable {
         }
         feed(Self.anchor(destination, at: end), activity: current)
         let straightMeters = origin.center.distanceMeters(to: destination.center)
-        guard movedAway || straightMeters > apartMeters else { return nil }
+        let meters = max(distance.distanceMeters, straightMeters)
+        // Fixes that strayed and came back without measurable movement were jitter, not a trip.
+        guard (movedAway || straightMeters > apartMeters), meters > apartMeters else { return nil }
         let durationSeconds = end.timeIntervalSince(start)
         let evidence = reported || (count >= Self.minimumModeFixCount
                                     && Double(count) * Self.maximumModeFixIntervalSeconds >= durationSeconds)
@@ -101,7 +103,7 @@ public struct TripBuilder: Sendable {
             mode = .airborne
         }
         return Trip(start: start, end: end, origin: origin.center, destination: destination.center,
-                    distanceMeters: max(distance.distanceMeters, straightMeters), mode: mode,
+                    distanceMeters: meters, mode: mode,
                     minutesByMode: classifier.minutesByMode, locationCount: count)
     }
 
