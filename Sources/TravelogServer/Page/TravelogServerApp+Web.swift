@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 
 extension TravelogServerApp {
-    /// The page (`/`, `/app.js`, `/app.css`), Leaflet under `/vendor/leaflet/`, and the OpenAPI
+    /// The page (`/`, `/app.js`, `/app.css`, `/timeline.js`, `/timeline.css`), Leaflet under `/vendor/leaflet/`, and the OpenAPI
     /// document at `/api/openapi.yaml`.
     func addWebRoutes(to router: RouteRegistry) {
-        for (path, name) in [("/", "index.html"), ("/app.js", "app.js"), ("/app.css", "app.css")] {
+        for (path, name) in [("/", "index.html")] + WebAssets.ownNames.dropFirst().map({ ("/\($0)", $0) }) {
             router.get(path) { _, _ in
                 guard let asset = web.own[name] else { throw APIError.notFound("\(name) is missing from this build") }
                 var headers = HTTPFields()

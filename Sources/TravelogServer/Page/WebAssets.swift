@@ -8,13 +8,16 @@ struct WebAssets: Sendable {
         var contentType: String
     }
 
+    /// The page's own files, served at `/` and `/<name>`.
+    static let ownNames = ["index.html", "app.js", "app.css", "timeline.js", "timeline.css", "calendar.js"]
+
     let own: [String: Asset]
     let leafletDirectory: String
 
     init(leafletDirectory: String) {
         self.leafletDirectory = leafletDirectory
         var own: [String: Asset] = [:]
-        for name in ["index.html", "app.js", "app.css"] {
+        for name in Self.ownNames {
             let base = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
             if let url = Bundle.module.url(forResource: base, withExtension: ext, subdirectory: "Web")
                 ?? Bundle.module.url(forResource: base, withExtension: ext),
