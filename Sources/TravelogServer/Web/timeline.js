@@ -16,10 +16,10 @@
   /** "08:00" from an ISO time with the place's offset: the wall clock there. */
   function wallClock(iso) { return iso ? iso.slice(11, 16) : ''; }
 
-  /** "08:00", or "3 Jun 08:00" when the day differs from `sameDayAs`. */
+  /** "08:00", or "3 Jun 08:00" when the day differs from `sameDayAs` (an end after its start). */
   function clock(iso, sameDayAs) {
     if (!iso) return '';
-    if (sameDayAs && iso.slice(0, 10) === sameDayAs.slice(0, 10)) return wallClock(iso);
+    if (!sameDayAs || iso.slice(0, 10) === sameDayAs.slice(0, 10)) return wallClock(iso);
     const day = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
     const label = day.toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
     return `${label} ${wallClock(iso)}`;
