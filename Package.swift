@@ -130,6 +130,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogTestSupport",
+            dependencies: ["TravelogCore"],
             path: "Tests/TravelogTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -164,6 +165,7 @@ let package = Package(
             dependencies: [
                 "TravelogServer",
                 "TravelogGeocoding",
+                "TravelogImport",
                 "TravelogJournal",
                 "TravelogSQLite",
                 "TravelogTestSupport",

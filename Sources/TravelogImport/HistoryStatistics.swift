@@ -40,7 +40,8 @@ public enum HistoryStatistics {
     }
 
     /// A period as a JSON object (for `JSONSerialization`): label, distance in metres and in `units`,
-    /// locations, active days, first and last fix (ISO 8601).
+    /// locations, active days, first and last fix (ISO 8601), and the unrecorded movement across
+    /// gaps (how many, and the straight lines in metres and in `units`), which the distance leaves out.
     public static func jsonObject(_ period: TravelStatistics.Period, units: UnitSystem) -> [String: Any] {
         let iso = ISO8601DateFormatter()
         return [
@@ -52,6 +53,9 @@ public enum HistoryStatistics {
             "activeDays": period.activeDays,
             "first": period.first.map(iso.string(from:)) ?? NSNull(),
             "last": period.last.map(iso.string(from:)) ?? NSNull(),
+            "unrecordedMovements": period.unrecordedMovement.count,
+            "unrecordedMovementMeters": (period.unrecordedMovement.straightLineMeters * 1000).rounded() / 1000,
+            "unrecordedMovement": (units.distance(meters: period.unrecordedMovement.straightLineMeters) * 1000).rounded() / 1000,
         ]
     }
 

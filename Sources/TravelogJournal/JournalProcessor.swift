@@ -22,13 +22,18 @@ public struct JournalProcessor: Sendable {
     public let describer: (any PlaceDescriber)?
     public let tuning: VisitDetector.Tuning
     public let merger: VisitMerger
+    /// The current time: a visit at the end of the data is ongoing only while its last fix is
+    /// less than `tuning.maximumSilenceSeconds` old.
+    public let now: @Sendable () -> Date
 
     public init(store: any LocationStore, describer: (any PlaceDescriber)?,
-                tuning: VisitDetector.Tuning = VisitDetector.Tuning(), merger: VisitMerger = VisitMerger()) {
+                tuning: VisitDetector.Tuning = VisitDetector.Tuning(), merger: VisitMerger = VisitMerger(),
+                now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.describer = describer
         self.tuning = tuning
         self.merger = merger
+        self.now = now
     }
 
     /// Re-processes a device's history where new fixes between `from` and `to` landed (all of it
@@ -44,8 +49,9 @@ public struct JournalProcessor: Sendable {
             for stored in batch { box.ingest(stored.location) }
         }
         var visits = box.departed
-        if end == nil, let current = box.detector.currentVisit {
-            visits.append(current)  // still going on: the data ends at this place
+        if end == nil, let current = box.detector.currentVisit, let latest = box.latestFix,
+           now().timeIntervalSince(latest) <= tuning.maximumSilenceSeconds {
+            visits.append(current)  // still going on: the data ends at this place, and recently
         } else {
             visits += box.detector.finish().map(\.visit)
         }
@@ -58,7 +64,7 @@ public struct JournalProcessor: Sendable {
         // Every visit found arrives inside the stretch read, so the stretch is what is replaced.
         let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: start ?? .distantPast,
                                                     to: end, with: journal)
-        try await assignPlaces(userID: device.userID)
+        try await assignPlaces(userID: device.userID, from: start, to: end)
         return changes
     }
 
@@ -76,7 +82,7 @@ public struct JournalProcessor: Sendable {
         }
         let changes = try await store.replaceVisits(deviceID: device.id, source: source, from: first,
                                                     to: last.addingTimeInterval(0.001), with: described)
-        try await assignPlaces(userID: device.userID)
+        try await assignPlaces(userID: device.userID, from: first, to: last.addingTimeInterval(0.001))
         return changes
     }
 
@@ -102,25 +108,28 @@ public struct JournalProcessor: Sendable {
         return (start, later.isEmpty ? nil : end)
     }
 
-    /// Files visits without a place under the nearest place within reach, or a new one.
-    func assignPlaces(userID: UserID) async throws {
-        var places = try await store.places(userID: userID)
-        for stored in try await store.visits(userID: userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
-        where stored.placeID == nil {
+    /// Files the visits of `[from, to)` without a place under the nearest place within reach, or a
+    /// new one.
+    /// - Complexity: O(v·k + p) for v visits in the stretch, p places of the user, and k places in
+    ///   the grid cells around a visit (`PlaceIndex`), instead of every visit against every place.
+    func assignPlaces(userID: UserID, from: Date?, to: Date?) async throws {
+        let unfiled = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: false)
+            .filter { $0.placeID == nil }
+        guard !unfiled.isEmpty else { return }
+        var index = PlaceIndex(try await store.places(userID: userID))
+        var assignments: [VisitID: PlaceID] = [:]
+        for stored in unfiled {
             let center = stored.visit.center
-            let nearest = places.map { ($0, $0.center.distanceMeters(to: center)) }
-                .filter { $0.1 <= $0.0.radiusMeters + Self.placeSlackMeters }
-                .min { $0.1 < $1.1 }?.0
-            let place: StoredPlace
-            if let nearest {
-                place = nearest
+            if let nearest = index.nearest(to: center, slackMeters: Self.placeSlackMeters) {
+                assignments[stored.id] = nearest.id
             } else {
-                place = try await store.addPlace(userID: userID, name: stored.visit.name, center: center,
-                                                 radiusMeters: max(stored.visit.radiusMeters, tuning.radiusMeters))
-                places.append(place)
+                let place = try await store.addPlace(userID: userID, name: stored.visit.name, center: center,
+                                                     radiusMeters: max(stored.visit.radiusMeters, tuning.radiusMeters))
+                index.insert(place)
+                assignments[stored.id] = place.id
             }
-            _ = try await store.editVisit(id: stored.id, VisitEdit(placeID: .some(place.id)))
         }
+        try await store.assignPlaces(assignments)
     }
 }
 
@@ -129,12 +138,31 @@ public struct JournalProcessor: Sendable {
 private final class DetectionBox: @unchecked Sendable {
     var detector: VisitDetector
     var departed: [Visit] = []
+    var latestFix: Date?
 
     init(_ detector: VisitDetector) { self.detector = detector }
 
     func ingest(_ location: Location) {
+        latestFix = max(latestFix ?? location.timestamp, location.timestamp)
         for event in detector.ingest(location) {
             if case .departed(let visit) = event { departed.append(visit) }
         }
+    }
+}
+
+extension LocationStore {
+    /// The arrival of a device's latest detected visit, `nil` when it has none.
+    public func latestDetectedArrival(device: Device) async throws -> Date? {
+        // The latest visits overlap the last days of data; look back further only when needed.
+        guard let last = try await locations(LocationQuery(userID: device.userID, deviceIDs: [device.id],
+                                                           limit: 1, newestFirst: true)).first?.location.timestamp
+        else { return nil }
+        for days in [7.0, 90, 3_650] {
+            let visits = try await visits(userID: device.userID, deviceIDs: [device.id],
+                                          from: last.addingTimeInterval(-days * 86_400), to: nil, includeHidden: true)
+            if let latest = visits.filter({ $0.visit.source == .detected }).map(\.visit.arrival).max() { return latest }
+        }
+        return try await visits(userID: device.userID, deviceIDs: [device.id], from: nil, to: nil, includeHidden: true)
+            .filter { $0.visit.source == .detected }.map(\.visit.arrival).max()
     }
 }

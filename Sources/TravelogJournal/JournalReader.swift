@@ -56,7 +56,9 @@ public struct JournalReader: Sendable {
         }
     }
 
-    /// Countries and cities visited in `[from, to)`, and local days spent in each country.
+    /// Countries and cities visited in `[from, to)`, and local days spent in each country: the local
+    /// days (in the place's zone) that a visit's portion inside the range touches, so a country
+    /// never has more days than the range.
     public func whereabouts(userID: UserID, from: Date?, to: Date?) async throws -> Whereabouts {
         let visits = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: false)
         var daysByCountry: [String: Set<Int>] = [:]
@@ -64,8 +66,12 @@ public struct JournalReader: Sendable {
         for stored in visits {
             guard let placemark = stored.visit.placemark, let country = placemark.isoCountryCode else { continue }
             let zone = placemark.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
-            let end = stored.shownDeparture ?? stored.visit.arrival
-            var day = LocalDay.index(stored.visit.arrival, in: zone)
+            // Only the portion of the visit inside the range is evidence for the range's days.
+            let start = max(stored.visit.arrival, from ?? stored.visit.arrival)
+            var end = stored.shownDeparture ?? stored.visit.arrival
+            if let to, end >= to { end = to.addingTimeInterval(-0.001) }
+            guard end >= start else { continue }
+            var day = LocalDay.index(start, in: zone)
             let last = LocalDay.index(end, in: zone)
             while day <= last {
                 daysByCountry[country, default: []].insert(day)

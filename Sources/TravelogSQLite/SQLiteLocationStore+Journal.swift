@@ -107,6 +107,25 @@ extension SQLiteLocationStore {
         }
     }
 
+    public func assignPlaces(_ assignments: [VisitID: PlaceID]) async throws(StoreError) {
+        guard !assignments.isEmpty else { return }
+        try await write("filing visits under places") { db throws(StoreError) in
+            do {
+                let statement = try db.cachedStatement(sql: "UPDATE visits SET place_id = ? WHERE id = ?")
+                for (visitID, placeID) in assignments.sorted(by: { $0.key < $1.key }) {
+                    guard try Bool.fetchOne(db, sql: "SELECT 1 FROM places WHERE id = ?", arguments: [placeID.rawValue]) != nil
+                    else { throw StoreError.unknownPlace(placeID) }
+                    try statement.execute(arguments: [placeID.rawValue, visitID.rawValue])
+                    guard db.changesCount == 1 else { throw StoreError.unknownVisit(visitID) }
+                }
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .database(operation: "filing visits under places", message: String(describing: error))
+            }
+        }
+    }
+
     public func places(userID: UserID) async throws(StoreError) -> [StoredPlace] {
         try await read("reading places") { db in
             try Row.fetchAll(db, sql: "SELECT id, user_id, name, latitude_e7, longitude_e7, radius_m FROM places WHERE user_id = ? ORDER BY id",

@@ -58,6 +58,16 @@ extension InMemoryLocationStore {
         }
     }
 
+    public func assignPlaces(_ assignments: [VisitID: PlaceID]) async throws(StoreError) {
+        try withState { (state) throws(StoreError) in
+            for (visitID, placeID) in assignments {
+                guard state.visits[visitID] != nil else { throw .unknownVisit(visitID) }
+                guard state.places[placeID] != nil else { throw .unknownPlace(placeID) }
+            }
+            for (visitID, placeID) in assignments { state.visits[visitID]?.placeID = placeID }
+        }
+    }
+
     public func places(userID: UserID) async throws(StoreError) -> [StoredPlace] {
         withState { $0.places.values.filter { $0.userID == userID }.sorted { $0.id < $1.id } }
     }

@@ -13,9 +13,12 @@ Standard library plus Debian's python3-websocket; run with /usr/bin/python3.
 """
 
 import argparse
+import base64
 import datetime
 import json
 import math
+import os
+import re
 import sys
 import time
 import urllib.parse
@@ -218,6 +221,7 @@ def check_journal(devtools):
     report(bool(pins), f"yesterday's stays are pins on the map (data-visit-count {visit_count})")
     entries = devtools.evaluate("document.querySelectorAll('#journal li').length")
     report(entries >= 2, f"the journal lists them ({entries} entries)")
+    check_timeline(devtools)
     devtools.evaluate("window.prompt = () => 'Coffee with Ada'; window.confirm = () => true")
     # Let the refresh the live location scheduled run first, so the list clicked is the one shown.
     time.sleep(3.5)
@@ -243,6 +247,30 @@ def check_journal(devtools):
            f"after a reload the new title and the deletion hold ({titles!r}, {count} entries)")
     credit = devtools.evaluate("document.body.textContent.includes('GeoNames')")
     report(bool(credit), "GeoNames is credited on the page")
+
+
+def check_timeline(devtools):
+    """Yesterday's day timeline (visits and the trip in order, local times), the calendar marking
+    the days with data, and the distance chart."""
+    visits = devtools.wait_for("document.querySelectorAll('#timeline .timeline-visit').length >= 2", 10)
+    trips = devtools.evaluate("document.querySelectorAll('#timeline .timeline-trip').length")
+    order = devtools.evaluate("[...document.querySelectorAll('#timeline li')].map((e) => e.className.replace('timeline-', '')).join(',')")
+    report(bool(visits) and trips >= 1 and order.startswith("visit,trip,visit"),
+           f"the timeline lists the visits and the trip between them in order ({order!r})")
+    times = devtools.evaluate("document.querySelector('#timeline .timeline-visit .timeline-time').textContent")
+    report(bool(times) and re.fullmatch(r"\d\d:\d\d–\d\d:\d\d", times) is not None,
+           f"the timeline shows the place's local times ({times!r})")
+    marked = devtools.wait_for("document.querySelectorAll('#calendar button.has-data').length >= 1", 10)
+    days = devtools.evaluate("[...document.querySelectorAll('#calendar button.has-data')].map((e) => e.dataset.day).join(',')")
+    report(bool(marked), f"the calendar marks the days with data ({days})")
+    bars = devtools.evaluate("document.querySelectorAll('#chart rect').length")
+    report(bars >= 1, f"the statistics are drawn as a chart ({bars} bars)")
+    path = os.environ.get("TRAVELOG_SCREENSHOT")
+    if path:
+        shot = devtools.call("Page.captureScreenshot", {"format": "png"})
+        with open(path, "wb") as output:
+            output.write(base64.b64decode(shot["data"]))
+        print(f"screenshot: {path}")
 
 
 def run_test(arguments):

@@ -62,8 +62,11 @@ struct JournalProcessorTests {
     @Test("a day gives home, office, home; the last visit is still going on; each is described and filed under a place")
     func wholeDay() async throws {
         let (store, device) = try await Self.prepared()
-        try await Self.store(Self.dayOfFixes(), in: store, device: device)
-        let processor = JournalProcessor(store: store, describer: BerlinDescriber())
+        let fixes = Self.dayOfFixes()
+        try await Self.store(fixes, in: store, device: device)
+        // Processed ten minutes after the last fix: the data is recent.
+        let now = fixes[fixes.count - 1].timestamp.addingTimeInterval(600)
+        let processor = JournalProcessor(store: store, describer: BerlinDescriber(), now: { now })
         let changes = try await processor.process(device: device)
         #expect(changes.arrived.count == 3)
         let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
@@ -74,6 +77,35 @@ struct JournalProcessorTests {
         let places = try await store.places(userID: device.userID)
         #expect(places.count == 2)
         #expect(visits[0].placeID == visits[2].placeID)
+    }
+
+    @Test("the last stay of data that ended long ago is not ongoing: it ends at its last fix")
+    func oldDataIsNotOngoing() async throws {
+        let (store, device) = try await Self.prepared()
+        let fixes = Self.dayOfFixes()
+        try await Self.store(fixes, in: store, device: device)
+        let later = fixes[fixes.count - 1].timestamp.addingTimeInterval(HistoryGap.defaultMaximumSilenceSeconds + 1)
+        _ = try await JournalProcessor(store: store, describer: nil, now: { later }).process(device: device)
+        let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.count == 3)
+        #expect(visits.last?.visit.departure == fixes[fixes.count - 1].timestamp)
+    }
+
+    @Test("a gap of weeks at home splits the stay: two visits, neither across the gap")
+    func gapSplitsStay() async throws {
+        let (store, device) = try await Self.prepared()
+        let fixes = Self.dayOfFixes()
+        let weeksLater = fixes.map { fix in
+            var moved = fix
+            moved.timestamp = fix.timestamp.addingTimeInterval(21 * 86_400)
+            return moved
+        }
+        try await Self.store(fixes + weeksLater, in: store, device: device)
+        _ = try await JournalProcessor(store: store, describer: nil).process(device: device)
+        let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.count == 6)
+        let end = try #require(fixes.last?.timestamp)
+        #expect(!visits.contains { $0.visit.arrival <= end && ($0.visit.departure ?? .distantFuture) > end })
     }
 
     @Test("feeding the day in chunks, re-processing only what each chunk touched, gives the visits of the whole day")

@@ -37,6 +37,26 @@ struct JournalStoreConformanceTests {
         #expect(stored.first?.visit.departure == Self.t0.addingTimeInterval(1800))
     }
 
+    @Test("visits are filed under places all at once, or not at all", arguments: StoreFactory.all)
+    func assignPlaces(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)
+        let changes = try await store.replaceVisits(deviceID: phone.id, source: .detected, from: Self.t0, to: nil, with: [
+            Self.visit(phone, arrivalMinute: 0, departureMinute: 30),
+            Self.visit(phone, arrivalMinute: 60, departureMinute: 90, latitude: 52.6),
+        ])
+        let place = try await store.addPlace(userID: ada.id, name: "Home", center: Coordinate(validLatitude: 52.5, longitude: 13.4)!,
+                                             radiusMeters: 100)
+        let (home, office) = (changes.arrived[0].id, changes.arrived[1].id)
+        await #expect(throws: StoreError.self) {
+            try await store.assignPlaces([home: place.id, office: PlaceID(rawValue: 999_999)])
+        }
+        var stored = try await store.visits(userID: ada.id, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(stored.allSatisfy { $0.placeID == nil })
+        try await store.assignPlaces([home: place.id, office: place.id])
+        stored = try await store.visits(userID: ada.id, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(stored.map(\.placeID) == [place.id, place.id])
+    }
+
     @Test("a refined visit keeps its identity and the person's title; a deleted visit never comes back", arguments: StoreFactory.all)
     func decisionsSurvive(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)

@@ -17,11 +17,15 @@ struct JournalOptions: ParsableArguments {
         return (store, try await account.resolveUser(in: store, createIfEmpty: false))
     }
 
-    /// Re-processes every device of the user (the result does not change when nothing did).
+    /// Brings each device's journal up to date without re-processing its history: `travelog
+    /// import` and the server process what they store, so only the stretch from the device's latest
+    /// detected visit on is read again (the whole history of a device that has none yet). The
+    /// result equals processing everything, since detection depends only on the fixes.
     func update(_ store: any LocationStore, user: User) async throws {
         let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
         for device in try await store.devices(userID: user.id) {
-            _ = try await processor.process(device: device)
+            let latest = try await store.latestDetectedArrival(device: device)
+            _ = try await processor.process(device: device, from: latest, to: nil)
         }
     }
 }
@@ -36,6 +40,13 @@ enum JournalOutput {
     /// "2024-06-01 08:00" from an ISO time with an offset (the wall clock of the place).
     static func wallClock(_ iso: String) -> String {
         String(iso.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// The end of a span after its start: the time alone on the same local day, else the date too.
+    static func wallClockEnd(_ iso: String?, after start: String) -> String {
+        guard let iso else { return "…" }
+        let end = wallClock(iso)
+        return end.prefix(10) == wallClock(start).prefix(10) ? String(end.suffix(5)) : end
     }
 
     static func duration(_ seconds: Double?) -> String {
@@ -75,7 +86,7 @@ struct VisitsCommand: AsyncParsableCommand {
                 return
             }
             for entry in entries {
-                let end = entry.localDeparture.map { String(JournalOutput.wallClock($0).suffix(5)) } ?? "…"
+                let end = JournalOutput.wallClockEnd(entry.localDeparture, after: entry.localArrival)
                 print("\(entry.id)\t\(JournalOutput.wallClock(entry.localArrival))–\(end)\t"
                       + "\(JournalOutput.duration(entry.durationSeconds))\t\(entry.place)\(entry.hidden ? " (deleted)" : "")")
             }
@@ -144,7 +155,7 @@ struct TripsCommand: AsyncParsableCommand {
         }
         for trip in trips {
             let distance = String(format: "%.2f %@", units.distance(meters: trip.distanceMeters), units.distanceUnit)
-            print("\(JournalOutput.wallClock(trip.localStart))–\(JournalOutput.wallClock(trip.localEnd).suffix(5))\t"
+            print("\(JournalOutput.wallClock(trip.localStart))–\(JournalOutput.wallClockEnd(trip.localEnd, after: trip.localStart))\t"
                   + "\(distance)\t\(JournalOutput.duration(trip.durationSeconds))\t\(trip.mode)")
         }
     }

@@ -14,6 +14,8 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Distance traveled and locations per day, week, month or year, in local time.",
         discussion: """
             Distance measures movement, not GPS noise: standing still with a jittering fix adds nothing. \
+            A silence of more than 18 hours is a gap: a move across it is not distance but unrecorded \
+            movement, shown beside it (how many, and the straight lines). \
             Days are local to where each fix was: a day in Tokyo is a Tokyo day, across daylight-saving \
             changes (time zones from the offline gazetteer). Without a gazetteer, a location whose source \
             wrote an offset counts on that offset's day, others on the day of --timezone (default: the system's).
@@ -47,7 +49,9 @@ struct StatsCommand: AsyncParsableCommand {
         let devices = try await account.devices(named: device, of: user, in: store)
         if whereabouts {
             let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
-            for device in devices { _ = try await processor.process(device: device) }
+            for device in devices {
+                _ = try await processor.process(device: device, from: try await store.latestDetectedArrival(device: device), to: nil)
+            }
             let found = try await JournalReader(store: store).whereabouts(userID: user.id, from: range.fromDate, to: range.toDate)
             if json {
                 print(try JournalOutput.json(found))
@@ -85,14 +89,19 @@ struct StatsCommand: AsyncParsableCommand {
             let padding = String(repeating: " ", count: max(0, width - text.count))
             return left ? text + padding : padding + text
         }
-        var lines = [pad("period", labelWidth, left: true) + "  " + pad("distance", 12) + "  " + pad("locations", 10) + "  " + pad("days", 5)]
+        func unrecorded(_ movement: UnrecordedMovement) -> String {
+            movement.count == 0 ? "" : String(format: "%d × %.2f %@", movement.count, distance(movement.straightLineMeters, units), unit)
+        }
+        var lines = [pad("period", labelWidth, left: true) + "  " + pad("distance", 12) + "  " + pad("locations", 10) + "  "
+                     + pad("days", 5) + "  unrecorded movement (across gaps, straight line)"]
         for (index, row) in rows.enumerated() {
             if index == rows.count - 1 { lines.append(String(repeating: "-", count: labelWidth + 35)) }
             lines.append(pad(row.label, labelWidth, left: true) + "  "
                          + pad(String(format: "%.2f %@", distance(row.distanceMeters, units), unit), 12) + "  "
-                         + pad(String(row.locationCount), 10) + "  " + pad(String(row.activeDays), 5))
+                         + pad(String(row.locationCount), 10) + "  " + pad(String(row.activeDays), 5) + "  "
+                         + unrecorded(row.unrecordedMovement))
         }
-        return lines.joined(separator: "\n")
+        return lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n")
     }
 }
 

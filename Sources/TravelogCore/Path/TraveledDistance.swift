@@ -52,7 +52,9 @@ public struct TraveledDistance: Sendable {
     /// The last fix that was passed on.
     private var lastAccepted: PathFix?
     private var latestTime = -Double.infinity
-    private var committedDistanceMeters = 0.0
+    /// The distance of the trips that have ended (their arrival confirmed), metres: it never
+    /// decreases, unlike `distanceMeters`, whose provisional part may be withdrawn.
+    public private(set) var committedDistanceMeters = 0.0
     private var committedMovingSeconds = 0.0
     private var committedMaximumSpeed: Double?
 

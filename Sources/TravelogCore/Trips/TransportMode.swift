@@ -1,14 +1,16 @@
 import Foundation
 
-/// How someone travels, as Core Motion's `CMMotionActivity` names it (plus airborne).
+/// How someone travels, as Core Motion's `CMMotionActivity` names it (plus airborne, and unknown
+/// when a trip's fixes are too few to tell).
 public enum TransportMode: String, Hashable, Sendable, CaseIterable, Comparable {
-    case stationary, walking, running, cycling, automotive, airborne
+    case unknown, stationary, walking, running, cycling, automotive, airborne
 
     /// Modes order by their typical speed.
     public static func < (lhs: TransportMode, rhs: TransportMode) -> Bool { lhs.rank < rhs.rank }
 
     private var rank: Int {
         switch self {
+        case .unknown: -1
         case .stationary: 0
         case .walking: 1
         case .running: 2
@@ -23,6 +25,7 @@ public enum TransportMode: String, Hashable, Sendable, CaseIterable, Comparable 
     /// (a slow cyclist from a runner, a car in a jam from a walker).
     public func isPlausible(atSpeedMetersPerSecond speed: Double) -> Bool {
         switch self {
+        case .unknown: false
         case .stationary: speed < 1.0
         case .walking: speed < 3.0
         case .running: speed >= 1.5 && speed < 7.0

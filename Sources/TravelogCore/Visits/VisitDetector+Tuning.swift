@@ -24,6 +24,9 @@ extension VisitDetector {
         public let assumedAccuracyMeters: Double
         /// Reported accuracies below this are raised to it for weighting, metres (0 m is a lie).
         public let minimumAccuracyMeters: Double
+        /// A silence between usable fixes longer than this is a gap in the history: it ends the
+        /// visit at its last fix, seconds (see `HistoryGap`).
+        public let maximumSilenceSeconds: Double
 
         /// Creates a tuning; distances and durations must be finite and positive (the duration may
         /// be 0), and `departureFixCount` at least 1.
@@ -34,7 +37,8 @@ extension VisitDetector {
             departureFixCount: Int = 2,
             maximumAccuracyMeters: Double = 200,
             assumedAccuracyMeters: Double = 20,
-            minimumAccuracyMeters: Double = 1
+            minimumAccuracyMeters: Double = 1,
+            maximumSilenceSeconds: Double = HistoryGap.defaultMaximumSilenceSeconds
         ) {
             precondition(radiusMeters.isFinite && radiusMeters > 0, "radiusMeters must be positive")
             precondition(minimumDurationSeconds.isFinite && minimumDurationSeconds >= 0, "minimumDurationSeconds must not be negative")
@@ -43,6 +47,7 @@ extension VisitDetector {
             precondition(maximumAccuracyMeters > 0, "maximumAccuracyMeters must be positive")
             precondition(assumedAccuracyMeters.isFinite && assumedAccuracyMeters > 0, "assumedAccuracyMeters must be positive")
             precondition(minimumAccuracyMeters.isFinite && minimumAccuracyMeters > 0, "minimumAccuracyMeters must be positive")
+            precondition(maximumSilenceSeconds > 0, "maximumSilenceSeconds must be positive")
             self.radiusMeters = radiusMeters
             self.minimumDurationSeconds = minimumDurationSeconds
             self.boundaryAllowanceSeconds = boundaryAllowanceSeconds
@@ -50,6 +55,7 @@ extension VisitDetector {
             self.maximumAccuracyMeters = maximumAccuracyMeters
             self.assumedAccuracyMeters = assumedAccuracyMeters
             self.minimumAccuracyMeters = minimumAccuracyMeters
+            self.maximumSilenceSeconds = maximumSilenceSeconds
         }
     }
 }

@@ -10,6 +10,9 @@ import Foundation
 ///
 /// - A long gap followed by a fix at the same place continues the visit (phones stop reporting
 ///   while stationary); a gap followed by fixes elsewhere ends it at the last fix seen there.
+/// - A silence longer than `maximumSilenceSeconds` (a `HistoryGap`) ends the visit at its last
+///   fix wherever the next fix is: a gap in the history is never part of a stay. A stay that had
+///   not yet lasted long enough is dropped, and the fix after the gap starts afresh.
 /// - A single outlier that the next fix contradicts does not end a visit (with the default
 ///   `departureFixCount` of 2), nor does a fix whose reported accuracy is worse than
 ///   `maximumAccuracyMeters`, nor one whose accuracy circle still reaches the place (it lies
@@ -127,6 +130,10 @@ public struct VisitDetector: Sendable {
         let fix = PathFix(point: SurfacePoint(location.coordinate),
                           accuracyMeters: max(reported ?? tuning.assumedAccuracyMeters, tuning.minimumAccuracyMeters),
                           time: time)
+        if let previous = lastUsableTime, time - previous > tuning.maximumSilenceSeconds {
+            events += finish()
+            lastUsableTime = nil
+        }
         let sample = Sample(fix: fix, coordinate: location.coordinate, reportedAccuracyMeters: reported ?? 0,
                             precedingTime: lastUsableTime)
         lastUsableTime = time

@@ -9,6 +9,8 @@ struct WebAssets: Sendable {
         var contentType: String
     }
 
+    /// The page's own files, served at `/` and `/<name>`.
+
     let own: [String: Asset]
     let leafletDirectory: String
 

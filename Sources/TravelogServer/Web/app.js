@@ -173,6 +173,7 @@
     $('user-name').textContent = info.user;
     ensureMap(info);
     setRange(rangeFromLocation() || { from: today(), to: today() }, { place: true });
+    if (window.TravelogCalendar) window.TravelogCalendar.openOnLastDay();
     loadLatest();
     connectLive();
   }
@@ -735,6 +736,7 @@
       drawJournal(visits, trips);
       showJournalList(visits);
       showStatistics(whereabouts, stats);
+      if (window.TravelogTimeline) window.TravelogTimeline.render({ visits, trips, stats, units: units() });
     } catch (error) {
       if (error.status !== 401 && sequence === state.journalSequence) {
         showStatus(`The journal could not be loaded: ${error.message}`, true);
@@ -762,7 +764,7 @@
 
   function visitTimes(visit) {
     const day = visit.localArrival.slice(0, 10);
-    const end = visit.localDeparture ? `–${wallClock(visit.localDeparture)}` : ' (ongoing)';
+    const end = visit.localDeparture ? `–${window.TravelogTimeline ? window.TravelogTimeline.clock(visit.localDeparture, visit.localArrival) : wallClock(visit.localDeparture)}` : ' (ongoing)';
     return `${day} ${wallClock(visit.localArrival)}${end}`;
   }
 

@@ -29,6 +29,10 @@ public protocol JournalStore: Sendable {
     func addPlace(userID: UserID, name: String?, center: Coordinate, radiusMeters: Double) async throws(StoreError) -> StoredPlace
     /// Renames a place (`nil` removes the name). - Throws: `StoreError.unknownPlace`.
     func renamePlace(id: PlaceID, name: String?) async throws(StoreError) -> StoredPlace
+
+    /// Files visits under places, all in one transaction.
+    /// - Throws: `StoreError.unknownVisit`, `StoreError.unknownPlace` (then nothing changes).
+    func assignPlaces(_ assignments: [VisitID: PlaceID]) async throws(StoreError)
 }
 
 /// How replacing a stretch of visits maps onto the stored rows; computed the same way for every

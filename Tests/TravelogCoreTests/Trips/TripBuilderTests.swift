@@ -88,9 +88,10 @@ struct TripBuilderTests {
     @Test("no trip from a visit that has not ended, or to one that arrives before it")
     func invalidPairs() throws {
         let now = Date(timeIntervalSinceReferenceDate: 0), here = SyntheticDay.coordinate(east: 0, north: 0)
-        let ongoing = try Visit(arrival: now, departure: nil, center: here, radiusMeters: 5, locationCount: 10)
+        let there = SyntheticDay.coordinate(east: 1_000, north: 0)
+        let ongoing = try Visit(arrival: now, departure: nil, center: there, radiusMeters: 5, locationCount: 10)
         let earlier = try Visit(arrival: now - 600, departure: now - 300, center: here, radiusMeters: 5, locationCount: 10)
-        let ended = try Visit(arrival: now, departure: now + 600, center: here, radiusMeters: 5, locationCount: 10)
+        let ended = try Visit(arrival: now, departure: now + 600, center: there, radiusMeters: 5, locationCount: 10)
         #expect(TripBuilder().trip(from: ongoing, to: ended, locations: []) == nil)
         #expect(TripBuilder().trip(from: ended, to: earlier, locations: []) == nil)
         #expect(TripBuilder().trips(between: [earlier, ongoing, ended], locations: []).count == 1)
