@@ -31,6 +31,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "TravelogTracking",
+            dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogFormats",
             dependencies: ["TravelogCore"],
             swiftSettings: swiftSettings
@@ -46,6 +51,15 @@ let package = Package(
                 "TravelogStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TravelogTracker",
+            dependencies: [
+                "TravelogTracking",
+                "TravelogFormats",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -94,6 +108,8 @@ let package = Package(
                 "TravelogSQLite",
                 "TravelogImport",
                 "TravelogGeocoding",
+                "TravelogTracking",
+                "TravelogTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -109,7 +125,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding", "TravelogTracking"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -122,6 +138,16 @@ let package = Package(
             name: "TravelogCoreTests",
             dependencies: ["TravelogCore", "TravelogTestSupport"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogTrackingTests",
+            dependencies: ["TravelogTracking", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogTrackerTests",
+            dependencies: ["TravelogTracker", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
