@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TravelogTrackerTests",
-            dependencies: ["TravelogTracker", "TravelogTestSupport"],
+            dependencies: ["TravelogTracker", "TravelogFormats", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -85,13 +85,19 @@ public final class SourceReader: @unchecked Sendable {
     private func readGPSD(_ stream: DescriptorByteSource) throws -> Bool {
         var lines = LineReader(source: stream)
         var delivered = false
+        // gpsd reports an epoch again as more of its sentences arrive (a TPV after GGA, another after
+        // RMC): one fix per time, the first, as gpxlogger keeps it.
+        var lastFixTime: Date?
         while let line = try lines.next() {
             guard line.bytes.first == UInt8(ascii: "{"), let reports = try? GPSDReport.decodeLine(line.bytes) else { continue }
             delivered = true
             for report in reports {
                 switch report {
                 case .tpv(let tpv):
-                    if let location = tpv.location { deliver(location) }
+                    if let location = tpv.location, location.timestamp != lastFixTime {
+                        lastFixTime = location.timestamp
+                        deliver(location)
+                    }
                 case .att(let att):
                     let time = att.time ?? lastFixTime ?? Date()
                     if let heading = att.trueHeadingDegrees {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TravelogCore
+import TravelogFormats
 import TravelogTestSupport
 @testable import TravelogTracker
 

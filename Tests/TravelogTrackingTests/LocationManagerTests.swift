@@ -32,9 +32,9 @@ struct LocationManagerTests {
         #expect(manager.ingest(.location(Fixes.at(northMeters: 0, second: 2))).isEmpty)
     }
 
-    @Test("a 50 m distance filter delivers a fix only 50 m or more from the last delivered one")
+    @Test("a 45 m distance filter delivers a fix only 45 m or more from the last delivered one")
     func distanceFilter() {
-        var manager = manager { $0.distanceFilterMeters = 50 }
+        var manager = manager { $0.distanceFilterMeters = 45 }
         let delivered = stride(from: 0.0, through: 200, by: 10).flatMap {
             manager.ingest(.location(Fixes.at(northMeters: $0, second: $0))).flatMap(\.locations)
         }

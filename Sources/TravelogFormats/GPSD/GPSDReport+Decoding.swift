@@ -22,13 +22,42 @@ extension GPSDReport {
     /// (`{"class":"VERSION",…}{"class":"DEVICES",…}`).
     /// - Throws: `JSONSyntaxError` or `JSONTypeMismatchError` when the line is not gpsd JSON.
     public static func decodeLine(_ bytes: [UInt8]) throws -> [GPSDReport] {
-        var parser = JSONParser(bytes: bytes, options: JSONParser.Options(allowsMultipleTopLevelValues: true))
         var reports: [GPSDReport] = []
-        while let event = try parser.next() {
+        for object in topLevelObjects(bytes) {
+            var parser = JSONParser(bytes: object)
+            let event = try parser.next()
             guard event == .objectStart else { throw JSONTypeMismatchError(expected: .object, found: event, at: parser.tokenPosition) }
             reports.append(try decodeObject(&parser))
+            _ = try parser.next()  // the end of the object's bytes, or a syntax error for anything after it
         }
         return reports
+    }
+
+    /// The line cut after each top-level `}` (outside strings): gpsd writes objects back to back
+    /// with nothing between them (`{…}{…}`), which a JSON parser takes for trailing garbage.
+    static func topLevelObjects(_ bytes: [UInt8]) -> [[UInt8]] {
+        var objects: [[UInt8]] = []
+        var depth = 0, start = 0, inString = false, escaped = false
+        for (index, byte) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 {
+                    objects.append(Array(bytes[start...index]))
+                    start = index + 1
+                }
+            default: break
+            }
+        }
+        let rest = bytes[start...].drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        if !rest.isEmpty { objects.append(Array(bytes[start...])) }
+        return objects
     }
 
     /// Decodes one object whose `{` has been read.
