@@ -36,7 +36,7 @@ public final class GPXRecorder: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard !finished else { return }
         try writer.write(locations)
-        try sink.flush()
+        try writer.flush()
     }
 
     /// Writes the footer (once).
