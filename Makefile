@@ -2,14 +2,16 @@
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libzip-dev libjs-leaflet
-TEST_DEBS    := libsqlite3-dev libzip-dev gpsbabel python3-websocket chromium libjs-leaflet
-BENCH_DEBS   := libsqlite3-dev libzip-dev geographiclib-tools time python3-websocket chromium libjs-leaflet
+TEST_DEBS    := libsqlite3-dev libzip-dev gpsbabel python3-websocket chromium libjs-leaflet gpsd gpsd-clients python3-numpy
+BENCH_DEBS   := libsqlite3-dev libzip-dev geographiclib-tools time python3-websocket chromium libjs-leaflet python3-numpy
 BENCH_DIR    := .bench
 # The offline gazetteer (GeoNames, CC BY 4.0), built once from two PyPI packages.
 GAZETTEER    := .build-data/gazetteer.tlgaz
+# The World Magnetic Model 2025 (NOAA, public domain) from PyPI's pygeomag, with NOAA's test values.
+WMM          := .build-data/WMM2025.COF
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer clean
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm clean
 
 build:
 	$(SWIFT) build
@@ -38,13 +40,19 @@ gazetteer: $(GAZETTEER)
 $(GAZETTEER):
 	$(PYTHON) scripts/build-gazetteer.py --output $@
 
-test: deps-test gazetteer
+wmm: $(WMM)
+
+$(WMM):
+	$(PYTHON) scripts/build-wmm.py --output-dir $(dir $@)
+
+test: deps-test gazetteer wmm
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 
-bench: deps-bench gazetteer release
+bench: deps-bench gazetteer wmm release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"

@@ -40,6 +40,11 @@ let package = Package(
             providers: [.apt(["libzip-dev"])]
         ),
         .target(
+            name: "TravelogTracking",
+            dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TravelogFormats",
             dependencies: ["TravelogCore", "CLibzip"],
             swiftSettings: swiftSettings
@@ -55,6 +60,15 @@ let package = Package(
                 "TravelogStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TravelogTracker",
+            dependencies: [
+                "TravelogTracking",
+                "TravelogFormats",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -109,6 +123,8 @@ let package = Package(
                 "TravelogSQLite",
                 "TravelogImport",
                 "TravelogGeocoding",
+                "TravelogTracking",
+                "TravelogTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -124,7 +140,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding", "TravelogTracking"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -138,6 +154,16 @@ let package = Package(
             name: "TravelogCoreTests",
             dependencies: ["TravelogCore", "TravelogTestSupport"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogTrackingTests",
+            dependencies: ["TravelogTracking", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogTrackerTests",
+            dependencies: ["TravelogTracker", "TravelogFormats", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -45,6 +45,9 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
     ("visits", VisitBenchmark.run),
+    ("tracker-walk", TrackerBenchmarks.walk),
+    ("declination", TrackerBenchmarks.declination),
+    ("tracker-10hz", TrackerBenchmarks.tenHertz),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

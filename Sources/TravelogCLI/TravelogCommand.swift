@@ -8,7 +8,8 @@ public struct TravelogCommand: AsyncParsableCommand {
         abstract: "Self-hosted location history: geodesy, map geometry, import, a server and a journal.",
         subcommands: [ServeCommand.self, UserCommand.self, DeviceCommand.self, ImportCommand.self, ExportCommand.self,
                       StatsCommand.self, VisitsCommand.self, TripsCommand.self, PlacesCommand.self, InfoCommand.self,
-                      GeodesicCommand.self, GeocodeCommand.self, NotifyCommand.self, RejectedCommand.self]
+                      GeodesicCommand.self, GeocodeCommand.self, DeclinationCommand.self, TrackCommand.self, NotifyCommand.self,
+                      RejectedCommand.self]
     )
 
     public init() {}

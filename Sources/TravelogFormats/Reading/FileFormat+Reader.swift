@@ -15,6 +15,7 @@ extension FileFormat {
         case .googleTimelineIOS: return GoogleTimelineIOSReader(source: source)
         case .geojson: return GeoJSONReader(source: source)
         case .owntracks: return OwnTracksReader(source: source)
+        case .gpsd: return GPSDLogReader(source: source)
         }
     }
 }

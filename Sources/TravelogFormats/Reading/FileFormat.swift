@@ -20,6 +20,8 @@ public enum FileFormat: String, CaseIterable, Hashable, Sendable, CustomStringCo
     case owntracks
     /// GeoLife trajectories (`.plt`).
     case geolife
+    /// gpsd's JSON reports as `gpspipe -w` records them (TPV fixes).
+    case gpsd
 
     public var description: String { rawValue }
 
@@ -37,6 +39,7 @@ public enum FileFormat: String, CaseIterable, Hashable, Sendable, CustomStringCo
         case .googleTimelineIOS: "Google Timeline (iOS)"
         case .owntracks: "OwnTracks"
         case .geolife: "GeoLife PLT"
+        case .gpsd: "gpsd JSON"
         }
     }
 }

@@ -70,6 +70,7 @@ public enum FormatDetector {
     static func detectJSON(_ text: Substring) -> Detection {
         let keys = firstKeys(text)
         func has(_ key: String) -> Bool { keys.contains(key) }
+        if let gpsd = detectGPSD(text, keys: keys) { return gpsd }
         if text.first == "[" {
             if has("startTime") && (has("visit") || has("activity") || has("timelinePath") || has("endTime")) {
                 return .format(.googleTimelineIOS)
@@ -119,6 +120,10 @@ public enum FormatDetector {
         // NMEA captures (gpsd's among them) may open with '#' comment lines.
         let sentences = lines.filter { !$0.hasPrefix("#") }
         if let sentence = sentences.first, sentence.hasPrefix("$") || sentence.hasPrefix("!") { return .format(.nmea) }
+        if let sentence = sentences.first, sentence.hasPrefix("{"),
+           let gpsd = detectGPSD(text[sentence.startIndex...], keys: firstKeys(text[sentence.startIndex...])) {
+            return gpsd
+        }
         guard let first = lines.first else { return .unknown }
         if first.hasPrefix("Geolife trajectory") { return .format(.geolife) }
         // OwnTracks Recorder: an ISO time, a tab or spaces, a topic, then a JSON object.
@@ -133,5 +138,18 @@ public enum FormatDetector {
         if hasLatitude && hasLongitude { return .format(.csv) }
         if columns.contains("geom") || columns.contains("geometry") { return .format(.csv) }
         return .unknown
+    }
+
+    /// gpsd's output (`gpspipe`): reports with a `class` member. A capture with TPV reports is
+    /// read as gpsd JSON; one with NMEA sentences and no TPV (`gpspipe -r`, where only gpsd's
+    /// greeting is JSON) as NMEA; `nil` when the text is not gpsd's.
+    static func detectGPSD(_ text: Substring, keys: Set<String>) -> Detection? {
+        guard keys.contains("class") else { return nil }
+        let classes = ["VERSION", "DEVICES", "WATCH", "TPV", "SKY", "ATT", "GST", "DEVICE", "PPS", "TOFF"]
+        let compact = text.replacingOccurrences(of: " ", with: "")
+        guard classes.contains(where: { compact.contains("\"class\":\"\($0)\"") }) else { return nil }
+        if compact.contains("\"class\":\"TPV\"") { return .format(.gpsd) }
+        let hasNMEA = text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("$") || $0.hasPrefix("!") }
+        return .format(hasNMEA ? .nmea : .gpsd)
     }
 }

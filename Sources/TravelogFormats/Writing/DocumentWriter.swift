@@ -55,6 +55,11 @@ final class DocumentWriter<Encoder: LocationDocumentEncoder>: LocationFileWriter
         locationsWritten += batch.count
     }
 
+    func flush() throws(FormatError) {
+        try output.drain()
+        try output.sink.flush()
+    }
+
     func finish() throws(FormatError) {
         try begin()
         closeTrack()

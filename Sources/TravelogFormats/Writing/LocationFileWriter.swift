@@ -35,6 +35,10 @@ public protocol LocationFileWriter: AnyObject {
     /// Closes everything still open, writes the end of the document and flushes the sink (which
     /// the caller then closes). A writer takes nothing after `finish()`.
     func finish() throws(FormatError)
+
+    /// Hands everything written so far to the sink and flushes it, leaving the document open (a
+    /// recorder that must keep its file current: `travelog track --output`).
+    func flush() throws(FormatError)
 }
 
 /// What describes the whole file.

@@ -10,7 +10,6 @@ struct WebAssets: Sendable {
     }
 
     /// The page's own files, served at `/` and `/<name>`.
-
     let own: [String: Asset]
     let leafletDirectory: String
 
