@@ -49,6 +49,10 @@ struct RegionGeometry: Sendable {
     /// A rect holding every place within the cushion of the region (it may extend east of the
     /// world across the 180th meridian).
     let searchRect: MapRect
+    /// The search rect cut at the 180th meridian, in the world's x range: the part west of the
+    /// cut (or the whole rect), and the part east of it (``MapRect/null`` when not cut).
+    private let searchPart: MapRect
+    private let searchRemainder: MapRect
 
     /// The smallest radius of curvature of the WGS84 ellipsoid, `a (1 − e²)` (the meridian's at
     /// the equator), metres: no geodesic bends more sharply than a circle of this radius.
@@ -67,6 +71,21 @@ struct RegionGeometry: Sendable {
             kind = .polygon(rings: [polygon.exteriorRing] + polygon.interiorRings)
             searchRect = Self.grownRect(ring: polygon.exteriorRing, byMeters: cushionMeters)
         }
+        let parts = searchRect.worldParts
+        searchPart = parts.first ?? .null
+        searchRemainder = parts.count > 1 ? parts[1] : .null
+    }
+
+    /// Whether the search rect holds a point of the world (x in [0, 2^28]); a place outside it
+    /// lies outside the region by more than the cushion.
+    /// - Complexity: O(1), no allocation.
+    @inline(__always)
+    func searchRectHolds(_ point: MapPoint) -> Bool {
+        if searchPart.contains(point) || searchRemainder.contains(point) { return true }
+        // x = 2^28 is the 180th meridian, which is also x = 0.
+        guard point.x >= WebMercator.worldSizeMapPoints else { return false }
+        let west = MapPoint(x: 0, y: point.y)
+        return searchPart.contains(west) || searchRemainder.contains(west)
     }
 
     /// The rect of a ring (unwrapped across the 180th meridian like a polyline) grown by a

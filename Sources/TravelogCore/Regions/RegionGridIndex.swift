@@ -2,16 +2,19 @@
 /// hold a map point.
 ///
 /// Level `L` cuts the world into 2^L × 2^L square cells. A rect goes to the finest level whose
-/// cells are at least as large as its longer side, so it touches at most 2 × 2 cells there (twice
-/// that when it is cut at the 180th meridian); a point looks up one cell per level in use. Like a
-/// quadtree with the regions stored at their size ("loose" cells are not needed, since a rect is
-/// listed in every cell it touches).
+/// cells are at least a quarter of its longer side, so it touches at most 5 × 5 cells there (a
+/// few more when it is cut at the 180th meridian) and the cells it is listed in cover little more
+/// than the rect itself; a point looks up one cell per level in use. Like a quadtree with the
+/// regions stored at their size (a rect is listed in every cell it touches, so no "loose" cells).
 ///
 /// - Complexity: insertion and lookup O(levels in use) hash look-ups (at most 25); removal
 ///   O(regions in the cells the rect touched).
 struct RegionGridIndex: Sendable {
     /// The finest level: cells of 16 map points (about 2.4 m at the equator).
     static let finestLevel = 24
+
+    /// A rect's longer side spans at most this many cells of its level (and touches one more).
+    static let cellsPerExtent = 4.0
 
     /// What an insertion touched, for its removal.
     struct Entry: Sendable {
@@ -26,7 +29,7 @@ struct RegionGridIndex: Sendable {
 
     /// Lists a slot in every cell its rect touches.
     mutating func insert(slot: Int, rect: MapRect) -> Entry {
-        let level = Self.level(forExtent: max(rect.width, rect.height))
+        let level = Self.level(forExtent: max(rect.width, rect.height) / Self.cellsPerExtent)
         var keys: [Int] = []
         for part in rect.worldParts {
             let (west, east) = Self.cellRange(part.minX, part.maxX, level: level)

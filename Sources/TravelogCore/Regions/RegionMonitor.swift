@@ -30,13 +30,11 @@ public struct RegionMonitor: Sendable {
     /// The thresholds in use.
     public let configuration: Configuration
 
-    private struct Slot: Sendable {
-        var region: MonitoredRegion
-        var geometry: RegionGeometry
-        var entry: RegionGridIndex.Entry
-    }
-
-    private var slots: [Slot?] = []
+    /// Per slot (a region's place; freed slots are `nil` and reused): the region, its prepared
+    /// geometry (read on every fix, so kept apart), and what the index listed.
+    private var regions: [MonitoredRegion?] = []
+    private var geometries: [RegionGeometry?] = []
+    private var indexEntries: [RegionGridIndex.Entry?] = []
     private var trackers: [RegionTracker] = []
     private var slotByIdentifier: [String: Int] = [:]
     private var freeSlots: [Int] = []
@@ -61,7 +59,7 @@ public struct RegionMonitor: Sendable {
     }
 
     /// The regions being monitored, in registration order.
-    public var monitoredRegions: [MonitoredRegion] { slots.compactMap { $0?.region } }
+    public var monitoredRegions: [MonitoredRegion] { regions.compactMap { $0 } }
 
     /// Starts monitoring a region, in state ``RegionState/unknown``. A region with the identifier
     /// of a monitored one replaces it (and starts over as unknown).
@@ -83,8 +81,9 @@ public struct RegionMonitor: Sendable {
         if existing != nil { unregister(identifier: region.identifier) }
         let slot = existing ?? freeSlots.popLast() ?? appendSlot()
         let geometry = RegionGeometry(region, equivalentRadiusMeters: radius, configuration: configuration)
-        let entry = index.insert(slot: slot, rect: geometry.searchRect)
-        slots[slot] = Slot(region: region, geometry: geometry, entry: entry)
+        indexEntries[slot] = index.insert(slot: slot, rect: geometry.searchRect)
+        regions[slot] = region
+        geometries[slot] = geometry
         slotByIdentifier[region.identifier] = slot
         if let free = freeSlots.firstIndex(of: slot) { freeSlots.remove(at: free) }
         trackers[slot] = RegionTracker()
@@ -94,13 +93,16 @@ public struct RegionMonitor: Sendable {
     /// Stops monitoring a region; returns it, or `nil` when no region has that identifier.
     @discardableResult
     public mutating func unregister(identifier: String) -> MonitoredRegion? {
-        guard let slot = slotByIdentifier.removeValue(forKey: identifier), let removed = slots[slot] else { return nil }
-        index.remove(slot: slot, entry: removed.entry)
-        slots[slot] = nil
+        guard let slot = slotByIdentifier.removeValue(forKey: identifier), let removed = regions[slot],
+              let entry = indexEntries[slot] else { return nil }
+        index.remove(slot: slot, entry: entry)
+        regions[slot] = nil
+        geometries[slot] = nil
+        indexEntries[slot] = nil
         trackers[slot] = RegionTracker()
         updateEveryFixMembership(slot, member: false)
         freeSlots.append(slot)
-        return removed.region
+        return removed
     }
 
     /// The state of a monitored region (Core Location's `requestState(for:)`), or `nil` when no
@@ -145,7 +147,8 @@ public struct RegionMonitor: Sendable {
         fixNumber += 1
         candidates.removeAll(keepingCapacity: true)
         let before = candidates.count
-        index.appendCandidates(at: MapPoint(location.coordinate), to: &candidates)
+        let point = MapPoint(location.coordinate)
+        index.appendCandidates(at: point, to: &candidates)
         let indexed = candidates.count
         for slot in candidates[before..<indexed] { collectedAt[slot] = fixNumber }
         // Regions the fix is not near are outside by more than the cushion; those that need
@@ -158,15 +161,11 @@ public struct RegionMonitor: Sendable {
         candidates.sort()
         let fix = RegionFix(location.coordinate)
         for slot in candidates {
-            guard let prepared = slots[slot] else { continue }
-            let geometry = prepared.geometry
-            guard accuracy <= geometry.resolvableAccuracyMeters else { continue }
-            let side = geometry.searchRect.intersectsOnWrappedWorld(MapRect(origin: MapPoint(location.coordinate), size: .zero))
-                ? geometry.side(of: fix) : .outside
+            guard let geometry = geometries[slot], accuracy <= geometry.resolvableAccuracyMeters else { continue }
+            let side = geometry.searchRectHolds(point) ? geometry.side(of: fix) : .outside
             let crossing = trackers[slot].step(side, time: location.timestamp, dwellSeconds: configuration.dwellSeconds)
             updateEveryFixMembership(slot)
-            guard let crossing else { continue }
-            let region = prepared.region
+            guard let crossing, let region = regions[slot] else { continue }
             guard crossing.kind == .entry ? region.notifyOnEntry : region.notifyOnExit else { continue }
             events.append(RegionEvent(kind: crossing.kind, regionIdentifier: region.identifier,
                                       crossingTime: crossing.crossingTime, location: location))
@@ -174,11 +173,13 @@ public struct RegionMonitor: Sendable {
     }
 
     private mutating func appendSlot() -> Int {
-        slots.append(nil)
+        regions.append(nil)
+        geometries.append(nil)
+        indexEntries.append(nil)
         trackers.append(RegionTracker())
         everyFixPosition.append(-1)
         collectedAt.append(0)
-        return slots.count - 1
+        return regions.count - 1
     }
 
     /// Keeps `everyFixSlots` equal to the slots whose tracker needs every fix.
