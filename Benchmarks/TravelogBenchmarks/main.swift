@@ -44,6 +44,8 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
     ("visits", VisitBenchmark.run),
+    ("regions", RegionBenchmarks.throughput),
+    ("region-edge", RegionBenchmarks.boundaryTrack),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
