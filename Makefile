@@ -32,7 +32,7 @@ deps-bench:
 # `make run HOST=0.0.0.0` lets phones on the network reach it.
 HOST ?= 127.0.0.1
 PORT ?= 8080
-run: deps-run gazetteer build
+run: deps-run gazetteer wmm build
 	"$$($(SWIFT) build --show-bin-path)/travelog" serve --host $(HOST) --port $(PORT)
 
 gazetteer: $(GAZETTEER)

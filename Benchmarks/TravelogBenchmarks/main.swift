@@ -48,6 +48,8 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("tracker-walk", TrackerBenchmarks.walk),
     ("declination", TrackerBenchmarks.declination),
     ("tracker-10hz", TrackerBenchmarks.tenHertz),
+    ("regions", RegionBenchmarks.throughput),
+    ("region-edge", RegionBenchmarks.boundaryTrack),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }
