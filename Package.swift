@@ -49,6 +49,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .target(
+            name: "TravelogRender",
+            dependencies: ["TravelogCore", "TravelogStore", "CCairo"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TravelogGeocoding",
             dependencies: ["TravelogCore"],
@@ -73,6 +83,7 @@ let package = Package(
                 "TravelogImport",
                 "TravelogJournal",
                 "TravelogGeocoding",
+                "TravelogRender",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -94,6 +105,7 @@ let package = Package(
                 "TravelogSQLite",
                 "TravelogImport",
                 "TravelogGeocoding",
+                "TravelogRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -109,7 +121,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding", "TravelogRender"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -154,6 +166,12 @@ let package = Package(
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogRenderTests",
+            dependencies: ["TravelogRender", "TravelogCore"],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
