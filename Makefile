@@ -1,17 +1,19 @@
 # Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
-RUN_DEBS     := libsqlite3-dev libzip-dev libjs-leaflet
-TEST_DEBS    := libsqlite3-dev libzip-dev gpsbabel python3-websocket chromium libjs-leaflet gpsd gpsd-clients python3-numpy
-BENCH_DEBS   := libsqlite3-dev libzip-dev geographiclib-tools time python3-websocket chromium libjs-leaflet python3-numpy
+RUN_DEBS     := libsqlite3-dev libzip-dev libjs-leaflet libcairo2-dev fonts-dejavu-core
+TEST_DEBS    := libsqlite3-dev libzip-dev gpsbabel python3-websocket chromium libjs-leaflet gpsd gpsd-clients python3-numpy libcairo2-dev fonts-dejavu-core
+BENCH_DEBS   := libsqlite3-dev libzip-dev geographiclib-tools time python3-websocket chromium libjs-leaflet python3-numpy libcairo2-dev fonts-dejavu-core python3-mapnik
 BENCH_DIR    := .bench
 # The offline gazetteer (GeoNames, CC BY 4.0), built once from two PyPI packages.
 GAZETTEER    := .build-data/gazetteer.tlgaz
 # The World Magnetic Model 2025 (NOAA, public domain) from PyPI's pygeomag, with NOAA's test values.
 WMM          := .build-data/WMM2025.COF
+# The offline world base (Natural Earth country outlines, public domain), built once from PyPI's geopandas wheel.
+WORLD        := .build-data/world.tlworld
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm clean
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world clean
 
 build:
 	$(SWIFT) build
@@ -32,7 +34,7 @@ deps-bench:
 # `make run HOST=0.0.0.0` lets phones on the network reach it.
 HOST ?= 127.0.0.1
 PORT ?= 8080
-run: deps-run gazetteer wmm build
+run: deps-run gazetteer wmm world build
 	"$$($(SWIFT) build --show-bin-path)/travelog" serve --host $(HOST) --port $(PORT)
 
 gazetteer: $(GAZETTEER)
@@ -45,14 +47,19 @@ wmm: $(WMM)
 $(WMM):
 	$(PYTHON) scripts/build-wmm.py --output-dir $(dir $@)
 
-test: deps-test gazetteer wmm
+world: $(WORLD)
+
+$(WORLD):
+	$(PYTHON) scripts/build-world-outlines.py --output $@
+
+test: deps-test gazetteer wmm world
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 
-bench: deps-bench gazetteer wmm release
+bench: deps-bench gazetteer wmm world release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"

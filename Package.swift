@@ -63,6 +63,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .target(
+            name: "TravelogRender",
+            dependencies: ["TravelogCore", "TravelogStore", "CCairo"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TravelogTracker",
             dependencies: [
@@ -96,6 +106,7 @@ let package = Package(
                 "TravelogImport",
                 "TravelogJournal",
                 "TravelogGeocoding",
+                "TravelogRender",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -125,6 +136,7 @@ let package = Package(
                 "TravelogGeocoding",
                 "TravelogTracking",
                 "TravelogTracker",
+                "TravelogRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -140,7 +152,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding", "TravelogTracking"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding", "TravelogTracking",
+                           "TravelogRender"],
             path: "Benchmarks/TravelogBenchmarks",
             swiftSettings: swiftSettings
         ),
@@ -197,6 +210,12 @@ let package = Package(
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogRenderTests",
+            dependencies: ["TravelogRender", "TravelogCore"],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

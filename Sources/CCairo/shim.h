@@ -1,0 +1,2 @@
+// cairo, from Debian's libcairo2-dev (found through pkg-config).
+#include <cairo/cairo.h>

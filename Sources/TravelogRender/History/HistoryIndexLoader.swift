@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+import TravelogCore
+import TravelogStore
+
+/// Builds a user's ``HistoryTileIndex`` from a store, device by device in time order, and names
+/// the device index each device got (its colour on tiles and snapshots).
+public enum HistoryIndexLoader {
+    /// Fixes read from the store at a time.
+    static let batchSize = 50_000
+
+    /// A user's index and the device index of each of the user's devices.
+    public struct Loaded: Sendable {
+        public var index: HistoryTileIndex
+        /// Device → index in ``HistoryTileIndex`` (and in ``RenderColor/devicePalette``): the
+        /// order of the user's devices.
+        public var deviceIndices: [DeviceID: Int]
+        /// The last fix added per device.
+        public var lastLocations: [DeviceID: Location]
+    }
+
+    /// Reads every fix of the user's devices (or of `devices`, of the time range) into an index.
+    /// - Complexity: O(fixes), memory about 40 bytes per fix.
+    public static func load(store: any LocationStore, userID: UserID, devices: [Device]? = nil,
+                            from: Date? = nil, to: Date? = nil) async throws -> Loaded {
+        let all = try await store.devices(userID: userID)
+        let deviceIndices = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, $0) })
+        let state = Mutex(Loaded(index: HistoryTileIndex(), deviceIndices: deviceIndices, lastLocations: [:]))
+        for device in devices ?? all {
+            guard let deviceIndex = deviceIndices[device.id] else { continue }
+            let query = LocationQuery(userID: userID, deviceIDs: [device.id], from: from, to: to)
+            try await store.forEachBatch(query, batchSize: batchSize) { batch in
+                state.withLock { loaded in
+                    for stored in batch { loaded.index.append(stored.location, deviceIndex: deviceIndex) }
+                    if let last = batch.last { loaded.lastLocations[device.id] = last.location }
+                }
+            }
+        }
+        return state.withLock { $0 }
+    }
+
+    /// The journal's visits of the range as pins, titled with the person's title, else the
+    /// place's name (hidden visits left out), longest stays first so their titles win.
+    public static func pins(store: any LocationStore, userID: UserID, devices: [Device]?, from: Date?, to: Date?) async throws -> [MapPin] {
+        let visits = try await store.visits(userID: userID, deviceIDs: devices.map { Set($0.map(\.id)) }, from: from, to: to,
+                                            includeHidden: false)
+        return visits.sorted { ($0.visit.departure ?? .distantFuture).timeIntervalSince($0.visit.arrival)
+            > ($1.visit.departure ?? .distantFuture).timeIntervalSince($1.visit.arrival) }
+            .map { MapPin(coordinate: $0.visit.center, title: $0.title ?? $0.visit.name ?? "") }
+    }
+}

@@ -1,0 +1,21 @@
+/// Why an image could not be drawn, encoded or read.
+public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// An image must be at least one pixel wide and high, and at most ``Canvas/maximumSidePixels``.
+    case sizeOutOfRange(widthPixels: Int, heightPixels: Int)
+    /// cairo refused to create or draw on a surface; the value is cairo's `cairo_status_t`.
+    case cairoFailed(status: UInt32, operation: String)
+    /// The bytes are not a PNG image cairo can read.
+    case notAPNG(byteCount: Int)
+    /// A file of world outlines is not in the format ``WorldOutlines`` reads.
+    case malformedOutlines(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .sizeOutOfRange(width, height):
+            "an image of \(width) × \(height) pixels: each side must be from 1 to \(Canvas.maximumSidePixels)"
+        case let .cairoFailed(status, operation): "cairo failed to \(operation) (status \(status))"
+        case let .notAPNG(count): "\(count) bytes are not a PNG image"
+        case let .malformedOutlines(path, reason): "\(path) is not a world outline file: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import TravelogCore
+
+/// A spatial index of a location history for drawing tiles, so that a tile's cost depends on
+/// what lies in the tile, not on the size of the history.
+///
+/// The fixes are kept at several levels: every fix (drawn from zoom ``rawZoom`` in), and
+/// pre-simplified levels for zooms 2, 4, … 14, where a fix closer than one pixel of the level's
+/// zoom to the last fix kept for its device is merged into it (its weight, which the heatmap
+/// counts, grows). Each level files its vertices, and the start of every segment, under the
+/// squares of a grid of tiles at the level's zoom, so a tile reads only the squares it covers.
+/// A device's track pauses (no line) after a silence of ``gapSeconds`` or a jump of more than
+/// half the world (across the 180th meridian).
+///
+/// Fixes are added per device in time order, which is also how new fixes arrive live; a fix
+/// older than the last one of its device cannot be added (``append(_:deviceIndex:)`` says so)
+/// and the index must be built anew. Times of merged fixes are those of the first one, so a
+/// range that starts or ends in the middle of a merged group is drawn to the group's pixel.
+///
+/// - Complexity: adding a fix is O(levels + squares its segment crosses); a tile query is
+///   O(squares covered + vertices filed there).
+public struct HistoryTileIndex: Sendable {
+    /// A pause longer than this (seconds) breaks the line, as on the page's path.
+    public static let gapSeconds: Double = 3600
+    /// Tiles at this zoom and deeper read every fix.
+    public static let rawZoom = 15
+    /// The zooms of the simplified levels.
+    static let levelZooms = [2, 4, 6, 8, 10, 12, 14]
+    /// The grid of the level of every fix.
+    static let rawBucketZoom = 16
+
+    /// The simplified levels in the order of ``levelZooms``, then every fix.
+    private(set) var levels: [IndexLevel]
+    private var lastSeconds: [UInt16: Double] = [:]
+
+    /// An empty index.
+    public init() {
+        levels = Self.levelZooms.map { zoom in
+            IndexLevel(bucketZoom: zoom, spacingMapPoints: Tile.sizeMapPoints(zoom: zoom) / WebMercator.tileSizePixels)
+        } + [IndexLevel(bucketZoom: Self.rawBucketZoom, spacingMapPoints: 0)]
+    }
+
+    /// How many fixes the index holds.
+    public var fixCount: Int { levels[levels.count - 1].count }
+    /// How many vertices all levels hold together (the index's size).
+    public var vertexCount: Int { levels.reduce(0) { $0 + $1.count } }
+
+    /// Adds a fix of a device (an index the caller assigns, 0 to 65535).
+    /// - Returns: `false`, adding nothing, when the fix is older than the device's last one.
+    @discardableResult
+    public mutating func append(_ location: Location, deviceIndex: Int) -> Bool {
+        precondition((0...Int(UInt16.max)).contains(deviceIndex), "device index \(deviceIndex) out of range")
+        let id = UInt16(deviceIndex)
+        let time = location.timestamp.timeIntervalSince1970
+        if let last = lastSeconds[id], time < last { return false }
+        lastSeconds[id] = time
+        let point = MapPoint(location.coordinate)
+        let world = WebMercator.worldSizeMapPoints - 1
+        let px = UInt32(min(max(point.x.rounded(), 0), world)), py = UInt32(min(max(point.y.rounded(), 0), world))
+        for index in levels.indices {
+            levels[index].append(x: px, y: py, seconds: time, device: id, gapSeconds: Self.gapSeconds)
+        }
+        return true
+    }
+
+    /// Which fixes to draw.
+    public struct Filter: Hashable, Sendable {
+        /// Earliest time drawn, inclusive (`nil`: from the start).
+        public var from: Date?
+        /// Latest time drawn, inclusive (`nil`: to the end).
+        public var to: Date?
+        /// The device indices drawn (`nil`: all).
+        public var devices: Set<Int>?
+
+        public init(from: Date? = nil, to: Date? = nil, devices: Set<Int>? = nil) {
+            self.from = from
+            self.to = to
+            self.devices = devices
+        }
+    }
+
+    /// The level a tile at a zoom reads: the simplified one at least one zoom deeper, or every fix.
+    func levelIndex(zoom: Int) -> Int {
+        if zoom >= Self.rawZoom { return levels.count - 1 }
+        return Self.levelZooms.firstIndex { $0 > zoom } ?? levels.count - 1
+    }
+
+    /// The lines and fixes to draw in a map rect at a tile zoom.
+    /// - Parameters:
+    ///   - mapRect: the area, in map points (a tile's rect grown by what a line or the heatmap's
+    ///     kernel reaches into it); x may leave the world by less than a world.
+    ///   - zoom: the zoom level the tile is drawn at, which picks the level.
+    ///   - filter: the time range and devices.
+    /// - Complexity: O(squares covered + vertices filed there · log of that).
+    public func content(in mapRect: MapRect, zoom: Int, filter: Filter) -> HistoryTileContent {
+        let level = levels[levelIndex(zoom: zoom)]
+        let found = vertices(of: level, in: mapRect)
+        let from = filter.from?.timeIntervalSince1970 ?? -Double.infinity
+        let to = filter.to?.timeIntervalSince1970 ?? Double.infinity
+        func accepted(_ index: Int) -> Bool {
+            let time = level.seconds[index]
+            return time >= from && time <= to && (filter.devices?.contains(Int(level.device[index])) ?? true)
+        }
+        var content = HistoryTileContent()
+        var openEnds: [UInt32: Int] = [:]  // vertex → the line that ends there
+        for vertex in found {
+            let index = Int(vertex)
+            guard accepted(index) else { continue }
+            let point = level.point(index)
+            if mapRect.contains(point) {
+                content.fixes.append(WeightedMapPoint(point: point, weight: Double(level.weight[index])))
+                content.fixDevices.append(Int(level.device[index]))
+            }
+            let line = openEnds.removeValue(forKey: vertex)
+            let next = level.next[index]
+            guard next != IndexLevel.noVertex, accepted(Int(next)) else {
+                if line == nil { content.lines.append(HistoryTileContent.Line(deviceIndex: Int(level.device[index]), points: [point])) }
+                continue
+            }
+            if let line {
+                content.lines[line].points.append(level.point(Int(next)))
+                openEnds[next] = line
+            } else {
+                content.lines.append(HistoryTileContent.Line(deviceIndex: Int(level.device[index]),
+                                                             points: [point, level.point(Int(next))]))
+                openEnds[next] = content.lines.count - 1
+            }
+        }
+        return content
+    }
+
+    /// The smallest rect holding the fixes a filter accepts (read from the level of zoom 14,
+    /// so exact to a few metres), or ``MapRect/null`` for none.
+    /// - Complexity: O(vertices of that level).
+    public func bounds(filter: Filter) -> MapRect {
+        let level = levels[levelIndex(zoom: 13)]
+        let from = filter.from?.timeIntervalSince1970 ?? -Double.infinity
+        let to = filter.to?.timeIntervalSince1970 ?? Double.infinity
+        var minX = UInt32.max, minY = UInt32.max, maxX = UInt32.min, maxY = UInt32.min
+        for index in 0..<level.count where level.seconds[index] >= from && level.seconds[index] <= to
+            && (filter.devices?.contains(Int(level.device[index])) ?? true) {
+            minX = min(minX, level.x[index]); maxX = max(maxX, level.x[index])
+            minY = min(minY, level.y[index]); maxY = max(maxY, level.y[index])
+        }
+        guard minX <= maxX else { return .null }
+        return MapRect(x: Double(minX), y: Double(minY), width: Double(maxX - minX), height: Double(maxY - minY))
+    }
+
+    /// The vertices filed under the squares a rect covers, ascending and without repeats.
+    private func vertices(of level: IndexLevel, in mapRect: MapRect) -> [UInt32] {
+        let count = 1 << level.bucketZoom
+        let size = Tile.sizeMapPoints(zoom: level.bucketZoom)
+        let firstRow = max(0, Int((mapRect.minY / size).rounded(.down)))
+        let lastRow = min(count - 1, Int((mapRect.maxY / size).rounded(.down)))
+        let firstColumn = Int((mapRect.minX / size).rounded(.down))
+        let lastColumn = min(firstColumn + count - 1, Int((mapRect.maxX / size).rounded(.down)))
+        guard firstRow <= lastRow else { return [] }
+        var found: [UInt32] = []
+        if (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > level.buckets.count {
+            // A wide area over a sparse grid: walk the squares that exist instead.
+            for (key, bucket) in level.buckets {
+                let row = Int(key >> 32), column = Int(key & 0xFFFF_FFFF)
+                guard row >= firstRow, row <= lastRow else { continue }
+                let inside = (firstColumn...lastColumn).contains(column)
+                    || (firstColumn...lastColumn).contains(column - count) || (firstColumn...lastColumn).contains(column + count)
+                if inside { found.append(contentsOf: bucket) }
+            }
+        } else {
+            for row in firstRow...lastRow {
+                for column in firstColumn...lastColumn {
+                    let wrapped = ((column % count) + count) % count
+                    if let bucket = level.buckets[level.key(column: wrapped, row: row)] { found.append(contentsOf: bucket) }
+                }
+            }
+        }
+        found.sort()
+        var unique: [UInt32] = []
+        unique.reserveCapacity(found.count)
+        for vertex in found where unique.last != vertex { unique.append(vertex) }
+        return unique
+    }
+}

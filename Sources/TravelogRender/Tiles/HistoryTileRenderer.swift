@@ -1,0 +1,93 @@
+import CCairo
+import TravelogCore
+
+/// Draws the history of a ``HistoryTileIndex`` on slippy-map tiles or on any image of the map.
+public struct HistoryTileRenderer {
+    /// The layer drawn.
+    public let layer: HistoryLayer
+    /// Image pixels per display point (2 for high-density tiles).
+    public let pixelScale: Double
+
+    public init(layer: HistoryLayer, pixelScale: Double = 1) {
+        self.layer = layer
+        self.pixelScale = pixelScale
+    }
+
+    /// How far outside an image, in its pixels, a fix can still colour it.
+    func reachPixels(_ projection: MapProjection) -> Double {
+        switch layer {
+        case .path, .points: projection.roadWidthPixels + 2
+        case .heat: Double(HeatmapRenderer(projection: projection).radiusPixels) + 1
+        }
+    }
+
+    /// The area to ask the index for when drawing an image.
+    public func queryRect(for projection: MapProjection) -> MapRect {
+        let margin = reachPixels(projection) / projection.pixelsPerMapPoint
+        return projection.mapRect.insetBy(dx: -margin, dy: -margin)
+    }
+
+    /// Reads the index and draws one tile. - Returns: the tile's canvas (transparent where
+    /// nothing was travelled).
+    /// - Throws: ``RenderError`` when the canvas cannot be made.
+    public func drawTile(_ tile: Tile, index: HistoryTileIndex, filter: HistoryTileIndex.Filter) throws(RenderError) -> Canvas {
+        let projection = MapProjection(tile: tile, pixelScale: pixelScale)
+        let canvas = try Canvas(widthPixels: Int(projection.widthPixels.rounded()), heightPixels: Int(projection.heightPixels.rounded()))
+        let content = index.content(in: queryRect(for: projection), zoom: tile.zoom, filter: filter)
+        draw(content, projection: projection, on: canvas)
+        return canvas
+    }
+
+    /// Draws content read from the index onto a canvas showing `projection`.
+    public func draw(_ content: HistoryTileContent, projection: MapProjection, on canvas: Canvas) {
+        switch layer {
+        case .path: drawLines(content.lines, projection: projection, on: canvas)
+        case .heat: HeatmapRenderer(projection: projection).draw(content.fixes, on: canvas)
+        case .points: drawDots(content, projection: projection, on: canvas)
+        }
+    }
+
+    /// One stroke per device, with round joins and caps.
+    private func drawLines(_ lines: [HistoryTileContent.Line], projection: MapProjection, on canvas: Canvas) {
+        let context = canvas.context
+        let devices = Set(lines.map(\.deviceIndex)).sorted()
+        for device in devices {
+            for line in lines where line.deviceIndex == device {
+                var last = PixelPoint(x: .infinity, y: .infinity)
+                for (position, point) in line.points.enumerated() {
+                    let pixel = projection.point(for: point)
+                    if position == 0 {
+                        cairo_move_to(context, pixel.x, pixel.y)
+                        if line.points.count == 1 { cairo_line_to(context, pixel.x, pixel.y) }
+                    } else if abs(pixel.x - last.x) + abs(pixel.y - last.y) >= 0.25 || position == line.points.count - 1 {
+                        cairo_line_to(context, pixel.x, pixel.y)
+                    } else {
+                        continue
+                    }
+                    last = pixel
+                }
+            }
+            canvas.setSource(RenderColor.device(device))
+            cairo_set_line_width(context, projection.roadWidthPixels)
+            cairo_stroke(context)
+        }
+    }
+
+    /// A dot per fix, with a thin white rim so that dense dots stay apart.
+    private func drawDots(_ content: HistoryTileContent, projection: MapProjection, on canvas: Canvas) {
+        let context = canvas.context
+        let radius = max(1.5 * pixelScale, projection.roadWidthPixels / 2)
+        for device in Set(content.fixDevices).sorted() {
+            for (point, owner) in zip(content.fixes, content.fixDevices) where owner == device {
+                let pixel = projection.point(for: point.point)
+                cairo_new_sub_path(context)
+                cairo_arc(context, pixel.x, pixel.y, radius, 0, 2 * .pi)
+            }
+            canvas.setSource(RenderColor.device(device))
+            cairo_fill_preserve(context)
+            canvas.setSource(RenderColor.white.withAlpha(0.8))
+            cairo_set_line_width(context, max(0.5, radius / 4))
+            cairo_stroke(context)
+        }
+    }
+}

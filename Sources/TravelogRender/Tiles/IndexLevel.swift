@@ -1,0 +1,100 @@
+import TravelogCore
+
+/// One level of a ``HistoryTileIndex``: the fixes kept at one spacing, as columns, with the
+/// vertices and the segments that touch each square of a grid (the tiles of ``bucketZoom``).
+struct IndexLevel: Sendable {
+    /// No next vertex: the track ends here or pauses.
+    static let noVertex = UInt32.max
+
+    /// The zoom whose tiles are the grid's squares.
+    let bucketZoom: Int
+    /// A fix closer than this to the last one kept for its device is merged into it (its weight
+    /// grows); 0 keeps every fix.
+    let spacingMapPoints: Double
+    private(set) var x: [UInt32] = []
+    private(set) var y: [UInt32] = []
+    /// Seconds since 1970 of the first fix a vertex stands for.
+    private(set) var seconds: [Double] = []
+    /// How many fixes a vertex stands for.
+    private(set) var weight: [UInt32] = []
+    /// The next vertex of the same device's track, or ``noVertex``.
+    private(set) var next: [UInt32] = []
+    private(set) var device: [UInt16] = []
+    /// Grid square (row << 32 | column) → vertices there and starts of segments through it.
+    private(set) var buckets: [UInt64: [UInt32]] = [:]
+    /// The last vertex of each device's track.
+    private var lastVertex: [UInt16: UInt32] = [:]
+
+    init(bucketZoom: Int, spacingMapPoints: Double) {
+        self.bucketZoom = bucketZoom
+        self.spacingMapPoints = spacingMapPoints
+    }
+
+    var count: Int { x.count }
+
+    func point(_ index: Int) -> MapPoint { MapPoint(x: Double(x[index]), y: Double(y[index])) }
+
+    /// Adds a fix of a device, later than every fix of that device added before.
+    mutating func append(x px: UInt32, y py: UInt32, seconds time: Double, device id: UInt16, gapSeconds: Double) {
+        var linkFrom: UInt32?
+        if let last = lastVertex[id] {
+            let index = Int(last)
+            let dx = Double(px) - Double(x[index]), dy = Double(py) - Double(y[index])
+            let paused = time - seconds[index] > gapSeconds || abs(dx) > WebMercator.worldSizeMapPoints / 2
+            if !paused {
+                if spacingMapPoints > 0, dx * dx + dy * dy < spacingMapPoints * spacingMapPoints {
+                    weight[index] &+= 1
+                    return
+                }
+                linkFrom = last
+            }
+        }
+        let vertex = UInt32(x.count)
+        x.append(px); y.append(py); seconds.append(time); weight.append(1); next.append(Self.noVertex); device.append(id)
+        lastVertex[id] = vertex
+        buckets[key(column: cell(px), row: cell(py)), default: []].append(vertex)
+        if let from = linkFrom {
+            next[Int(from)] = vertex
+            registerSegment(from: Int(from), to: Int(vertex))
+        }
+    }
+
+    /// The grid column or row of a map-point coordinate.
+    func cell(_ value: UInt32) -> Int {
+        min(Int(value) >> (Tile.maximumZoom - bucketZoom), (1 << bucketZoom) - 1)
+    }
+
+    func key(column: Int, row: Int) -> UInt64 { UInt64(row) << 32 | UInt64(column) }
+
+    /// Files the segment's start vertex under every square the segment passes through except the
+    /// start's own, walking the grid square by square.
+    ///
+    /// Source: J. Amanatides and A. Woo, "A fast voxel traversal algorithm for ray tracing",
+    /// Eurographics 1987.
+    /// - Complexity: O(squares crossed).
+    private mutating func registerSegment(from start: Int, to end: Int) {
+        let size = Tile.sizeMapPoints(zoom: bucketZoom)
+        let x0 = Double(x[start]), y0 = Double(y[start]), x1 = Double(x[end]), y1 = Double(y[end])
+        var column = cell(x[start]), row = cell(y[start])
+        let lastColumn = cell(x[end]), lastRow = cell(y[end])
+        guard column != lastColumn || row != lastRow else { return }
+        let dx = x1 - x0, dy = y1 - y0
+        let stepX = dx > 0 ? 1 : -1, stepY = dy > 0 ? 1 : -1
+        var tMaxX = dx == 0 ? Double.infinity : ((Double(column + (stepX > 0 ? 1 : 0)) * size) - x0) / dx
+        var tMaxY = dy == 0 ? Double.infinity : ((Double(row + (stepY > 0 ? 1 : 0)) * size) - y0) / dy
+        let tDeltaX = dx == 0 ? Double.infinity : size / abs(dx), tDeltaY = dy == 0 ? Double.infinity : size / abs(dy)
+        var remaining = abs(lastColumn - column) + abs(lastRow - row)
+        let vertex = UInt32(start)
+        while remaining > 0 {
+            if tMaxX < tMaxY {
+                column += stepX
+                tMaxX += tDeltaX
+            } else {
+                row += stepY
+                tMaxY += tDeltaY
+            }
+            remaining -= 1
+            buckets[key(column: column, row: row), default: []].append(vertex)
+        }
+    }
+}
