@@ -16,6 +16,8 @@ import argparse
 import base64
 import datetime
 import json
+import shutil
+import tempfile
 import math
 import os
 import re
@@ -273,6 +275,41 @@ def check_timeline(devtools):
         print(f"screenshot: {path}")
 
 
+def check_import(devtools):
+    """Imports a GPX file through the page's Import panel (the file input, as a person picks a file):
+    the summary names the file, the locations stored and the rejected point with its position, and
+    the map moves to the imported day."""
+    folder = tempfile.mkdtemp(prefix="travelog-page-import-")
+    path = os.path.join(folder, "ride.gpx")
+    with open(path, "w") as output:
+        output.write('<?xml version="1.0"?><gpx version="1.1" creator="page test" '
+                     'xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>\n')
+        for index in range(30):
+            output.write(f'<trkpt lat="{46.5 + index * 0.0005:.5f}" lon="{8.0 + index * 0.0005:.5f}">'
+                         f'<time>2019-07-14T09:{index:02d}:00Z</time></trkpt>\n')
+        output.write('<trkpt lat="123.0" lon="8.1"><time>2019-07-14T09:40:00Z</time></trkpt>\n')
+        output.write("</trkseg></trk></gpx>\n")
+    document = devtools.call("DOM.getDocument")
+    node = devtools.call("DOM.querySelector", {"nodeId": document["root"]["nodeId"], "selector": "#import-files"})
+    devtools.call("DOM.setFileInputFiles", {"files": [path], "nodeId": node["nodeId"]})
+    devtools.evaluate("document.getElementById('import-submit').click()")
+    done = devtools.wait_for("document.getElementById('import-panel').dataset.done === '1'", 30)
+    summary = devtools.evaluate("document.getElementById('import-summary').textContent")
+    report(bool(done) and "ride.gpx: 30 new locations" in summary and "1 rejected" in summary,
+           f"a file imported through the page shows its summary ({summary!r})")
+    report("line 32" in summary and "123" in summary, "the summary lists the rejected point with its position")
+    moved = devtools.wait_for("document.getElementById('from').value === '2019-07-14'", 10)
+    report(bool(moved), "the map moves to the imported day")
+    shutil.rmtree(folder, ignore_errors=True)
+    path = os.environ.get("TRAVELOG_IMPORT_SCREENSHOT")
+    if path:
+        devtools.evaluate("document.getElementById('import-panel').scrollIntoView()")
+        shot = devtools.call("Page.captureScreenshot", {"format": "png"})
+        with open(path, "wb") as output:
+            output.write(base64.b64decode(shot["data"]))
+        print(f"screenshot: {path}")
+
+
 def run_test(arguments):
     base_url = arguments.url.rstrip("/")
     last = seed_today(base_url, arguments.token)
@@ -324,6 +361,7 @@ def run_test(arguments):
                        + ("" if not errors else f": {errors}"))
 
     check_journal(devtools)
+    check_import(devtools)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")
