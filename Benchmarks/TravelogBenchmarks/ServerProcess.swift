@@ -36,7 +36,7 @@ final class ServerProcess {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let server = ServerProcess(executable: context.travelogExecutable, databasePath: path)
         _ = try server.command(["user", "add", userName, "--password-stdin"], input: password + "\n")
-        let output = try server.command(["device", "add", "--user", userName, deviceName, "--json"])
+        let output = try server.command(["device", "add", "--user", userName, deviceName, "--scope", "read", "--json"])
         guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let token = object["token"] as? String else { throw Failure.noToken(output) }
         return (server, token)

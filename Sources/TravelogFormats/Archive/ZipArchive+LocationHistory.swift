@@ -43,7 +43,10 @@ public struct ZipEntryDetection: Hashable, Sendable {
 
     /// The format to read the entry in, when it is location history.
     public var format: FileFormat? {
-        if case .read(let format) = outcome { format } else { nil }
+        switch outcome {
+        case .read(let format): return format
+        case .skipped, .failed: return nil
+        }
     }
 }
 
@@ -66,7 +69,12 @@ extension ZipArchive {
 
     /// The entries of `detectedEntries()` to import (`.read`), each with its format.
     public func locationHistoryEntries() -> [(entry: ZipEntry, format: FileFormat)] {
-        detectedEntries().compactMap { detection in detection.format.map { (detection.entry, $0) } }
+        // A plain loop: Swift 6.3.1's optimizer crashes on the compactMap/map form of this in release builds.
+        var found: [(entry: ZipEntry, format: FileFormat)] = []
+        for detection in detectedEntries() {
+            if let format = detection.format { found.append((detection.entry, format)) }
+        }
+        return found
     }
 
     /// The KML document of a KMZ: `doc.kml` at the root when present, otherwise the first `.kml`
