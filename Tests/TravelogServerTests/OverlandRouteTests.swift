@@ -86,6 +86,8 @@ struct OverlandRouteTests {
             }
             try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
                                      body: ByteBuffer("{\"locations\": [")) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/v1/overland", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                     body: ByteBuffer(" \n")) { #expect($0.status == .ok) }
         }
         #expect(try await fixture.storedCount(fixture.ada) == 3)
         let reasons = try await fixture.app.store.rejectedItems(userID: fixture.ada.id, limit: 10).map(\.reason)

@@ -62,8 +62,11 @@ struct IngestRoutes {
         let identity = try context.requireIdentity()
         let body = try await SpooledBody(request, limitBytes: bodyLimitBytes)
         var target = DeviceTarget.of(identity, named: request.query("device"), app: .overland)
-        var reader = GeoJSONReader(source: body.byteSource())
-        try await phoneWrite(&reader, body: body, to: &target, source: .overland, visitSource: .overland, route: "overland")
+        // An empty body carries nothing to keep or to set aside.
+        if !body.isBlank {
+            var reader = GeoJSONReader(source: body.byteSource())
+            try await phoneWrite(&reader, body: body, to: &target, source: .overland, visitSource: .overland, route: "overland")
+        }
         return Response.json(data: Data(#"{"result":"ok"}"#.utf8))
     }
 
