@@ -1,12 +1,15 @@
 import Foundation
 import TravelogCore
+import TravelogFormats
 import TravelogGeocoding
 
 /// `geocoding`: the built GeoNames gazetteer (`make gazetteer`): load time, index time, then
 /// reverse geocoding of 1M random land-ish coordinates (a random place moved up to ~30 km;
-/// fixed seed), single-threaded, and forward geocoding of a few texts.
+/// fixed seed), single-threaded, and forward geocoding of a few texts. Then the release
+/// `travelog geocode reverse` over 100k of those points on standard input, text and `--json`.
 enum GeocodingBenchmark {
     static let lookupCount = 1_000_000
+    static let commandLineCount = 100_000
     static let runs = 3
 
     static func run(_ context: BenchmarkContext) throws {
@@ -55,6 +58,33 @@ enum GeocodingBenchmark {
         }
         print(String(format: "forward: %.1f µs a text (%d texts × %d)", forwardSeconds / Double(texts.count * forwardRepetitions) * 1e6,
                      texts.count, forwardRepetitions))
+        try runCommand(context, gazetteerPath: path, queries: queries.prefix(commandLineCount))
+    }
+
+    /// `travelog geocode reverse [--json] < points > /dev/null`: the command's whole cost per line
+    /// (reading, lookup, formatting, writing), process start and gazetteer load included.
+    static func runCommand(_ context: BenchmarkContext, gazetteerPath: String, queries: ArraySlice<Coordinate>) throws {
+        guard FileManager.default.isExecutableFile(atPath: context.travelogExecutable.path) else {
+            print("\(context.travelogExecutable.path) is absent: build it (make release) to time travelog geocode reverse")
+            return
+        }
+        let input = context.workDirectory.appendingPathComponent("geocode-points.txt")
+        let lines = queries.map { "\(FixedDecimalFormatter.string($0.latitude, decimals: 5)) \(FixedDecimalFormatter.string($0.longitude, decimals: 5))\n" }
+        try Data(lines.joined().utf8).write(to: input)
+        var figures: [String] = []
+        for arguments in [["geocode", "reverse"], ["geocode", "reverse", "--json"]] {
+            let seconds = try best {
+                let process = Process()
+                process.executableURL = context.travelogExecutable
+                process.arguments = arguments + ["--gazetteer", gazetteerPath]
+                process.standardInput = try FileHandle(forReadingFrom: input)
+                process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+                try process.run()
+                process.waitUntilExit()
+            }
+            figures.append("\(arguments.count == 2 ? "text" : "--json") \(String(format: "%.0f", seconds * 1000)) ms")
+        }
+        print("travelog geocode reverse, \(queries.count) lines on standard input: \(figures.joined(separator: ", "))")
     }
 
     /// The fastest of `runs` runs, seconds.

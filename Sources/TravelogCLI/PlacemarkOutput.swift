@@ -1,5 +1,6 @@
 import Foundation
 import TravelogCore
+import TravelogFormats
 import TravelogGeocoding
 
 /// How the geocoding commands print a placemark: one line for people, or one JSON object per line
@@ -23,26 +24,30 @@ enum PlacemarkOutput {
         return parts.joined(separator: "; ")
     }
 
-    /// One JSON object on one line: `name`, `admin1`, `countryCode`, `timeZone`, `latitude`,
-    /// `longitude` (degrees), and for reverse geocoding also `admin2`, `country` and
-    /// `distanceMeters` (to the millimetre). Unknown values are `null`.
-    static func json(_ placemark: Placemark, reverse: Bool) -> String {
-        func value(_ text: String?) -> Any { text ?? NSNull() }
-        var object: [String: Any] = [
-            "name": placemark.name,
-            "admin1": value(placemark.administrativeArea),
-            "countryCode": value(placemark.isoCountryCode),
-            "timeZone": value(placemark.timeZoneIdentifier),
-            "latitude": placemark.coordinate.latitude,
-            "longitude": placemark.coordinate.longitude,
-        ]
+    /// One JSON object on one line, keys in alphabetical order: `admin1`, `countryCode`,
+    /// `latitude`, `longitude` (degrees, to 1e-7), `name`, `timeZone`, and for reverse geocoding also
+    /// `admin2`, `country` and `distanceMeters` (to the millimetre). Unknown values are `null`.
+    /// Written by `JSONLineWriter` (no Foundation per line: `--json` is as fast as the text).
+    static func json(_ placemark: Placemark, reverse: Bool, into writer: JSONLineWriter) {
+        writer.beginObject()
+        writer.member("admin1", string: placemark.administrativeArea)
         if reverse {
-            object["admin2"] = value(placemark.subAdministrativeArea)
-            object["country"] = value(placemark.country)
-            object["distanceMeters"] = placemark.distanceMeters.map { ($0 * 1000).rounded() / 1000 } ?? NSNull()
+            writer.member("admin2", string: placemark.subAdministrativeArea)
+            writer.member("country", string: placemark.country)
         }
-        // Only strings, numbers and null: serialisation cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        writer.member("countryCode", string: placemark.isoCountryCode)
+        if reverse { writer.member("distanceMeters", number: placemark.distanceMeters, decimals: 3) }
+        writer.member("latitude", number: placemark.coordinate.latitude, decimals: 7)
+        writer.member("longitude", number: placemark.coordinate.longitude, decimals: 7)
+        writer.member("name", string: placemark.name)
+        writer.member("timeZone", string: placemark.timeZoneIdentifier)
+        writer.endObject()
+    }
+
+    /// `json(_:reverse:into:)` as a string.
+    static func json(_ placemark: Placemark, reverse: Bool) -> String {
+        let writer = JSONLineWriter()
+        json(placemark, reverse: reverse, into: writer)
+        return writer.takeText()
     }
 }

@@ -1,4 +1,5 @@
 import TravelogCore
+import TravelogFormats
 import TravelogGeocoding
 
 /// `travelog geocode reverse` as a filter: each `lat lon` line (decimal degrees) gives the line of
@@ -11,6 +12,8 @@ struct ReverseGeocodeLineProcessor: LineProcessor {
     private(set) var lineCount = 0
     private(set) var failedLineCount = 0
     private let reader = Self.reader
+    /// Formats the `--json` objects (one reused buffer, no Foundation per line).
+    private let jsonWriter = JSONLineWriter()
     private static let reader = DecimalFieldReader(fields: ["lat", "lon"], latitudePositions: [0])
 
     /// Why `line` is not a `lat lon` line, `nil` when it is one.
@@ -34,7 +37,12 @@ struct ReverseGeocodeLineProcessor: LineProcessor {
             // The reader checked the latitude's range and that both are finite.
             if let coordinate = Coordinate(validLatitude: numbers.0, longitude: numbers.1),
                let placemark = geocoder.placemark(for: coordinate) {
-                output.append(contentsOf: (json ? PlacemarkOutput.json(placemark, reverse: true) : PlacemarkOutput.text(placemark)).utf8)
+                if json {
+                    PlacemarkOutput.json(placemark, reverse: true, into: jsonWriter)
+                    jsonWriter.take(into: &output)
+                } else {
+                    output.append(contentsOf: PlacemarkOutput.text(placemark).utf8)
+                }
             } else {
                 failedLineCount += 1
                 output.append(contentsOf: "ERROR: line \(lineCount): the gazetteer has no places".utf8)

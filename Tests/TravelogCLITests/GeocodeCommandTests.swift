@@ -52,6 +52,9 @@ struct GeocodeCommandTests {
         #expect(object["latitude"] as? Double == 37.323)
         #expect(object["distanceMeters"] as? Double == 0)
         #expect(!line.contains("\n"))
+        #expect(line == #"{"admin1":"California","admin2":"Santa Clara County","country":"United States","countryCode":"US","distanceMeters":0,"latitude":37.323,"longitude":-122.03218,"name":"Cupertino","timeZone":"America/Los_Angeles"}"#)
+        let tokyo = processor.process(line: "35.7 139.7")
+        #expect(tokyo.contains(#""distanceMeters":1385.727,"#), "GeodSolve -i: 1385.727 m")
     }
 
     @Test("the gazetteer is the option, else the variable, else beside the database, else .build-data")

@@ -38,7 +38,7 @@ public final class ZipArchive {
                 var error = zip_error_t()
                 zip_error_init_with_code(&error, code)
                 defer { zip_error_fini(&error) }
-                throw .zip(Self.archiveError(&error, archivePath: path, entryName: nil))
+                throw .zip(Self.archiveError(&error, archivePath: path, entry: nil))
             }
         }
         self.path = path
@@ -60,26 +60,24 @@ public final class ZipArchive {
 
     /// A stream of the entry's bytes, inflated as they are read: the format readers read it as if
     /// it were the file itself. The CRC-32 is checked when the stream reaches its end.
-    /// - Throws: `FormatError.zip` when the entry is a folder, encrypted, compressed with a method
-    ///   other than stored or deflated, or its local header is broken.
+    /// - Throws: `FormatError.zip` when the entry is encrypted, compressed with a method libzip
+    ///   cannot inflate (stored and deflated always; Debian's libzip also bzip2 and LZMA), or its
+    ///   local header is broken.
     public func contents(of entry: ZipEntry) throws(FormatError) -> ZipEntryByteSource {
         guard entries.indices.contains(entry.index), entries[entry.index] == entry else {
             throw .zip(ZipArchiveError(.libzip(code: ZIP_ER_INVAL, message: "not an entry of this archive"),
                                        archivePath: path, entryName: entry.name))
         }
         if entry.isEncrypted { throw .zip(ZipArchiveError(.encrypted, archivePath: path, entryName: entry.name)) }
-        if case .other(let method) = entry.compressionMethod {
-            throw .zip(ZipArchiveError(.unsupportedCompression(method: method), archivePath: path, entryName: entry.name))
-        }
         guard let file = zip_fopen_index(handle, UInt64(entry.index), 0) else {
-            throw .zip(Self.archiveError(zip_get_error(handle), archivePath: path, entryName: entry.name))
+            throw .zip(Self.archiveError(zip_get_error(handle), archivePath: path, entry: entry))
         }
         return ZipEntryByteSource(archive: self, file: file, entry: entry)
     }
 
     private static func listEntries(_ handle: OpaquePointer, archivePath: String) throws(FormatError) -> [ZipEntry] {
         let count = zip_get_num_entries(handle, 0)
-        guard count >= 0 else { throw .zip(archiveError(zip_get_error(handle), archivePath: archivePath, entryName: nil)) }
+        guard count >= 0 else { throw .zip(archiveError(zip_get_error(handle), archivePath: archivePath, entry: nil)) }
         var entries: [ZipEntry] = []
         entries.reserveCapacity(Int(count))
         for index in 0..<UInt64(count) {
@@ -87,7 +85,7 @@ public final class ZipArchive {
             zip_stat_init(&stat)
             // Flags 0: names are decoded as UTF-8 when flagged or valid, else as code page 437.
             guard zip_stat_index(handle, index, 0, &stat) == 0, let name = stat.name else {
-                throw .zip(archiveError(zip_get_error(handle), archivePath: archivePath, entryName: "#\(index)"))
+                throw .zip(archiveError(zip_get_error(handle), archivePath: archivePath, entry: nil))
             }
             func has(_ field: UInt32) -> Bool { stat.valid & UInt64(field) != 0 }
             entries.append(ZipEntry(
@@ -101,23 +99,29 @@ public final class ZipArchive {
         return entries
     }
 
-    /// Translates libzip's error into Travelog's.
+    /// Translates libzip's error about `entry` (`nil`: the archive) into Travelog's; `foundBytes` is
+    /// how much of the entry was read.
     static func archiveError(_ error: UnsafeMutablePointer<zip_error_t>, archivePath: String,
-                             entryName: String?, expectedBytes: Int = 0, foundBytes: Int = 0) -> ZipArchiveError {
+                             entry: ZipEntry?, foundBytes: Int = 0) -> ZipArchiveError {
         let code = zip_error_code_zip(error)
+        let method: UInt16 = switch entry?.compressionMethod {
+        case .stored, nil: 0
+        case .deflated: 8
+        case .other(let method): method
+        }
         let kind: ZipArchiveError.Kind = switch code {
         case ZIP_ER_NOZIP: .notAZipArchive
         case ZIP_ER_INCONS: .inconsistent(detail: String(cString: zip_error_strerror(error)))
         case ZIP_ER_MULTIDISK: .multiDisk
-        case ZIP_ER_COMPNOTSUPP: .unsupportedCompression(method: 0xFFFF)
+        case ZIP_ER_COMPNOTSUPP: .unsupportedCompression(method: method)
         case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD, ZIP_ER_WRONGPASSWD: .encrypted
         case ZIP_ER_ZLIB, ZIP_ER_COMPRESSED_DATA: .corruptCompressedData
         case ZIP_ER_CRC: .checksumMismatch
-        case ZIP_ER_EOF: .truncated(expectedBytes: expectedBytes, foundBytes: foundBytes)
+        case ZIP_ER_EOF: .truncated(expectedBytes: entry?.uncompressedSizeBytes ?? 0, foundBytes: foundBytes)
         case ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_TELL, ZIP_ER_OPEN:
             .io(reason: String(cString: zip_error_strerror(error)))
         default: .libzip(code: code, message: String(cString: zip_error_strerror(error)))
         }
-        return ZipArchiveError(kind, archivePath: archivePath, entryName: entryName)
+        return ZipArchiveError(kind, archivePath: archivePath, entryName: entry?.name)
     }
 }

@@ -22,7 +22,7 @@ public struct ZipArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
         case inconsistent(detail: String)
         /// The archive spans several disks (APPNOTE 8), which Travelog does not read.
         case multiDisk
-        /// A compression method other than stored (0) and deflated (8), or one libzip lacks.
+        /// A compression method (APPNOTE 4.4.5) that libzip cannot inflate.
         case unsupportedCompression(method: UInt16)
         /// The entry is encrypted (APPNOTE 4.4.4 bit 0); Travelog reads no password-protected archive.
         case encrypted
@@ -44,7 +44,7 @@ public struct ZipArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
             case .notAZipArchive: "not a ZIP archive (no end of central directory record)"
             case .inconsistent(let detail): "inconsistent archive: \(detail)"
             case .multiDisk: "a multi-disk archive, which Travelog does not read"
-            case .unsupportedCompression(let method): "compression method \(method) is not supported (only stored and deflated)"
+            case .unsupportedCompression(let method): "compression method \(method) is not supported"
             case .encrypted: "encrypted, which Travelog does not read"
             case .corruptCompressedData: "the compressed data is corrupt"
             case .checksumMismatch: "CRC-32 mismatch: the data is corrupt"

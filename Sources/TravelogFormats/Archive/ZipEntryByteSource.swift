@@ -30,8 +30,8 @@ public final class ZipEntryByteSource: ByteSource {
         guard let base = buffer.baseAddress, buffer.count > 0, !ended else { return 0 }
         let count = zip_fread(file, base, UInt64(buffer.count))
         guard count >= 0 else {
-            throw .zip(ZipArchive.archiveError(zip_file_get_error(file), archivePath: archive.path, entryName: entry.name,
-                                               expectedBytes: entry.uncompressedSizeBytes, foundBytes: bytesRead))
+            throw .zip(ZipArchive.archiveError(zip_file_get_error(file), archivePath: archive.path, entry: entry,
+                                               foundBytes: bytesRead))
         }
         if count == 0 {
             ended = true

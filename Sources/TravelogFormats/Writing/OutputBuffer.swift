@@ -54,6 +54,13 @@ final class OutputBuffer {
     @inline(__always)
     func commit(_ byteCount: Int) { count += byteCount }
 
+    /// Appends the pending bytes to `output` instead of the sink (they count as drained).
+    func takePending(into output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: storage, count: count))
+        drainedBytes += count
+        count = 0
+    }
+
     private func grow(toFit byteCount: Int) {
         let newCapacity = max(capacity * 2, count + byteCount)
         let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

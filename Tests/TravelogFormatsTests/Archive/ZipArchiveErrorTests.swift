@@ -72,6 +72,26 @@ struct ZipArchiveErrorTests {
         }
     }
 
+    @Test("an entry compressed with a method libzip does not know is listed, and refused with its method number when read")
+    func unknownMethod() throws {
+        let original = try ZipTestArchive.make([.init(name: "a.json", bytes: Array("{}".utf8), deflated: false)])
+        // Method 17 (APPNOTE 4.4.5: reserved by PKWARE; 99 would be read as AES) in the local header
+        // (offset 8) and in the central directory header (offset 10 after its signature).
+        let path = try Self.damaged(original) { bytes in
+            bytes.replaceSubrange(8..<10, with: [17, 0])
+            let signature: [UInt8] = [0x50, 0x4B, 0x01, 0x02]
+            if let central = (0...(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == signature }) {
+                bytes.replaceSubrange((central + 10)..<(central + 12), with: [17, 0])
+            }
+        }
+        let archive = try ZipArchive(path: path)
+        #expect(archive.entries.first?.compressionMethod == .other(17))
+        #expect(throws: FormatError.zip(ZipArchiveError(.unsupportedCompression(method: 17), archivePath: path, entryName: "a.json"))) {
+            var source = try archive.contents(of: archive.entries[0])
+            _ = try source.readAll(chunkBytes: 64)
+        }
+    }
+
     @Test("an entry whose local header points past the end of the file is reported when it is read")
     func brokenLocalHeader() throws {
         let original = try ZipTestArchive.make([.init(name: "doc.kml", bytes: Array("<kml/>".utf8))])
