@@ -78,6 +78,11 @@ public struct JournalProcessor: Sendable {
             visit.deviceID = device.id
             visit.source = source
             if visit.placemark == nil { visit.placemark = describer?.placemark(for: visit.center) }
+            // A stay the data gives no end for is ongoing only while it is recent; in old data its
+            // evidence ends where it starts (as a detected visit ends at its last fix).
+            if visit.departure == nil, now().timeIntervalSince(visit.arrival) > tuning.maximumSilenceSeconds {
+                visit.departure = visit.arrival
+            }
             return visit
         }
         let changes = try await store.replaceVisits(deviceID: device.id, source: source, from: first,

@@ -33,4 +33,21 @@ struct DescribedVisitTests {
         #expect(after.map(\.visit.source) == [.detected, .detected])
         #expect(after.allSatisfy { $0.visit.center.distanceMeters(to: Day.home) < 20 })
     }
+
+    @Test("a described stay without an end is ongoing only while recent; in old data it ends where its evidence ends")
+    func describedWithoutEnd() async throws {
+        let (store, device) = try await Day.prepared()
+        var open = Self.officeVisit(device: device)
+        open.departure = nil
+        let arrival = open.arrival
+        let soon = JournalProcessor(store: store, describer: nil, now: { arrival.addingTimeInterval(3600) })
+        try await soon.storeDescribedVisits([open], device: device, source: .google)
+        var visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.first?.visit.departure == nil, "an hour after arrival it may still be going on")
+        let later = JournalProcessor(store: store, describer: nil, now: { arrival.addingTimeInterval(30 * 86_400) })
+        try await later.storeDescribedVisits([open], device: device, source: .google)
+        visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.count == 1)
+        #expect(visits.first?.visit.departure == arrival, "a month later it is not ongoing")
+    }
 }
