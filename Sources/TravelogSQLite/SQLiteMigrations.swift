@@ -165,6 +165,60 @@ enum SQLiteMigrations {
         -- 'read' (the user's history too).
         ALTER TABLE devices ADD COLUMN token_scope TEXT NOT NULL DEFAULT 'write';
         """),
+        ("007_regions", """
+        -- Each user's regions (geofences): a circle (center in 1e-7 degree, radius in metres) or a
+        -- polygon (its rings as a JSON array of [longitude, latitude] positions, GeoJSON's order),
+        -- optionally the iBeacon that marks it.
+        CREATE TABLE regions (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            shape TEXT NOT NULL CHECK (shape IN ('circle', 'polygon')),
+            center_latitude_e7 INTEGER,
+            center_longitude_e7 INTEGER,
+            radius_m REAL,
+            rings_json TEXT,
+            notify_on_entry INTEGER NOT NULL,
+            notify_on_exit INTEGER NOT NULL,
+            beacon_uuid TEXT,
+            beacon_major INTEGER,
+            beacon_minor INTEGER,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            UNIQUE (user_id, name)
+        );
+        -- Entries and exits, 'detected' by the server's monitor or 'reported' by the device; the
+        -- unique key keeps a re-evaluated stretch or a retried message from storing one twice.
+        CREATE TABLE region_transitions (
+            id INTEGER PRIMARY KEY,
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            region_id INTEGER NOT NULL REFERENCES regions(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('enter', 'exit')),
+            occurred_at_ms INTEGER NOT NULL,
+            latitude_e7 INTEGER,
+            longitude_e7 INTEGER,
+            horizontal_accuracy_m REAL,
+            source TEXT NOT NULL CHECK (source IN ('detected', 'reported')),
+            UNIQUE (device_id, region_id, kind, occurred_at_ms, source)
+        );
+        CREATE INDEX region_transitions_by_device_time ON region_transitions(device_id, occurred_at_ms);
+        CREATE INDEX region_transitions_by_region ON region_transitions(region_id, occurred_at_ms);
+        -- Where each device's region monitor stands, so a restart goes on without reporting twice
+        -- (NULL before its first fix), and the regions last offered to it (OwnTracks' setWaypoints).
+        CREATE TABLE region_checkpoints (
+            device_id INTEGER PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+            evaluated_through_ms INTEGER,
+            offered_fingerprint TEXT
+        );
+        CREATE TABLE region_states (
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            region_id INTEGER NOT NULL REFERENCES regions(id) ON DELETE CASCADE,
+            state TEXT NOT NULL CHECK (state IN ('inside', 'outside', 'unknown')),
+            pending_since_ms INTEGER,
+            PRIMARY KEY (device_id, region_id)
+        );
+        CREATE INDEX region_states_by_region ON region_states(region_id);
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.

@@ -22,6 +22,8 @@ public final class InMemoryLocationStore: LocationStore {
         var places: [PlaceID: StoredPlace] = [:]
         var channels: [ChannelID: NotificationChannel] = [:]
         var deliveries: [DeliveryID: Delivery] = [:]
+        /// Regions, transitions and monitor checkpoints (`InMemoryLocationStore+Regions.swift`).
+        var regionTables = RegionTables()
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

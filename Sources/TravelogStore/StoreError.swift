@@ -10,6 +10,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownDevice(DeviceID)
     case unknownVisit(VisitID)
     case unknownPlace(PlaceID)
+    /// No region with this id belongs to the user.
+    case unknownRegion(RegionID)
+    /// A region with this name exists already for the user.
+    case regionExists(name: String)
     /// The database file could not be opened or has a schema this version does not know.
     case cannotOpen(path: String, reason: String)
     /// The database engine failed; `operation` says what was being done.
@@ -26,6 +30,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownDevice(let id): "no device with id \(id)"
         case .unknownVisit(let id): "no visit with id \(id)"
         case .unknownPlace(let id): "no place with id \(id)"
+        case .unknownRegion(let id): "no region with id \(id)"
+        case .regionExists(let name): "a region named '\(name)' exists already for this user"
         case .cannotOpen(let path, let reason): "cannot open the database \(path): \(reason)"
         case .database(let operation, let message): "database error while \(operation): \(message)"
         case .importAborted(let underlying): "import aborted, nothing stored: \(underlying)"

@@ -111,6 +111,24 @@ public struct RegionMonitor: Sendable {
         slotByIdentifier[identifier].map { trackers[$0].state }
     }
 
+    /// When the crossing of a region that waits for its dwell time began: the first fix beyond the
+    /// boundary by the cushion (`nil` when none waits, or no region has that identifier).
+    public func pendingCrossingTime(ofRegion identifier: String) -> Date? {
+        slotByIdentifier[identifier].flatMap { trackers[$0].crossingTime }
+    }
+
+    /// Puts a monitored region back in a state saved from ``state(ofRegion:)`` and
+    /// ``pendingCrossingTime(ofRegion:)``, so a monitor rebuilt after a restart goes on where the
+    /// old one stopped (a pending crossing is kept only in a known state).
+    /// - Returns: `false` when no region has that identifier.
+    @discardableResult
+    public mutating func restore(region identifier: String, state: RegionState, pendingCrossingTime: Date?) -> Bool {
+        guard let slot = slotByIdentifier[identifier] else { return false }
+        trackers[slot] = RegionTracker(state: state, crossingTime: state == .unknown ? nil : pendingCrossingTime)
+        updateEveryFixMembership(slot)
+        return true
+    }
+
     /// Feeds the next fix and returns the crossings it confirms.
     public mutating func ingest(_ location: Location) -> [RegionEvent] {
         var events: [RegionEvent] = []

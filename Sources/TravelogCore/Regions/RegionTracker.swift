@@ -9,6 +9,12 @@ struct RegionTracker: Sendable {
     /// cushion), while a crossing waits to be confirmed.
     private(set) var crossingTime: Date?
 
+    /// A tracker in a given state (a new region's is unknown, with no crossing pending).
+    init(state: RegionState = .unknown, crossingTime: Date? = nil) {
+        self.state = state
+        self.crossingTime = crossingTime
+    }
+
     /// Whether the monitor must look at this region on every fix, not only on fixes near it: it
     /// is not known to be outside, or a crossing into it is pending.
     var needsEveryFix: Bool { state != .outside || crossingTime != nil }
