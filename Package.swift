@@ -97,6 +97,32 @@ let package = Package(
             dependencies: ["TravelogCore", "TravelogStore", "TravelogGeocoding"],
             swiftSettings: swiftSettings
         ),
+        // Users, devices, passwords, tokens and sessions: shared by the server and `travelog user|device`.
+        .target(
+            name: "TravelogAccounts",
+            dependencies: [
+                "TravelogStore",
+                "TravelogFormats",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The notification outbox's sender (webhook, ntfy): shared by the server and `travelog notify`.
+        .target(
+            name: "TravelogNotify",
+            dependencies: [
+                "TravelogStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TravelogServer",
             dependencies: [
@@ -107,9 +133,10 @@ let package = Package(
                 "TravelogJournal",
                 "TravelogGeocoding",
                 "TravelogRender",
+                "TravelogAccounts",
+                "TravelogNotify",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -117,7 +144,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             resources: [.copy("Web")],
@@ -127,6 +153,8 @@ let package = Package(
             name: "TravelogCLI",
             dependencies: [
                 "TravelogServer",
+                "TravelogAccounts",
+                "TravelogNotify",
                 "TravelogJournal",
                 "TravelogCore",
                 "TravelogFormats",
@@ -203,10 +231,13 @@ let package = Package(
             name: "TravelogServerTests",
             dependencies: [
                 "TravelogServer",
+                "TravelogAccounts",
+                "TravelogNotify",
                 "TravelogGeocoding",
                 "TravelogImport",
                 "TravelogJournal",
                 "TravelogSQLite",
+                "TravelogRender",
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -227,6 +258,7 @@ let package = Package(
             name: "TravelogCLITests",
             dependencies: [
                 "TravelogCLI",
+                "TravelogRender",
                 "TravelogImport",
                 "TravelogSQLite",
                 "TravelogStore",

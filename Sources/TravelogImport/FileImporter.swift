@@ -196,7 +196,7 @@ struct BatchReader {
 
 extension FileImporter {
     /// An importer that writes to a store with no journal and no observers (tests, benchmarks).
-    public init(store: any LocationStore) {
+    public init(store: any LocationStore & AccountStore & QuarantineStore) {
         self.init(writer: HistoryWriter(store: store, journal: nil))
     }
 

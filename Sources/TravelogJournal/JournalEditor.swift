@@ -16,9 +16,9 @@ public struct JournalEditor: Sendable {
         }
     }
 
-    public let store: any LocationStore
+    public let store: any AccountStore & JournalStore
 
-    public init(store: any LocationStore) {
+    public init(store: any AccountStore & JournalStore) {
         self.store = store
     }
 

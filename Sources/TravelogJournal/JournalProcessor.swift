@@ -18,7 +18,7 @@ public struct JournalProcessor: Sendable {
     /// A visit joins a place whose center lies within the place's radius plus this, metres.
     public static let placeSlackMeters: Double = 50
 
-    public let store: any LocationStore
+    public let store: any LocationStore & AccountStore & JournalStore
     public let describer: (any PlaceDescriber)?
     public let tuning: VisitDetector.Tuning
     public let merger: VisitMerger
@@ -26,7 +26,7 @@ public struct JournalProcessor: Sendable {
     /// less than `tuning.maximumSilenceSeconds` old.
     public let now: @Sendable () -> Date
 
-    public init(store: any LocationStore, describer: (any PlaceDescriber)?,
+    public init(store: any LocationStore & AccountStore & JournalStore, describer: (any PlaceDescriber)?,
                 tuning: VisitDetector.Tuning = VisitDetector.Tuning(), merger: VisitMerger = VisitMerger(),
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
@@ -155,7 +155,7 @@ private final class DetectionBox: @unchecked Sendable {
     }
 }
 
-extension LocationStore {
+extension JournalStore where Self: LocationStore {
     /// The arrival of a device's latest detected visit, `nil` when it has none.
     public func latestDetectedArrival(device: Device) async throws -> Date? {
         // The latest visits overlap the last days of data; look back further only when needed.

@@ -5,9 +5,9 @@ import TravelogStore
 /// What the CLI, the API and the page read from the journal: entries, the trips between them, the
 /// places, and where the person has been (countries, cities, days per country).
 public struct JournalReader: Sendable {
-    public let store: any LocationStore
+    public let store: any LocationStore & AccountStore & JournalStore
 
-    public init(store: any LocationStore) {
+    public init(store: any LocationStore & AccountStore & JournalStore) {
         self.store = store
     }
 

@@ -5,7 +5,7 @@ import TravelogStore
 
 /// The embedded default store: one SQLite file (WAL, `synchronous = FULL`, so a committed insert
 /// survives a crash or a power cut), through GRDB.
-public final class SQLiteLocationStore: LocationStore {
+public final class SQLiteLocationStore: TravelogStore {
     /// The database file's path.
     public let path: String
     let pool: DatabasePool

@@ -1,4 +1,5 @@
 import Foundation
+import TravelogNotify
 
 /// How `travelog serve` runs.
 public struct ServerConfiguration: Sendable {

@@ -5,6 +5,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import TravelogAccounts
+import TravelogNotify
 import TravelogStore
 import TravelogGeocoding
 import TravelogImport
@@ -14,9 +16,9 @@ import UnixSignals
 /// The server: routes, the services behind them, and a run loop that stops gracefully on SIGTERM
 /// or SIGINT (in-flight requests finish; open live streams are closed).
 ///
-/// It knows its store only as a `LocationStore`: `travelog serve` picks the backend.
+/// It knows its store only as a `TravelogStore`: `travelog serve` picks the backend.
 public struct TravelogServerApp: Sendable {
-    public let store: any LocationStore
+    public let store: any TravelogStore
     public let configuration: ServerConfiguration
     public let accounts: AccountService
     public let hub: LiveHub
@@ -31,7 +33,7 @@ public struct TravelogServerApp: Sendable {
     public let writer: HistoryWriter
     let web: WebAssets
 
-    public init(store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
+    public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, logger: Logger = Logger(label: "travelog")) {
         self.store = store
         self.configuration = configuration

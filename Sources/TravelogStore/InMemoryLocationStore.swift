@@ -4,7 +4,7 @@ import TravelogCore
 
 /// A store that keeps everything in memory: for tests and for trying things out.
 /// - Complexity: inserts O(1) per location (hash of the key); queries scan the user's locations.
-public final class InMemoryLocationStore: LocationStore {
+public final class InMemoryLocationStore: TravelogStore {
     struct State {
         var users: [UserID: User] = [:]
         var devices: [DeviceID: Device] = [:]

@@ -7,6 +7,7 @@ import Testing
 import TravelogCore
 import TravelogImport
 import TravelogJournal
+import TravelogAccounts
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport
@@ -60,7 +61,7 @@ struct CorpusTests {
 
     /// The silences longer than the bound in a device's fixes inside `[from, to]`, with the fixes
     /// just outside the interval included.
-    static func hasGap(_ store: any LocationStore, device: Device, from: Date, to: Date) async throws -> Bool {
+    static func hasGap(_ store: any TravelogStore, device: Device, from: Date, to: Date) async throws -> Bool {
         let fixes = try await store.locations(LocationQuery(userID: device.userID, deviceIDs: [device.id], from: from,
                                                             to: to.addingTimeInterval(0.001)))
         let times = fixes.map(\.location.timestamp)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TravelogSQLite
+@testable import TravelogNotify
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport

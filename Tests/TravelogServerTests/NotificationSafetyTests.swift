@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+@testable import TravelogNotify
 import TravelogServer
 import TravelogStore
 

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+@testable import TravelogNotify
 import TravelogServer
 import TravelogStore
 

@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import TravelogCore
 import TravelogSQLite
+import TravelogAccounts
 import TravelogServer
 import TravelogStore
 

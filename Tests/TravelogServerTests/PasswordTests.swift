@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+@testable import TravelogAccounts
 @testable import TravelogServer
 import TravelogStore
 

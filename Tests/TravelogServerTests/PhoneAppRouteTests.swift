@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import TravelogCore
+@testable import TravelogAccounts
 import TravelogServer
 import TravelogStore
 

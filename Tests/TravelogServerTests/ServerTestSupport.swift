@@ -7,6 +7,7 @@ import Testing
 import TravelogCore
 import TravelogGeocoding
 import TravelogSQLite
+import TravelogAccounts
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport

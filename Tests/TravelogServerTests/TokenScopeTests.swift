@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import TravelogSQLite
+import TravelogAccounts
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import TravelogCore
+import TravelogAccounts
 import TravelogServer
 import TravelogStore
 

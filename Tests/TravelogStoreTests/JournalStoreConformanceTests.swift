@@ -3,8 +3,8 @@ import Testing
 import TravelogCore
 import TravelogStore
 
-/// The journal half of the `LocationStore` contract: every backend passes every test here.
-@Suite("LocationStore conformance: the journal")
+/// The contract of `JournalStore`: every backend passes every test here.
+@Suite("JournalStore conformance")
 struct JournalStoreConformanceTests {
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 

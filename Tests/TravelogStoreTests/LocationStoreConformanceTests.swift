@@ -16,39 +16,11 @@ struct LocationStoreConformanceTests {
     }
 
     /// A store with one user ("ada") and one device ("phone").
-    static func prepared(_ factory: StoreFactory) async throws -> (any LocationStore, User, Device) {
+    static func prepared(_ factory: StoreFactory) async throws -> (any TravelogStore, User, Device) {
         let store = try factory.make()
         let user = try await store.addUser(named: "ada")
         let device = try await store.addDevice(named: "phone", userID: user.id)
         return (store, user, device)
-    }
-
-    @Test("user names are unique and validated", arguments: StoreFactory.all)
-    func userNames(factory: StoreFactory) async throws {
-        let store = try factory.make()
-        let ada = try await store.addUser(named: "ada")
-        await #expect(throws: StoreError.userExists(name: "ada")) { try await store.addUser(named: "ada") }
-        await #expect(throws: StoreError.invalidName("  ")) { try await store.addUser(named: "  ") }
-        #expect(try await store.user(named: "ada") == ada)
-        #expect(try await store.user(id: ada.id)?.name == "ada")
-        #expect(try await store.user(named: "bob") == nil)
-        #expect(try await store.users().map(\.name) == ["ada"])
-    }
-
-    @Test("device names are unique per user, and a device needs a user", arguments: StoreFactory.all)
-    func deviceNames(factory: StoreFactory) async throws {
-        let (store, ada, phone) = try await Self.prepared(factory)
-        let bob = try await store.addUser(named: "bob")
-        _ = try await store.addDevice(named: "phone", userID: bob.id)  // same name, other user: fine
-        await #expect(throws: StoreError.deviceExists(name: "phone")) {
-            try await store.addDevice(named: "phone", userID: ada.id)
-        }
-        await #expect(throws: StoreError.unknownUser(UserID(rawValue: 999_999))) {
-            try await store.addDevice(named: "watch", userID: UserID(rawValue: 999_999))
-        }
-        #expect(try await store.device(named: "phone", userID: ada.id) == phone)
-        #expect(try await store.device(id: phone.id) == phone)
-        #expect(try await store.devices(userID: ada.id) == [phone])
     }
 
     @Test("a stored location comes back with every field, at storage precision", arguments: StoreFactory.all)
@@ -96,7 +68,7 @@ struct LocationStoreConformanceTests {
     }
 
     /// An import as the importer runs it: begun, fed batch by batch, finished.
-    static func imported(_ batches: [[Location]], into store: any LocationStore, device: Device,
+    static func imported(_ batches: [[Location]], into store: any TravelogStore, device: Device,
                          provenance: ImportProvenance, tally: ImportTally) async throws -> ImportRecord {
         let id = try await store.beginImport(deviceID: device.id, provenance: provenance)
         var summary = InsertSummary()

@@ -3,8 +3,8 @@ import Testing
 import TravelogSQLite
 import TravelogStore
 
-/// The notification half of the `LocationStore` contract: every backend passes every test here.
-@Suite("LocationStore conformance: notifications")
+/// The contract of `NotificationStore`: every backend passes every test here.
+@Suite("NotificationStore conformance")
 struct NotificationStoreConformanceTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static func message(_ key: String) -> NotificationMessage {

@@ -7,7 +7,7 @@ import TravelogTestSupport
 /// Every backend the conformance suite runs against.
 struct StoreFactory: CustomTestStringConvertible, Sendable {
     let name: String
-    let make: @Sendable () throws -> any LocationStore
+    let make: @Sendable () throws -> any TravelogStore
 
     var testDescription: String { name }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TravelogServer
+import TravelogAccounts
 import TravelogStore
 
 extension DeviceApp: ExpressibleByArgument {}

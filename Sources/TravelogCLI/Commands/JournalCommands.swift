@@ -12,7 +12,7 @@ struct JournalOptions: ParsableArguments {
     @OptionGroup var account: AccountOptions
     @OptionGroup var gazetteerOptions: GazetteerOptions
 
-    func open() async throws -> (any LocationStore, User) {
+    func open() async throws -> (any TravelogStore, User) {
         let store = try storeOptions.openStore()
         return (store, try await account.resolveUser(in: store, createIfEmpty: false))
     }
@@ -21,7 +21,7 @@ struct JournalOptions: ParsableArguments {
     /// import` and the server process what they store, so only the stretch from the device's latest
     /// detected visit on is read again (the whole history of a device that has none yet). The
     /// result equals processing everything, since detection depends only on the fixes.
-    func update(_ store: any LocationStore, user: User) async throws {
+    func update(_ store: any TravelogStore, user: User) async throws {
         let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
         for device in try await store.devices(userID: user.id) {
             let latest = try await store.latestDetectedArrival(device: device)

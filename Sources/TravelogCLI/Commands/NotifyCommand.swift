@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TravelogServer
+import TravelogNotify
 import TravelogStore
 
 struct NotifyCommand: AsyncParsableCommand {

@@ -25,7 +25,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens (creating when needed) the SQLite store.
-    func openStore() throws -> any LocationStore {
+    func openStore() throws -> any TravelogStore {
         try SQLiteLocationStore(path: databasePath)
     }
 }
@@ -40,7 +40,7 @@ struct AccountOptions: ParsableArguments {
 
     /// The user named by `--user` or the defaults; creates the first user of an empty database when
     /// `createIfEmpty` is set.
-    func resolveUser(in store: any LocationStore, createIfEmpty: Bool) async throws -> User {
+    func resolveUser(in store: any TravelogStore, createIfEmpty: Bool) async throws -> User {
         let environment = ProcessInfo.processInfo.environment
         if let name = user ?? environment["TRAVELOG_USER"].flatMap({ $0.isEmpty ? nil : $0 }) {
             if let found = try await store.user(named: name) { return found }
@@ -61,7 +61,7 @@ struct AccountOptions: ParsableArguments {
 extension AccountOptions {
     /// The user's devices with these names (all of them when `names` is empty).
     /// - Throws: `CLIError.noSuchDevice` for a name the user has no device for.
-    func devices(named names: [String], of user: User, in store: any LocationStore) async throws -> [Device] {
+    func devices(named names: [String], of user: User, in store: any TravelogStore) async throws -> [Device] {
         let devices = try await store.devices(userID: user.id)
         guard !names.isEmpty else { return devices }
         for name in names where !devices.contains(where: { $0.name == name }) { throw CLIError.noSuchDevice(name) }

@@ -22,7 +22,7 @@ public enum DeviceTarget: Sendable {
     }
 
     /// The device, looked up or created (a concurrent request creating the same one is fine).
-    public func resolve(in store: any LocationStore) async throws(StoreError) -> Device {
+    public func resolve(in store: any AccountStore) async throws(StoreError) -> Device {
         switch self {
         case .device(let device):
             return device

@@ -11,9 +11,9 @@ extension IncomingItem {
             if case .route = point.kind {
                 self.init(.passedOver(Self.routePointDescription), position: "item \(index)", raw: .range(bytes))
             } else if let location = point.position.location {
-                self.init(.location(location), position: "item \(index) (byte \(bytes.lowerBound))", raw: .range(bytes))
+                self.init(.location(location), index: index, byteOffset: bytes.lowerBound, raw: .range(bytes))
             } else {
-                self.init(.refused("a point without a time cannot be stored"), position: "item \(index) (byte \(bytes.lowerBound))",
+                self.init(.refused("a point without a time cannot be stored"), index: index, byteOffset: bytes.lowerBound,
                           raw: .range(bytes))
             }
         case .visit(let visit):

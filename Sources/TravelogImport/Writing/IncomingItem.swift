@@ -16,8 +16,15 @@ public struct IncomingItem: Sendable {
     }
 
     public var content: Content
-    /// Where the item is (`item 3`, `line 12, column 5 (byte 240)`), for messages.
-    public var position: String
+    /// Where the item is (`item 3`, `item 3 (byte 240)`), for messages; written out only when a
+    /// message needs it (a body of 100,000 good items never builds the 100,000 strings).
+    public var position: String {
+        switch place {
+        case .text(let text): text
+        case .item(let index, let byteOffset): "item \(index) (byte \(byteOffset))"
+        }
+    }
+    private var place: Place
     /// The item as it was sent, for the list of rejected items (phone routes only): its bytes, or
     /// where they are in the body the writer is given.
     public var raw: Raw
@@ -28,9 +35,21 @@ public struct IncomingItem: Sendable {
         case range(Range<Int>)
     }
 
+    private enum Place: Sendable {
+        case text(String)
+        case item(index: Int, byteOffset: Int)
+    }
+
     public init(_ content: Content, position: String, raw: Raw = .none) {
         self.content = content
-        self.position = position
+        self.place = .text(position)
+        self.raw = raw
+    }
+
+    /// An item of a body or file: the `index`th record, starting at `byteOffset`.
+    public init(_ content: Content, index: Int, byteOffset: Int, raw: Raw = .none) {
+        self.content = content
+        self.place = .item(index: index, byteOffset: byteOffset)
         self.raw = raw
     }
 }

@@ -21,7 +21,7 @@ public enum HistoryIndexLoader {
 
     /// Reads every fix of the user's devices (or of `devices`, of the time range) into an index.
     /// - Complexity: O(fixes), memory about 40 bytes per fix.
-    public static func load(store: any LocationStore, userID: UserID, devices: [Device]? = nil,
+    public static func load(store: any LocationStore & AccountStore & JournalStore, userID: UserID, devices: [Device]? = nil,
                             from: Date? = nil, to: Date? = nil) async throws -> Loaded {
         let all = try await store.devices(userID: userID)
         let deviceIndices = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, $0) })
@@ -41,7 +41,7 @@ public enum HistoryIndexLoader {
 
     /// The journal's visits of the range as pins, titled with the person's title, else the
     /// place's name (hidden visits left out), longest stays first so their titles win.
-    public static func pins(store: any LocationStore, userID: UserID, devices: [Device]?, from: Date?, to: Date?) async throws -> [MapPin] {
+    public static func pins(store: any LocationStore & AccountStore & JournalStore, userID: UserID, devices: [Device]?, from: Date?, to: Date?) async throws -> [MapPin] {
         let visits = try await store.visits(userID: userID, deviceIDs: devices.map { Set($0.map(\.id)) }, from: from, to: to,
                                             includeHidden: false)
         return visits.sorted { ($0.visit.departure ?? .distantFuture).timeIntervalSince($0.visit.arrival)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TravelogAccounts
 import TravelogStore
 
 /// Reads the caller's credentials, in this order: `Authorization: Bearer <device token>`,

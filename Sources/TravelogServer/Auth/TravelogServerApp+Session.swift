@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TravelogAccounts
 import TravelogStore
 
 extension TravelogServerApp {

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TravelogImport
+import TravelogAccounts
+import TravelogNotify
 import TravelogStore
 
 /// Every error the API answers with, as a status and a JSON body `{"error": "…"}` that says what

@@ -9,7 +9,7 @@ import TravelogStore
 /// for accuracy, altitude, km/h and course), and a value no integer can hold is left out rather
 /// than converted (a store written before values were checked may hold an accuracy of 1e20 m).
 struct OwnTracksFriends {
-    let store: any LocationStore
+    let store: any LocationStore & AccountStore
 
     func answer(userID: UserID, excluding target: DeviceTarget) async throws -> Response {
         var messages: [[String: Any]] = []

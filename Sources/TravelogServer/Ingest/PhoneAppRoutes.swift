@@ -3,6 +3,7 @@ import Hummingbird
 import TravelogCore
 import TravelogFormats
 import TravelogImport
+import TravelogAccounts
 import TravelogStore
 
 /// OsmAnd and Traccar Client (`/api/v1/osmand`) and GPSLogger (`/api/v1/gpslogger`), by GET or

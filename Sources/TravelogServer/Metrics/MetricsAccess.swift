@@ -1,4 +1,5 @@
 import Foundation
+import TravelogAccounts
 
 /// Who may read `/metrics` (Prometheus counters: requests by route, when phones report). Off by
 /// default is too strict for a scrape on the same host, so the default is loopback only.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TravelogNotify
 import TravelogStore
 
 extension TravelogServerApp {

@@ -15,7 +15,7 @@ struct ReadParameters {
     var devices: [Device]
     var area: CoordinateBox?
 
-    init(_ request: Request, identity: Identity, store: any LocationStore) async throws {
+    init(_ request: Request, identity: Identity, store: any AccountStore) async throws {
         if let name = request.query("timezone") {
             guard let zone = TimeZone(identifier: name) else {
                 throw APIError.badRequest("timezone '\(name)' is not an IANA time zone such as Europe/Berlin")

@@ -3,11 +3,13 @@ import Synchronization
 /// Runs async jobs one at a time, in the order they were submitted: each waits for the one before
 /// it. The journal's processing and the notification sender use it so that a background run and
 /// a request's own run never interleave their reads and writes.
-final class TaskChain: Sendable {
+public final class TaskChain: Sendable {
+    public init() {}
+
     private let tail = Mutex<Task<Void, Never>?>(nil)
 
     /// Runs `job` after every job submitted before, and returns when it is done.
-    func run(_ job: @escaping @Sendable () async -> Void) async {
+    public func run(_ job: @escaping @Sendable () async -> Void) async {
         let task = tail.withLock { tail -> Task<Void, Never> in
             let previous = tail
             let next = Task {

@@ -5,8 +5,8 @@ import TravelogStore
 /// New secrets (device tokens, session ids) and their digests. A secret is 32 random bytes from the
 /// system's generator, written as URL-safe base64 without padding (43 characters), so it can sit in
 /// a URL query or a password field unchanged.
-enum Secrets {
-    static func newSecret() -> String {
+public enum Secrets {
+    public static func newSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Data(bytes).base64EncodedString()
@@ -15,7 +15,7 @@ enum Secrets {
     }
 
     /// The SHA-256 digest the store keeps instead of the secret.
-    static func digest(_ secret: some StringProtocol) -> SecretDigest {
+    public static func digest(_ secret: some StringProtocol) -> SecretDigest {
         let hash = SHA256.hash(data: Data(secret.utf8))
         return SecretDigest(rawValue: hash.map { byte in
             let hex = String(byte, radix: 16)

@@ -17,7 +17,7 @@ public final class AccountService: Sendable {
     /// How long a password once verified is accepted again without bcrypt, seconds.
     static let verifiedPasswordLifetimeSeconds: TimeInterval = 300
 
-    public let store: any LocationStore
+    public let store: any AccountStore
     let bcryptCost: UInt8
     let sessionLifetimeSeconds: TimeInterval
     private let verified = Mutex<[SecretDigest: (userID: UserID, until: Date)]>([:])
@@ -28,7 +28,7 @@ public final class AccountService: Sendable {
     /// an unknown name costs what a known one does (no user enumeration by timing). Made on first use.
     private let dummyHash = Mutex<String?>(nil)
 
-    public init(store: any LocationStore, bcryptCost: UInt8 = 12, sessionLifetimeSeconds: TimeInterval = 30 * 86_400) {
+    public init(store: any AccountStore, bcryptCost: UInt8 = 12, sessionLifetimeSeconds: TimeInterval = 30 * 86_400) {
         self.store = store
         self.bcryptCost = bcryptCost
         self.sessionLifetimeSeconds = sessionLifetimeSeconds

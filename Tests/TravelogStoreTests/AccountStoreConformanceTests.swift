@@ -2,9 +2,37 @@ import Foundation
 import Testing
 import TravelogStore
 
-/// The credential half of the `LocationStore` contract: every backend passes every test here.
-@Suite("LocationStore conformance: credentials")
-struct CredentialStoreConformanceTests {
+/// The contract of `AccountStore` (users, devices, credentials): every backend passes every test here.
+@Suite("AccountStore conformance")
+struct AccountStoreConformanceTests {
+    @Test("user names are unique and validated", arguments: StoreFactory.all)
+    func userNames(factory: StoreFactory) async throws {
+        let store = try factory.make()
+        let ada = try await store.addUser(named: "ada")
+        await #expect(throws: StoreError.userExists(name: "ada")) { try await store.addUser(named: "ada") }
+        await #expect(throws: StoreError.invalidName("  ")) { try await store.addUser(named: "  ") }
+        #expect(try await store.user(named: "ada") == ada)
+        #expect(try await store.user(id: ada.id)?.name == "ada")
+        #expect(try await store.user(named: "bob") == nil)
+        #expect(try await store.users().map(\.name) == ["ada"])
+    }
+
+    @Test("device names are unique per user, and a device needs a user", arguments: StoreFactory.all)
+    func deviceNames(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)
+        let bob = try await store.addUser(named: "bob")
+        _ = try await store.addDevice(named: "phone", userID: bob.id)  // same name, other user: fine
+        await #expect(throws: StoreError.deviceExists(name: "phone")) {
+            try await store.addDevice(named: "phone", userID: ada.id)
+        }
+        await #expect(throws: StoreError.unknownUser(UserID(rawValue: 999_999))) {
+            try await store.addDevice(named: "watch", userID: UserID(rawValue: 999_999))
+        }
+        #expect(try await store.device(named: "phone", userID: ada.id) == phone)
+        #expect(try await store.device(id: phone.id) == phone)
+        #expect(try await store.devices(userID: ada.id) == [phone])
+    }
+
     @Test("a password hash is kept per user and can be replaced", arguments: StoreFactory.all)
     func passwordHashes(factory: StoreFactory) async throws {
         let (store, ada, _) = try await LocationStoreConformanceTests.prepared(factory)
