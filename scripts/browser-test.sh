@@ -56,7 +56,7 @@ fi
 
 # The server on a free port; tiles from the discard port, where nothing answers.
 tile_origin="http://127.0.0.1:9/"
-"$travelog" serve --port 0 --tiles "${tile_origin}{z}/{x}/{y}.png" 2>"$work/server.log" &
+TRAVELOG_WORLD="$root/.build-data/world.tlworld" "$travelog" serve --port 0 --tiles "${tile_origin}{z}/{x}/{y}.png" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 1 300); do
   port="$(sed -n 's|.*open http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"

@@ -50,6 +50,9 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("tracker-10hz", TrackerBenchmarks.tenHertz),
     ("regions", RegionBenchmarks.throughput),
     ("region-edge", RegionBenchmarks.boundaryTrack),
+    ("render-tiles-z14", RenderBenchmarks.pathTilesAgainstMapnik),
+    ("render-tile-latency", RenderBenchmarks.tileLatencies),
+    ("render-snapshot", RenderBenchmarks.snapshot),
 ]
 
 let selected = arguments.isEmpty ? benchmarks : benchmarks.filter { arguments.contains($0.name) }

@@ -1,5 +1,6 @@
 import Foundation
 import TravelogNotify
+import TravelogRender
 
 /// How `travelog serve` runs.
 public struct ServerConfiguration: Sendable {
@@ -32,6 +33,10 @@ public struct ServerConfiguration: Sendable {
     public var requestHeadTimeoutSeconds: Int
     /// Seconds a request's body may pause; after that long it must also average 512 bytes a second.
     public var requestBodyIdleTimeoutSeconds: Int
+    /// Where snapshots keep the tile server's tiles they fetched.
+    public var tileCacheDirectory: URL
+    /// The offline world base's outline file (`make world`), or `nil` for none.
+    public var worldOutlinesPath: String?
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultTileAttribution =
@@ -44,7 +49,9 @@ public struct ServerConfiguration: Sendable {
                 maxBodyBytes: Int = 64 << 20, maxUploadBytes: Int = 8 << 30, leafletDirectory: String = "/usr/share/javascript/leaflet",
                 secureCookies: Bool = false, allowPrivateWebhooks: Bool = false,
                 metricsAccess: MetricsAccess = .loopback, requestHeadTimeoutSeconds: Int = 30,
-                requestBodyIdleTimeoutSeconds: Int = 30) {
+                requestBodyIdleTimeoutSeconds: Int = 30,
+                tileCacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-tiles"),
+                worldOutlinesPath: String? = WorldOutlines.defaultPath) {
         self.host = host
         self.port = port
         self.tileURLTemplate = tileURLTemplate
@@ -59,6 +66,8 @@ public struct ServerConfiguration: Sendable {
         self.metricsAccess = metricsAccess
         self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
         self.requestBodyIdleTimeoutSeconds = requestBodyIdleTimeoutSeconds
+        self.tileCacheDirectory = tileCacheDirectory
+        self.worldOutlinesPath = worldOutlinesPath
     }
 }
 

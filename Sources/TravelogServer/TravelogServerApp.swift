@@ -11,6 +11,7 @@ import TravelogStore
 import TravelogGeocoding
 import TravelogImport
 import TravelogJournal
+import TravelogRender
 import UnixSignals
 
 /// The server: routes, the services behind them, and a run loop that stops gracefully on SIGTERM
@@ -32,6 +33,10 @@ public struct TravelogServerApp: Sendable {
     /// The one way locations enter the store (every route and upload).
     public let writer: HistoryWriter
     let web: WebAssets
+    /// The history tiles' indices and versions.
+    let tiles: HistoryTiles
+    /// The offline world base, when its outline file (`make world`) was found.
+    let worldOutlines: WorldOutlines?
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, logger: Logger = Logger(label: "travelog")) {
@@ -49,7 +54,9 @@ public struct TravelogServerApp: Sendable {
         journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger) { event in
             await notifications.notify(event.notificationMessage, userID: event.userID)
         }
-        writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics))
+        tiles = HistoryTiles(store: store)
+        worldOutlines = configuration.worldOutlinesPath.flatMap { try? WorldOutlines(contentsOf: $0) }
+        writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics, tiles: tiles))
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
@@ -80,6 +87,9 @@ public struct TravelogServerApp: Sendable {
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
         addReadRoutes(to: router)
+        TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
+                   basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
+                                              cacheDirectory: configuration.tileCacheDirectory)).add(to: router)
         addLiveRoutes(to: router)
         addJournalRoutes(to: router)
         addNotificationRoutes(to: router)

@@ -7,7 +7,8 @@ Modes:
          location with the device token and checks it is drawn (appended, not reloaded) and listed
          first within two seconds, with no console errors but failed tile loads.
   bench  logs in, then opens the page on a range of stored days and reports the time from the
-         navigation's start to the first drawn path (`#map[data-point-count] > 0`).
+         navigation's start to the first drawn path (`#map[data-point-count] > 0`, or for a range
+         of more than a day, drawn as tiles, `#map[data-history-tiles] > 0`).
 
 Standard library plus Debian's python3-websocket; run with /usr/bin/python3.
 """
@@ -96,6 +97,7 @@ class DevTools:
 
 
 POINT_COUNT = "Number(document.getElementById('map').dataset.pointCount || 0)"
+TILES_DRAWN = "Number(document.getElementById('map').dataset.historyTiles || 0)"
 PATH_READY = ("(() => { const map = document.getElementById('map');"
               " return map && map.getAttribute('aria-busy') === 'false' && Number(map.dataset.pointCount) > 0; })()")
 PATH_REQUESTS = "performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/v1/path')).length"
@@ -310,6 +312,39 @@ def check_import(devtools):
         print(f"screenshot: {path}")
 
 
+def check_heatmap(devtools, screenshot_path):
+    """Switches the map to the heatmap, waits for its tiles, saves a screenshot, checks the
+    offline base and the "image of this view" link, and switches back to the path."""
+    devtools.evaluate("document.querySelector('input[name=layer][value=heat]').click()")
+    loaded = devtools.wait_for("(() => { const map = document.getElementById('map');"
+                               " return map.dataset.historyLayer === 'heat' && Number(map.dataset.historyTiles) > 0"
+                               " && Number(map.dataset.historyTiles); })()", 20)
+    report(bool(loaded), f"switching to the heatmap draws heat tiles ({loaded} loaded)")
+    remembered = devtools.evaluate("localStorage.getItem('travelog.layer')")
+    report(remembered == "heat", f"the layer choice is remembered ({remembered!r})")
+    time.sleep(0.5)
+    shot = devtools.call("Page.captureScreenshot", {"format": "png"})
+    data = base64.b64decode(shot.get("data", ""))
+    with open(screenshot_path, "wb") as out:
+        out.write(data)
+    report(data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000,
+           f"a screenshot of the heatmap is saved ({screenshot_path}, {len(data)} bytes)")
+    base = devtools.evaluate("[...document.querySelectorAll('#map img.leaflet-tile')]"
+                             ".filter((i) => i.src.includes('/api/v1/basemap/') && i.complete && i.naturalWidth > 0).length")
+    report(base > 0, f"without the tile server the offline world base is shown ({base} tiles)")
+    answer = devtools.evaluate("(() => { const link = document.getElementById('view-image'); link.addEventListener('click', (e) => e.preventDefault(), { once: true });"
+                               " link.dispatchEvent(new MouseEvent('click', { cancelable: true }));"
+                               " return fetch(link.href).then((r) => r.ok && r.headers.get('content-type') + ' '"
+                               " + r.headers.get('X-Travelog-Zoom-Level')); })()")
+    report(bool(answer) and answer.startswith("image/png"), f"the image of this view is a PNG ({answer!r})")
+    thumbnails = devtools.wait_for("[...document.querySelectorAll('#journal-days img')]"
+                                   ".filter((i) => i.complete && i.naturalWidth > 0).length", 20)
+    report(bool(thumbnails), f"the journal shows a map of the day ({thumbnails} thumbnails)")
+    devtools.evaluate("document.querySelector('input[name=layer][value=path]').click()")
+    vector = devtools.wait_for("document.getElementById('map').dataset.historyLayer === 'vector'", 10)
+    report(bool(vector), "switching back to the path draws today's vector path again")
+
+
 def run_test(arguments):
     base_url = arguments.url.rstrip("/")
     last = seed_today(base_url, arguments.token)
@@ -362,6 +397,7 @@ def run_test(arguments):
 
     check_journal(devtools)
     check_import(devtools)
+    check_heatmap(devtools, arguments.screenshot)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")
@@ -380,8 +416,9 @@ def run_bench(arguments):
         devtools.wait_for("location.href === 'about:blank'", 10)
         devtools.call("Page.navigate", {"url": f"{base_url}/#from={arguments.from_day}&to={arguments.to_day}"})
         devtools.wait_for("location.pathname === '/'", 10, interval=0.005)
+        # A range of more than a day is drawn by history tiles (layers.js), a day by the vector path.
         found = devtools.wait_for(
-            f"{POINT_COUNT} > 0 && [{POINT_COUNT}, performance.now()]", 120, interval=0.01)
+            f"({POINT_COUNT} > 0 || {TILES_DRAWN} > 0) && [{POINT_COUNT} || {TILES_DRAWN}, performance.now()]", 120, interval=0.01)
         if not found:
             report(False, f"run {run + 1}: no path drawn within 120 s")
             return
@@ -392,7 +429,7 @@ def run_bench(arguments):
             " entry.transferSize, entry.name] : null; })()")
         figures.append(milliseconds)
         waiting, download, size, name = request or (0, 0, 0, "")
-        print(f"run {run + 1}: first path drawn {milliseconds:.0f} ms after navigation start; {count} points drawn;"
+        print(f"run {run + 1}: first path drawn {milliseconds:.0f} ms after navigation start; {count} points or tiles drawn;"
               f" /api/v1/path answered in {waiting:.0f} ms (+{download:.0f} ms transfer, {size} bytes)", flush=True)
         # The map then moves to the path and may ask again at its new zoom: let that finish, or the
         # server would still be reading for it during the next run.
@@ -415,6 +452,7 @@ def main():
     parser.add_argument("--tile-origin", default="http://127.0.0.1:9/", help="tile loads from here may fail")
     parser.add_argument("--from-day", help="bench: the range's first day (YYYY-MM-DD)")
     parser.add_argument("--to-day", help="bench: the range's last day (YYYY-MM-DD)")
+    parser.add_argument("--screenshot", default="/tmp/travelog-heatmap.png", help="test: where the heatmap's screenshot goes")
     parser.add_argument("--runs", type=int, default=3, help="bench: page loads measured")
     parser.add_argument("--stored-points", default="?", help="bench: stored points in the range (for the report)")
     arguments = parser.parse_args()

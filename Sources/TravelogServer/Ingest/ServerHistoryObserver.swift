@@ -5,10 +5,12 @@ import TravelogJournal
 import TravelogStore
 
 /// What the server does once a write is durable: the live stream of the device's user hears of
-/// it, and the counters of `/metrics` count it.
+/// it, the history tiles it lands in get new versions (and the user's tile index takes it in),
+/// and the counters of `/metrics` count it.
 struct ServerHistoryObserver: HistoryObserver {
     let hub: LiveHub
     let metrics: ServerMetrics
+    let tiles: HistoryTiles
 
     /// Imported history reaches the live stream only where it is this recent, seconds (an import
     /// of years is drawn when the page reloads its range, not streamed point by point).
@@ -17,6 +19,7 @@ struct ServerHistoryObserver: HistoryObserver {
     func didStore(_ locations: [Location], summary: InsertSummary, device: Device, source: LocationSource) async {
         metrics.recordIngest(source: source, summary)
         guard summary.inserted > 0 else { return }
+        tiles.landed(locations, device: device)
         var live = locations
         if source == .fileImport {
             let horizon = Date().addingTimeInterval(-Self.liveHorizonSeconds)

@@ -185,6 +185,7 @@
       state.map = L.map('map', { preferCanvas: true, worldCopyJump: true }).setView([20, 0], 2);
       state.pathGroup = L.featureGroup().addTo(state.map);
       state.journalGroup = L.featureGroup().addTo(state.map);
+      TravelogLayers.addOfflineBase(state.map);
       state.map.attributionControl.addAttribution(
         'Places: <a href="https://www.geonames.org/">GeoNames</a> (CC BY 4.0)');
       state.map.on('zoomend', onZoomEnd);
@@ -247,10 +248,18 @@
   function drawPath(collection, zoom) {
     clearPath();
     let count = 0;
+    // Wide ranges and the heatmap are drawn by the server's tiles (layers.js); live fixes still
+    // get vector lines of their own.
+    const tiled = TravelogLayers.usesTiles(state.range);
+    state.tiledBounds = L.latLngBounds([]);
     for (const feature of collection.features) {
       const properties = feature.properties;
       const entry = track(properties.device);
       for (const coordinates of feature.geometry.coordinates) {
+        if (tiled) {
+          for (const [longitude, latitude] of coordinates) state.tiledBounds.extend([latitude, longitude]);
+          continue;
+        }
         addLine(entry, coordinates.map(([longitude, latitude]) => [latitude, longitude]), properties.device);
         count += coordinates.length;
       }
@@ -315,7 +324,8 @@
 
   /** Moves the map to the drawn path (or to the current position when the range has none). */
   function placeMap() {
-    const bounds = state.pathGroup.getBounds();
+    let bounds = state.pathGroup.getBounds();
+    if (!bounds.isValid() && state.tiledBounds) bounds = state.tiledBounds;
     if (bounds.isValid()) {
       state.placed = true;
       // A zoom far from the one the path was simplified for asks for the path again (onZoomEnd).
@@ -657,6 +667,8 @@
   }
 
   function reloadRange(place) {
+    TravelogLayers.show(state.range, rangeQuery());
+    showDayThumbnails();
     state.distanceMeters = null;
     state.locationCount = null;
     showSummary();
@@ -819,6 +831,26 @@
     return actions;
   }
 
+  /** A snapshot per day of a short range, above the journal's entries. */
+  function showDayThumbnails() {
+    const days = $('journal-days');
+    days.replaceChildren();
+    const count = daysBetween(state.range.from, state.range.to) + 1;
+    if (count > 14) return;
+    for (let index = 0; index < count; index += 1) {
+      const day = addDays(state.range.from, index);
+      const figure = document.createElement('figure');
+      const image = document.createElement('img');
+      image.loading = 'lazy';
+      image.alt = `Map of ${day}`;
+      image.src = TravelogLayers.dayThumbnailURL(day, timeZone);
+      const caption = document.createElement('figcaption');
+      caption.textContent = day;
+      figure.append(image, caption);
+      days.append(figure);
+    }
+  }
+
   function showJournalList(visits) {
     state.visits = visits;
     const list = $('journal');
@@ -938,6 +970,10 @@
       } else if (state.range) {
         reloadRange(true);
       }
+    });
+    TravelogLayers.bindSwitch(() => { if (state.range) reloadRange(false); });
+    $('view-image').addEventListener('click', () => {
+      if (state.map && state.range) $('view-image').href = TravelogLayers.imageURL(rangeQuery());
     });
     window.addEventListener('hashchange', () => {
       const range = rangeFromLocation();

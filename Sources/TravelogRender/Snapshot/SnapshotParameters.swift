@@ -1,0 +1,57 @@
+import Foundation
+import TravelogCore
+
+/// Why a snapshot parameter given as text (by `travelog snapshot` or `GET /api/v1/snapshot`) was
+/// refused.
+public enum SnapshotParameterError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Not `LAT,LON,SPAN` in degrees with a positive span that stays off the poles.
+    case region(String)
+    /// Not `WIDTHxHEIGHT` in display points, each 16 to 4096.
+    case size(String)
+    /// Not a pixel scale from 1 to 4.
+    case scale(String)
+    /// Not `path`, `heat` or `points`.
+    case layer(String)
+
+    public var description: String {
+        switch self {
+        case let .region(text): "region '\(text)': expected LAT,LON,SPAN in degrees (e.g. 52.52,13.40,0.2)"
+        case let .size(text): "size '\(text)': expected WIDTHxHEIGHT, each from 16 to 4096 (e.g. 1200x800)"
+        case let .scale(text): "scale '\(text)': expected a number from 1 to 4"
+        case let .layer(text): "layer '\(text)': expected path, heat or points"
+        }
+    }
+}
+
+extension MapSnapshotter.Options {
+    /// A region `LAT,LON,SPAN`: centred there, SPAN degrees of latitude high and of longitude wide.
+    public static func region(parsing text: String) throws(SnapshotParameterError) -> CoordinateRegion {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let span = parts[2], span > 0, span <= 360,
+              let center = Coordinate(validLatitude: latitude, longitude: longitude),
+              let region = try? CoordinateRegion(center: center, span: CoordinateSpan(latitudeDeltaDegrees: min(span, 170),
+                                                                                       longitudeDeltaDegrees: span))
+        else { throw .region(text) }
+        return region
+    }
+
+    /// A size `WIDTHxHEIGHT` in display points.
+    public static func size(parsing text: String) throws(SnapshotParameterError) -> (widthPoints: Int, heightPoints: Int) {
+        let parts = text.lowercased().split(separator: "x").map { Int($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1],
+              (16...4096).contains(width), (16...4096).contains(height) else { throw .size(text) }
+        return (width, height)
+    }
+
+    /// A pixel scale from 1 to 4.
+    public static func scale(parsing text: String) throws(SnapshotParameterError) -> Double {
+        guard let scale = Double(text), (1...4).contains(scale) else { throw .scale(text) }
+        return scale
+    }
+
+    /// A layer name.
+    public static func layer(parsing text: String) throws(SnapshotParameterError) -> HistoryLayer {
+        guard let layer = HistoryLayer(rawValue: text) else { throw .layer(text) }
+        return layer
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import TravelogCore
+import TravelogRender
+import TravelogStore
+
+/// The history tiles of every user: a ``HistoryTileIndex`` per user, built from the store on the
+/// first tile and kept up to date by ``landed(_:device:)``, plus the ``TileVersions`` that make
+/// the tiles' ETags.
+///
+/// Every stored batch reaches it through ``landed(_:device:)``, called by the server's
+/// `HistoryObserver` once `HistoryWriter` made the batch durable (routes, phone apps and uploads
+/// alike). A batch that continues its device's history joins the index and renews the tiles it
+/// touches; one that lands before the device's last fix (an import of old data, a late retry)
+/// renews every tile and marks the index stale, and the next tile builds it anew. A tile reads its
+/// content under the lock (cheap: the squares it covers) and draws outside it.
+final class HistoryTiles: Sendable {
+    private struct UserState {
+        var loaded: HistoryIndexLoader.Loaded?
+        var stale = false
+        /// A build under way, shared by every request that needs it.
+        var building: Task<HistoryIndexLoader.Loaded, any Error>?
+        /// Batches that landed while building, added once it ends.
+        var landedWhileBuilding: [(DeviceID, [Location])] = []
+        var versions = TileVersions()
+    }
+
+    let store: any TravelogStore
+    /// Tells this process's ETags from those of an earlier one (whose counts started at 0 too).
+    let instance = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    private let users = Mutex<[UserID: UserState]>([:])
+
+    init(store: any TravelogStore) {
+        self.store = store
+    }
+
+    /// New locations of a device were stored: they join the index (when it is built) and the
+    /// tiles they touch get a new version.
+    func landed(_ locations: [Location], device: Device) {
+        guard let earliest = locations.min(by: { $0.timestamp < $1.timestamp }) else { return }
+        users.withLock { users in
+            // Taken out of the dictionary so that the index's arrays have one owner and grow in place.
+            var state = users.removeValue(forKey: device.userID) ?? UserState()
+            defer { users[device.userID] = state }
+            let previous = state.loaded?.lastLocations[device.id]
+            if let previous, earliest.timestamp < previous.timestamp {
+                // Lines that joined the fixes around it, wherever they ran, change.
+                state.versions.changedEverywhere()
+                state.stale = true
+                return
+            }
+            var rect = MapRect(bounding: locations.lazy.map { MapPoint($0.coordinate) })
+            if let previous { rect = rect.union(MapPoint(previous.coordinate)) }
+            state.versions.landed(in: rect)
+            if state.building != nil {
+                state.landedWhileBuilding.append((device.id, locations))
+            } else if var loaded = state.loaded, !state.stale {
+                state.loaded = nil  // one copy of the index while it changes
+                Self.add(locations, device: device.id, to: &loaded, state: &state)
+                state.loaded = loaded
+            }
+        }
+    }
+
+    /// The ETag of a tile of a user (whatever layer and range; they are part of the URL).
+    func etag(userID: UserID, tile: Tile) -> String {
+        let version = users.withLock { $0[userID]?.versions.version(of: tile) ?? 0 }
+        return "\"\(instance)-\(version)\""
+    }
+
+    /// Runs `body` on the user's index, building it first when needed.
+    func withIndex<T: Sendable>(userID: UserID, _ body: (HistoryIndexLoader.Loaded) throws -> T) async throws -> T {
+        while true {
+            let step: Result<T, any Error>? = users.withLock { users in
+                var state = users[userID] ?? UserState()
+                defer { users[userID] = state }
+                if let loaded = state.loaded, !state.stale { return Result { try body(loaded) } }
+                if state.building == nil {
+                    let store = self.store
+                    state.building = Task { try await HistoryIndexLoader.load(store: store, userID: userID) }
+                    state.landedWhileBuilding = []
+                }
+                return nil
+            }
+            if let step { return try step.get() }
+            guard let task = users.withLock({ $0[userID]?.building }) else { continue }
+            let result = await task.result
+            users.withLock { users in
+                guard var state = users[userID], state.building == task else { return }
+                state.building = nil
+                if case var .success(loaded) = result {
+                    state.stale = false
+                    for (device, locations) in state.landedWhileBuilding where !state.stale {
+                        Self.add(locations, device: device, to: &loaded, state: &state)
+                    }
+                    state.loaded = loaded
+                }
+                state.landedWhileBuilding = []
+                users[userID] = state
+            }
+            if case let .failure(error) = result { throw error }
+        }
+    }
+
+    /// Adds fixes in time order. A new device makes the index stale; so does a fix older than its
+    /// device's last one (the build read it already, or it landed out of order), which also renews
+    /// every tile.
+    private static func add(_ locations: [Location], device: DeviceID, to loaded: inout HistoryIndexLoader.Loaded,
+                            state: inout UserState) {
+        guard let deviceIndex = loaded.deviceIndices[device] else {
+            state.stale = true
+            return
+        }
+        for location in locations.sorted(by: { $0.timestamp < $1.timestamp }) where !loaded.index.append(location, deviceIndex: deviceIndex) {
+            state.stale = true
+            state.versions.changedEverywhere()
+            return
+        }
+        if let last = locations.max(by: { $0.timestamp < $1.timestamp }) { loaded.lastLocations[device] = last }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TravelogCore
+import TravelogRender
+import TravelogStore
+
+/// History tiles (`path`, `heat`, `points`), snapshots, and the offline world base the page shows
+/// under the tile server's tiles (or instead of them, offline). Tiles and snapshots take the read
+/// API's authentication; the world base is public, like the page's own files.
+struct TileRoutes {
+    let store: any TravelogStore
+    let tiles: HistoryTiles
+    /// The offline world base, when its outline file was found.
+    let worldOutlines: WorldOutlines?
+    /// The tile server snapshots draw on when it answers.
+    let basemap: TileServerBasemap
+
+    func add(to router: RouteRegistry) {
+        router.get("/api/v1/tiles/{layer}/{z}/{x}/{y}.png") { request, context in try await historyTile(request, context) }
+        router.get("/api/v1/snapshot") { request, context in try await snapshot(request, context) }
+        router.get("/api/v1/basemap/{z}/{x}/{y}.png") { request, context in try worldBaseTile(request, context) }
+    }
+
+    /// `z/x/y.png` of a route, checked.
+    static func tile(_ context: TravelogRequestContext) throws(APIError) -> Tile {
+        let parameters = context.parameters
+        let z = parameters.get("z") ?? "", x = parameters.get("x") ?? "", y = parameters.get("y") ?? ""
+        guard let zoom = Int(z), let column = Int(x), let row = Int(y), zoom <= 22,
+              let tile = try? Tile(zoom: zoom, x: column, y: row) else {
+            throw .notFound("no tile \(z)/\(x)/\(y).png: expected z/x/y.png with z from 0 to 22 and x, y inside the world")
+        }
+        return tile
+    }
+
+    /// `scale=1|2`: 256- or 512-pixel tiles.
+    static func tileScale(_ request: Request) throws(APIError) -> Double {
+        guard let text = request.query("scale") else { return 1 }
+        guard let scale = Double(text), scale == 1 || scale == 2 else { throw .badRequest("scale '\(text)': expected 1 or 2") }
+        return scale
+    }
+
+    /// The filter of the read parameters, in the index's device numbers.
+    static func filter(_ parameters: ReadParameters, loaded: HistoryIndexLoader.Loaded) -> HistoryTileIndex.Filter {
+        HistoryTileIndex.Filter(from: parameters.from, to: parameters.to,
+                                devices: Set(parameters.devices.compactMap { loaded.deviceIndices[$0.id] }))
+    }
+
+    /// `GET /api/v1/tiles/{layer}/{z}/{x}/{y}.png`: answers `If-None-Match` with 304 while no new
+    /// locations landed in the tile.
+    func historyTile(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        guard let layer = context.parameters.get("layer").flatMap(HistoryLayer.init(rawValue:)) else {
+            throw APIError.notFound("no tile layer '\(context.parameters.get("layer") ?? "")': expected path, heat or points")
+        }
+        let tile = try Self.tile(context)
+        let scale = try Self.tileScale(request)
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        let etag = tiles.etag(userID: identity.user.id, tile: tile)
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.cacheControl] = "private, no-cache"
+        let held = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        if held.contains(etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let renderer = HistoryTileRenderer(layer: layer, pixelScale: scale)
+        let projection = MapProjection(tile: tile, pixelScale: scale)
+        // The tile's content is read under the lock (the squares it covers); drawing happens outside.
+        let content = try await tiles.withIndex(userID: identity.user.id) { loaded in
+            loaded.index.content(in: renderer.queryRect(for: projection), zoom: tile.zoom, filter: Self.filter(parameters, loaded: loaded))
+        }
+        let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
+        renderer.draw(content, projection: projection, on: canvas)
+        return Response.bytes(try canvas.pngData(), contentType: "image/png", extraHeaders: headers)
+    }
+
+    /// `GET /api/v1/snapshot`: MapKit's `MKMapSnapshotter` as a route.
+    func snapshot(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        var options = MapSnapshotter.Options()
+        do throws(SnapshotParameterError) {
+            if let text = request.query("region") { options.region = try MapSnapshotter.Options.region(parsing: text) }
+            if let text = request.query("size") { (options.widthPoints, options.heightPoints) = try MapSnapshotter.Options.size(parsing: text) }
+            if let text = request.query("scale") { options.pixelScale = try MapSnapshotter.Options.scale(parsing: text) }
+            if let text = request.query("layer") { options.layer = try MapSnapshotter.Options.layer(parsing: text) }
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+        // A copy of the index (shared until the next batch lands), drawn outside the lock.
+        let loaded = try await tiles.withIndex(userID: identity.user.id) { $0 }
+        let filter = Self.filter(parameters, loaded: loaded)
+        let pins = try await HistoryIndexLoader.pins(store: store, userID: identity.user.id, devices: parameters.devices,
+                                                     from: parameters.from, to: parameters.to)
+        let snapshotter = MapSnapshotter(options: options)
+        let (projection, zoom) = try snapshotter.plan(index: loaded.index, filter: filter)
+        let images = await basemap.images(for: MapSnapshotter.basemapTiles(for: projection, zoomLevel: zoom))
+        let snapshot = try snapshotter.snapshot(index: loaded.index, filter: filter, pins: pins, outlines: worldOutlines,
+                                                basemapTiles: images, tileAttribution: basemap.attribution)
+        return Response.bytes(snapshot.pngData, contentType: "image/png", extraHeaders: Self.projectionHeaders(snapshot))
+    }
+
+    /// How a coordinate maps to a pixel of a snapshot: pixel x = (x − mapRectX) × pixelsPerMapPoint,
+    /// with x the coordinate's Web Mercator map point (a world of 2^28 per side; see the OpenAPI document).
+    static func projectionHeaders(_ snapshot: Snapshot) -> HTTPFields {
+        var headers = HTTPFields()
+        let rect = snapshot.projection.mapRect
+        headers[HTTPField.Name("X-Travelog-Map-Rect")!] = "\(rect.minX),\(rect.minY),\(rect.width),\(rect.height)"
+        headers[HTTPField.Name("X-Travelog-Pixels-Per-Map-Point")!] = "\(snapshot.projection.pixelsPerMapPoint)"
+        headers[HTTPField.Name("X-Travelog-Zoom-Level")!] = String(snapshot.zoomLevel)
+        headers[HTTPField.Name("X-Travelog-Basemap")!] = snapshot.basemap.rawValue
+        if let region = try? CoordinateRegion(rect) {
+            headers[HTTPField.Name("X-Travelog-Bounds")!] =
+                "\(region.westLongitude),\(region.southLatitude),\(region.eastLongitude),\(region.northLatitude)"
+        }
+        return headers
+    }
+
+    /// `GET /api/v1/basemap/{z}/{x}/{y}.png`: a tile of the offline world base (Natural Earth
+    /// outlines and a graticule).
+    func worldBaseTile(_ request: Request, _ context: TravelogRequestContext) throws -> Response {
+        let tile = try Self.tile(context)
+        guard let worldOutlines else { throw APIError.notFound("no offline world base: build it with make world") }
+        let scale = try Self.tileScale(request)
+        let projection = MapProjection(tile: tile, pixelScale: scale)
+        let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
+        worldOutlines.draw(projection: projection, on: canvas)
+        var headers = HTTPFields()
+        headers[.cacheControl] = "public, max-age=86400"
+        return Response.bytes(try canvas.pngData(), contentType: "image/png", extraHeaders: headers)
+    }
+}

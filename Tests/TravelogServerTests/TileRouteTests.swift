@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogCore
+import TravelogRender
+import TravelogServer
+
+@Suite("History tiles and snapshots")
+struct TileRouteTests {
+    /// A walk east through central Berlin, a fix a minute.
+    static func walk(from minute: Int, count: Int, latitude: Double = 52.52) -> String {
+        let items = (0..<count).map { step in
+            let time = 1_709_280_000 + (minute + step) * 60
+            return #"{"latitude":\#(latitude),"longitude":\#(13.40 + Double(minute + step) * 0.0005),"time":\#(time)}"#
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// The zoom-14 tile the walk starts in.
+    static let tile = Tile(containing: Coordinate(validLatitude: 52.52, longitude: 13.40)!, zoom: 14)
+    static var tileURI: String { "/api/v1/tiles/path/\(tile).png" }
+    static let elsewhere = Tile(containing: Coordinate(validLatitude: 48.14, longitude: 11.58)!, zoom: 14)
+
+    static func post(_ body: String, _ fixture: ServerFixture, _ client: some TestClientProtocol) async throws {
+        try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                 body: ByteBuffer(string: body)) { response in
+            #expect(response.status == .ok)
+        }
+    }
+
+    /// How many pixels of a PNG are not transparent.
+    static func paintedPixels(_ body: ByteBuffer) throws -> Int {
+        let bytes = try Canvas(png: Data(body.readableBytesView)).rgbaBytes()
+        return stride(from: 3, to: bytes.count, by: 4).filter { bytes[$0] > 0 }.count
+    }
+
+    @Test("a tile needs the read API's authentication")
+    func authentication() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: Self.tileURI, method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+    }
+
+    @Test("path, heat and points tiles draw the user's fixes; another user's tile there is empty")
+    func layers() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await Self.post(Self.walk(from: 0, count: 20), fixture, client)
+            for layer in HistoryLayer.allCases {
+                let uri = "/api/v1/tiles/\(layer.rawValue)/\(Self.tile.zoom)/\(Self.tile.x)/\(Self.tile.y).png"
+                try await client.execute(uri: uri, method: .get, headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "image/png")
+                    let painted = try Self.paintedPixels(response.body)
+                    #expect(painted > 100, "\(layer)")
+                }
+            }
+            try await client.execute(uri: Self.tileURI, method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) { response in
+                #expect(response.status == .ok)
+                let painted = try Self.paintedPixels(response.body)
+                #expect(painted == 0)
+            }
+            try await client.execute(uri: Self.tileURI + "?from=2030-01-01", method: .get, headers: Auth.bearer(fixture.adaToken)) { response in
+                let painted = try Self.paintedPixels(response.body)
+                #expect(painted == 0)
+            }
+        }
+    }
+
+    @Test("a tile carries an ETag, answers 304 to it, and gets a new one only when locations land in it")
+    func etags() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await Self.post(Self.walk(from: 0, count: 5), fixture, client)
+            let auth = Auth.bearer(fixture.adaToken)
+            let farURI = "/api/v1/tiles/heat/\(Self.elsewhere.zoom)/\(Self.elsewhere.x)/\(Self.elsewhere.y).png"
+            let first = try await client.execute(uri: Self.tileURI, method: .get, headers: auth) { $0.headers[.eTag] }
+            let far = try await client.execute(uri: farURI, method: .get, headers: auth) { $0.headers[.eTag] }
+            let etag = try #require(first)
+            var conditional = auth
+            conditional[.ifNoneMatch] = etag
+            try await client.execute(uri: Self.tileURI, method: .get, headers: conditional) { response in
+                #expect(response.status == .notModified)
+            }
+            let before = try await client.execute(uri: Self.tileURI, method: .get, headers: auth) { try Self.paintedPixels($0.body) }
+            try await Self.post(Self.walk(from: 5, count: 5), fixture, client)
+            try await client.execute(uri: Self.tileURI, method: .get, headers: conditional) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] != etag)
+                let painted = try Self.paintedPixels(response.body)
+                #expect(painted > before)  // the new fixes are drawn
+            }
+            try await client.execute(uri: farURI, method: .get, headers: auth) { response in
+                #expect(response.headers[.eTag] == far)
+            }
+        }
+    }
+
+    @Test("locations older than the device's last fix renew every tile, and the rebuilt index draws them")
+    func olderLocations() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await Self.post(Self.walk(from: 20, count: 10), fixture, client)
+            let auth = Auth.bearer(fixture.adaToken)
+            let farURI = "/api/v1/tiles/heat/\(Self.elsewhere.zoom)/\(Self.elsewhere.x)/\(Self.elsewhere.y).png"
+            let before = try await client.execute(uri: Self.tileURI, method: .get, headers: auth) { try Self.paintedPixels($0.body) }
+            let far = try await client.execute(uri: farURI, method: .get, headers: auth) { $0.headers[.eTag] }
+            try await Self.post(Self.walk(from: 0, count: 10), fixture, client)
+            try await client.execute(uri: farURI, method: .get, headers: auth) { response in
+                #expect(response.headers[.eTag] != far)
+            }
+            try await client.execute(uri: Self.tileURI, method: .get, headers: auth) { response in
+                let painted = try Self.paintedPixels(response.body)
+                #expect(painted > before)  // the earlier stretch, west of the first one
+            }
+        }
+    }
+
+    @Test("an unknown layer or a tile outside the world is a 404", arguments: ["/api/v1/tiles/roads/1/0/0.png", "/api/v1/tiles/path/1/2/0.png"])
+    func notFound(uri: String) async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: uri, method: .get, headers: Auth.bearer(fixture.adaToken)) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test("a snapshot is a PNG of the asked size with the projection in its headers")
+    func snapshot() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await Self.post(Self.walk(from: 0, count: 30), fixture, client)
+            try await client.execute(uri: "/api/v1/snapshot?size=300x200&scale=2&layer=heat", method: .get,
+                                     headers: Auth.bearer(fixture.adaToken)) { response in
+                #expect(response.status == .ok)
+                let image = try Canvas(png: Data(response.body.readableBytesView))
+                #expect(image.widthPixels == 600 && image.heightPixels == 400)
+                let rect = try #require(response.headers[HTTPField.Name("X-Travelog-Map-Rect")!]).split(separator: ",").compactMap { Double($0) }
+                let scale = try #require(response.headers[HTTPField.Name("X-Travelog-Pixels-Per-Map-Point")!].flatMap(Double.init))
+                #expect(rect.count == 4 && abs(rect[2] * scale - 600) < 0.01)
+                // The walk's first fix lies inside the image.
+                let start = MapPoint(Coordinate(validLatitude: 52.52, longitude: 13.40)!)
+                let x = (start.x - rect[0]) * scale, y = (start.y - rect[1]) * scale
+                #expect((0..<600).contains(x) && (0..<400).contains(y))
+            }
+            try await client.execute(uri: "/api/v1/snapshot?size=huge", method: .get, headers: Auth.bearer(fixture.adaToken)) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+}
