@@ -11,9 +11,11 @@ GAZETTEER    := .build-data/gazetteer.tlgaz
 WMM          := .build-data/WMM2025.COF
 # The offline world base (Natural Earth country outlines, public domain), built once from PyPI's geopandas wheel.
 WORLD        := .build-data/world.tlworld
+# Time-zone boundaries (timezone-boundary-builder, ODbL 1.0, oceans included) from PyPI's timezonefinder wheel.
+TIMEZONES    := .build-data/timezones.tlzones
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world clean
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones clean
 
 build:
 	$(SWIFT) build
@@ -34,7 +36,7 @@ deps-bench:
 # `make run HOST=0.0.0.0` lets phones on the network reach it.
 HOST ?= 127.0.0.1
 PORT ?= 8080
-run: deps-run gazetteer wmm world build
+run: deps-run gazetteer wmm world timezones build
 	"$$($(SWIFT) build --show-bin-path)/travelog" serve --host $(HOST) --port $(PORT)
 
 gazetteer: $(GAZETTEER)
@@ -52,14 +54,19 @@ world: $(WORLD)
 $(WORLD):
 	$(PYTHON) scripts/build-world-outlines.py --output $@
 
-test: deps-test gazetteer wmm world
+timezones: $(TIMEZONES)
+
+$(TIMEZONES):
+	$(PYTHON) scripts/build-timezones.py --output $@
+
+test: deps-test gazetteer wmm world timezones
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 
-bench: deps-bench gazetteer wmm world release
+bench: deps-bench gazetteer wmm world timezones release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"

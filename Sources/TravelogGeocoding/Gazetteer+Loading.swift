@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TravelogCore
 
 extension Gazetteer {
@@ -19,7 +14,7 @@ extension Gazetteer {
     /// - Throws: `GazetteerError.corrupt(path:offset:reason:)` at the first inconsistency.
     /// - Complexity: O(bytes.count).
     public init(bytes: [UInt8], path: String) throws(GazetteerError) {
-        var reader = Reader(bytes: bytes, path: path)
+        var reader = LittleEndianReader(bytes: bytes, path: path)
         guard bytes.count >= Self.headerBytes else {
             throw reader.corrupt(at: 0, .truncated(section: "header", expectedBytes: Self.headerBytes, fileBytes: bytes.count))
         }
@@ -138,62 +133,19 @@ extension Gazetteer {
 
     /// The whole file, read with one `read` loop.
     static func readFile(_ path: String) throws(GazetteerError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw errno == ENOENT ? .fileNotFound(path: path) : .unreadable(path: path, errno: errno)
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
-        let size = Int(status.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }  // an empty file
-            while filled < size {
-                let count = read(descriptor, base + filled, size - filled)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 { failure = errno; return }
-                if count == 0 { return }  // the file shrank: the size check reports it
-                filled += count
+        do {
+            return try BinaryDataFile.contents(ofFile: path)
+        } catch {
+            switch error {
+            case .notFound: throw .fileNotFound(path: path)
+            case .unreadable(let errno): throw .unreadable(path: path, errno: errno)
             }
         }
-        if failure != 0 { throw .unreadable(path: path, errno: failure) }
-        return Array(bytes[0..<filled])
     }
+}
 
-    /// Reads little-endian integers from the file's bytes; bounds were checked against the header.
-    struct Reader {
-        let bytes: [UInt8]
-        let path: String
-        var offset = 0
-
-        func corrupt(at offset: Int, _ reason: GazetteerCorruption) -> GazetteerError {
-            .corrupt(path: path, offset: offset, reason: reason)
-        }
-
-        mutating func uint32() -> UInt32 {
-            let value = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-            offset += 4
-            return value
-        }
-
-        mutating func uint32Column(_ count: Int) -> [UInt32] { column(count) { UInt32(littleEndian: $0) } }
-        mutating func int32Column(_ count: Int) -> [Int32] { column(count) { Int32(littleEndian: $0) } }
-        mutating func uint16Column(_ count: Int) -> [UInt16] { column(count) { UInt16(littleEndian: $0) } }
-
-        private mutating func column<T: FixedWidthInteger>(_ count: Int, _ convert: (T) -> T) -> [T] {
-            let start = offset
-            offset += count * MemoryLayout<T>.size
-            return bytes.withUnsafeBytes { raw in
-                [T](unsafeUninitializedCapacity: count) { out, initialized in
-                    for i in 0..<count {
-                        out[i] = convert(raw.loadUnaligned(fromByteOffset: start + i * MemoryLayout<T>.size, as: T.self))
-                    }
-                    initialized = count
-                }
-            }
-        }
+extension LittleEndianReader {
+    func corrupt(at offset: Int, _ reason: GazetteerCorruption) -> GazetteerError {
+        .corrupt(path: path, offset: offset, reason: reason)
     }
 }

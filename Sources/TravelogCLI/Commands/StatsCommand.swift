@@ -17,7 +17,7 @@ struct StatsCommand: AsyncParsableCommand {
             A silence of more than 18 hours is a gap: a move across it is not distance but unrecorded \
             movement, shown beside it (how many, and the straight lines). \
             Days are local to where each fix was: a day in Tokyo is a Tokyo day, across daylight-saving \
-            changes (time zones from the offline gazetteer). Without a gazetteer, a location whose source \
+            changes (time zones from the time-zone boundaries, `make timezones`, else from the nearest gazetteer place). Without a gazetteer, a location whose source \
             wrote an offset counts on that offset's day, others on the day of --timezone (default: the system's).
             """)
 
@@ -64,7 +64,7 @@ struct StatsCommand: AsyncParsableCommand {
         // Days are the local days of where each fix was, when the gazetteer is there to say.
         var placeOffset: (@Sendable (Location) -> Int?)?
         if let gazetteer = try? gazetteerOptions.load() {
-            let zones = PlaceTimeZones(describer: GazetteerDescriber(gazetteer: gazetteer))
+            let zones = PlaceTimeZones(describer: GazetteerDescriber(gazetteer: gazetteer), boundaries: gazetteerOptions.timeZoneBoundaries())
             placeOffset = { zones.offsetSeconds(for: $0) }
         } else {
             FileHandle.standardError.write(Data("note: no gazetteer, so days follow the offset each source wrote, else --timezone\n".utf8))

@@ -3,9 +3,10 @@ import Foundation
 import TravelogGeocoding
 import TravelogJournal
 
-/// Which gazetteer the geocoding commands read: `--gazetteer PATH`, else `$TRAVELOG_GAZETTEER`,
-/// else `gazetteer.tlgaz` in the data folder of the default database, else the file that
-/// `make gazetteer` builds in `.build-data/` of the current folder (a source checkout).
+/// The data files `make` builds that the geocoding and journal commands read: the gazetteer
+/// (`--gazetteer PATH`, else `$TRAVELOG_GAZETTEER`) and the time-zone boundaries (`--time-zones PATH`,
+/// else `$TRAVELOG_TIME_ZONES`); each else in the data folder of the default database, else in
+/// `.build-data/` of the current folder (a source checkout).
 struct GazetteerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The gazetteer file (built by `make gazetteer`).",
@@ -13,12 +14,31 @@ struct GazetteerOptions: ParsableArguments {
         valueName: "path"))
     var gazetteer: String?
 
-    /// The paths to try, in order: only the given one when the option or the variable is set.
+    @Option(name: .customLong("time-zones"), help: ArgumentHelp(
+        "The time-zone boundaries file (built by `make timezones`), for local days.",
+        discussion: "Default: $TRAVELOG_TIME_ZONES, else timezones.tlzones beside the default database, else .build-data/timezones.tlzones in the current folder. Without it a place's zone is the nearest gazetteer place's.",
+        valueName: "path"))
+    var timeZones: String?
+
+    /// The gazetteer paths to try, in order: only the given one when the option or the variable is set.
     static func candidatePaths(option: String?, environment: [String: String]) -> [String] {
+        candidatePaths(option: option, variable: "TRAVELOG_GAZETTEER", fileName: Gazetteer.defaultFileName, environment: environment)
+    }
+
+    /// The paths to try for a data file, in order: only the given one when the option or the
+    /// variable is set, else the file in the default database's folder, then in `.build-data/`.
+    static func candidatePaths(option: String?, variable: String, fileName: String, environment: [String: String]) -> [String] {
         if let option, !option.isEmpty { return [option] }
-        if let path = environment["TRAVELOG_GAZETTEER"], !path.isEmpty { return [path] }
+        if let path = environment[variable], !path.isEmpty { return [path] }
         let databaseFolder = (StoreOptions.resolvePath(option: nil, environment: environment) as NSString).deletingLastPathComponent
-        return [databaseFolder + "/" + Gazetteer.defaultFileName, ".build-data/" + Gazetteer.defaultFileName]
+        return [databaseFolder + "/" + fileName, ".build-data/" + fileName]
+    }
+
+    /// The path to load among the candidates: a path given explicitly is read (and its absence
+    /// reported by the loader); a default only when it exists (`nil` when none does).
+    static func existingPath(among candidates: [String]) -> String? {
+        guard candidates.count > 1 else { return candidates[0] }
+        return candidates.first(where: FileManager.default.fileExists(atPath:))
     }
 
     /// Loads the first gazetteer that exists among the candidates.
@@ -26,12 +46,19 @@ struct GazetteerOptions: ParsableArguments {
     ///   one), or `GeocodeCommandError.noGazetteer` listing the defaults tried.
     func load() throws -> Gazetteer {
         let candidates = Self.candidatePaths(option: gazetteer, environment: ProcessInfo.processInfo.environment)
-        // A path given explicitly is read (and its absence reported); a default only when it exists.
-        guard candidates.count > 1 else { return try Gazetteer(contentsOfFile: candidates[0]) }
-        guard let path = candidates.first(where: FileManager.default.fileExists(atPath:)) else {
-            throw GeocodeCommandError.noGazetteer(searched: candidates)
-        }
+        guard let path = Self.existingPath(among: candidates) else { throw GeocodeCommandError.noGazetteer(searched: candidates) }
         return try Gazetteer(contentsOfFile: path)
+    }
+
+    /// Loads the time-zone boundaries, `nil` when no default file exists.
+    /// - Throws: `TimeZoneBoundariesError` for a file named by the option or the variable, or a corrupt one.
+    func loadTimeZones() throws -> TimeZoneBoundaries? {
+        let candidates = Self.candidatePaths(option: timeZones, variable: "TRAVELOG_TIME_ZONES",
+                                             fileName: TimeZoneBoundaries.defaultFileName,
+                                             environment: ProcessInfo.processInfo.environment)
+        return try Self.existingPath(among: candidates).map { path throws(TimeZoneBoundariesError) in
+            try TimeZoneBoundaries(contentsOfFile: path)
+        }
     }
 }
 
@@ -49,11 +76,23 @@ enum GeocodeCommandError: Error, Equatable, CustomStringConvertible {
 }
 
 extension GazetteerOptions {
+    /// The time-zone boundaries, or `nil` (with a note on standard error) when none are found or
+    /// they cannot be read: local days then follow the zone of the nearest gazetteer place.
+    func timeZoneBoundaries() -> TimeZoneBoundaries? {
+        do {
+            if let boundaries = try loadTimeZones() { return boundaries }
+            FileHandle.standardError.write(Data("note: no time-zone boundaries (`make timezones`): a place's zone is the nearest gazetteer place's\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("note: \(error); a place's zone is the nearest gazetteer place's\n".utf8))
+        }
+        return nil
+    }
+
     /// The journal's place describer, or `nil` (with a note on standard error) when no gazetteer is
     /// found: the journal then works without place names and local time zones.
     func describer() -> GazetteerDescriber? {
         do {
-            return GazetteerDescriber(gazetteer: try load())
+            return GazetteerDescriber(gazetteer: try load(), timeZones: timeZoneBoundaries())
         } catch {
             FileHandle.standardError.write(Data("note: journal places are not described: \(error)\n".utf8))
             return nil
