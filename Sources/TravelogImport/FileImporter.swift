@@ -81,9 +81,10 @@ public struct FileImporter: Sendable {
                         // Store this batch while the next is read; at most one waits.
                         if storing, let stored = try await group.next() { summary = summary + stored }
                         let rows = batch.map { StoredLocation(deviceID: device.id, location: $0, source: .fileImport, importID: importID) }
-                        let store = writer.store, observer = writer.observer
+                        let store = writer.store, observer = writer.observer, writer = writer
                         group.addTask {
                             let stored = try await store.insert(rows)
+                            if stored.inserted > 0 { await writer.evaluateRegions(batch, device: device) }
                             await observer.didStore(batch, summary: stored, device: device, source: .fileImport)
                             return stored
                         }

@@ -15,6 +15,8 @@ public struct HistoryWriter: Sendable {
     public let store: any LocationStore
     public let journal: (any JournalScheduler)?
     public let observer: any HistoryObserver
+    /// Runs what is stored through the user's regions (none: no geofences).
+    public var regions: RegionEvaluator?
     /// The limits every location is checked against.
     public var plausibility: LocationPlausibility
 
@@ -97,6 +99,7 @@ public struct HistoryWriter: Sendable {
             }
             if let device, !valid.isEmpty {
                 outcome.stored = try await store.insert(valid.map { StoredLocation(deviceID: device.id, location: $0, source: source) })
+                if outcome.stored.inserted > 0 { await evaluateRegions(valid, device: device) }
                 await observer.didStore(valid, summary: outcome.stored, device: device, source: source)
                 if outcome.stored.inserted > 0, let first = valid.map(\.timestamp).min(), let last = valid.map(\.timestamp).max() {
                     await journal?.historyChanged(device: device, from: first, to: last)
@@ -125,6 +128,12 @@ public struct HistoryWriter: Sendable {
         outcome.visits = visits.count
         outcome.device = device
         return outcome
+    }
+
+    /// Runs stored locations through the user's regions. The locations are durable already, so a
+    /// failure here does not fail the write: the next batch's evaluation goes on from the checkpoint.
+    func evaluateRegions(_ locations: [Location], device: Device) async {
+        _ = try? await regions?.evaluate(locations, device: device)
     }
 
     /// A refused item as the user will see it.
