@@ -94,7 +94,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogJournal",
-            dependencies: ["TravelogCore", "TravelogStore", "TravelogGeocoding"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogGeocoding"],
             swiftSettings: swiftSettings
         ),
         // Users, devices, passwords, tokens and sessions: shared by the server and `travelog user|device`.
@@ -113,6 +113,7 @@ let package = Package(
             name: "TravelogNotify",
             dependencies: [
                 "TravelogStore",
+                "TravelogFormats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

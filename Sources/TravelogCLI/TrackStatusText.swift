@@ -1,10 +1,11 @@
 import Foundation
 import TravelogTracker
+import TravelogFormats
 
 /// `travelog track status` for people.
 enum TrackStatusText {
     static func render(_ status: TrackerStatus) -> String {
-        func time(_ date: Date?) -> String { date.map { ISO8601DateFormatter().string(from: $0) } ?? "never" }
+        func time(_ date: Date?) -> String { date.map(ISO8601TimeFormatter.string) ?? "never" }
         var lines = [
             "last fix:     \(status.lastFixFeature ?? "none") (received \(time(status.lastFixReceivedAt)))",
             "queue:        \(status.queuedCount) of \(status.capacity) fixes waiting"

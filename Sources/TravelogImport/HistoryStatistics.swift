@@ -1,4 +1,5 @@
 import Foundation
+import TravelogFormats
 import TravelogCore
 import TravelogStore
 
@@ -43,16 +44,15 @@ public enum HistoryStatistics {
     /// locations, active days, first and last fix (ISO 8601), and the unrecorded movement across
     /// gaps (how many, and the straight lines in metres and in `units`), which the distance leaves out.
     public static func jsonObject(_ period: TravelStatistics.Period, units: UnitSystem) -> [String: Any] {
-        let iso = ISO8601DateFormatter()
-        return [
+        [
             "period": period.label,
             "distanceMeters": (period.distanceMeters * 1000).rounded() / 1000,
             "distance": (units.distance(meters: period.distanceMeters) * 1000).rounded() / 1000,
             "unit": units.distanceUnit,
             "locations": period.locationCount,
             "activeDays": period.activeDays,
-            "first": period.first.map(iso.string(from:)) ?? NSNull(),
-            "last": period.last.map(iso.string(from:)) ?? NSNull(),
+            "first": period.first.map(ISO8601TimeFormatter.string) ?? NSNull(),
+            "last": period.last.map(ISO8601TimeFormatter.string) ?? NSNull(),
             "unrecordedMovements": period.unrecordedMovement.count,
             "unrecordedMovementMeters": (period.unrecordedMovement.straightLineMeters * 1000).rounded() / 1000,
             "unrecordedMovement": (units.distance(meters: period.unrecordedMovement.straightLineMeters) * 1000).rounded() / 1000,

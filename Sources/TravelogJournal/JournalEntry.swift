@@ -1,6 +1,7 @@
 import Foundation
 import TravelogCore
 import TravelogStore
+import TravelogFormats
 
 /// A visit as the journal shows it: what to call it, and its times in the local time of the place.
 public struct JournalEntry: Encodable, Hashable, Sendable {
@@ -88,9 +89,6 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
 public enum LocalTime {
     /// ISO 8601 to the second: `Z` in UTC (`zone` nil), else the zone's offset at that moment.
     public static func iso(_ date: Date, in zone: TimeZone?) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = zone ?? TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        ISO8601TimeFormatter.string(date, utcOffsetSeconds: zone?.secondsFromGMT(for: date) ?? 0)
     }
 }

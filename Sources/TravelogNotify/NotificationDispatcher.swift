@@ -5,6 +5,7 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 import TravelogStore
+import TravelogFormats
 
 /// Sends the outbox: webhooks (a JSON POST signed with HMAC-SHA256) and ntfy pushes, retrying
 /// with backoff, every attempt written to the delivery log. The outbox is in the store, so what
@@ -227,7 +228,7 @@ public final class NotificationDispatcher: Service, Sendable {
         let message = delivery.message
         let object: [String: Any] = [
             "event": message.event, "key": message.key, "title": message.title, "message": message.message,
-            "occurredAt": ISO8601DateFormatter().string(from: message.occurredAt), "details": message.details,
+            "occurredAt": ISO8601TimeFormatter.string(message.occurredAt), "details": message.details,
             "delivery": delivery.id.rawValue,
         ]
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

@@ -16,7 +16,7 @@ public final class GPXRecorder: @unchecked Sendable {
     public init(path requested: String, now: Date = Date()) throws {
         var path = requested
         if FileManager.default.fileExists(atPath: path) {
-            let stamp = ISO8601DateFormatter.string(from: now, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
+            let stamp = ISO8601TimeFormatter.string(Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
             let base = (requested as NSString).deletingPathExtension
             path = "\(base)-\(stamp.replacingOccurrences(of: ":", with: "")).gpx"
         }

@@ -69,4 +69,23 @@ struct ISO8601TimeFormatterTests {
         #expect(ISO8601TimeFormatter.string(Date(timeIntervalSince1970: -1e300)) == "-283457-03-21T15:00:59.008Z")
         #expect(ISO8601TimeFormatter.string(.distantFuture) == "4001-01-01T00:00:00Z")
     }
+
+    @Test("local times with an offset read as Foundation's ISO 8601 formatter writes them in that zone")
+    func randomOffsets() {
+        var random = SplitMix64(seed: 41)
+        // Offsets of real zones: whole hours, half hours (India), 45 minutes (Nepal), and UTC.
+        let offsets = [0, 3600, -18_000, 19_800, 20_700, -12_600, 50_400, -39_600]
+        var mismatches: [String] = []
+        for _ in 0..<5_000 {
+            let seconds = Double(Int64.random(in: 0...4_102_444_800, using: &random)) + Double.random(in: 0..<1, using: &random)
+            let offset = offsets[Int.random(in: 0..<offsets.count, using: &random)]
+            let date = Date(timeIntervalSince1970: seconds)
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            formatter.timeZone = TimeZone(secondsFromGMT: offset)
+            let ours = ISO8601TimeFormatter.string(date, utcOffsetSeconds: offset)
+            if ours != formatter.string(from: date) { mismatches.append("\(ours) vs \(formatter.string(from: date))") }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(3))")
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TravelogFormats
 import TravelogStore
 
 /// `travelog info`
@@ -19,7 +20,6 @@ struct InfoCommand: AsyncParsableCommand {
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let summaries = try await store.deviceSummaries(userID: user.id)
         let size = try await store.storageSizeBytes() ?? 0
-        let iso = ISO8601DateFormatter()
         if json {
             let object: [String: Any] = [
                 "database": storeOptions.databasePath,
@@ -27,8 +27,8 @@ struct InfoCommand: AsyncParsableCommand {
                 "storageBytes": size,
                 "devices": summaries.map { summary -> [String: Any] in
                     ["name": summary.device.name, "locations": summary.locationCount,
-                     "first": summary.firstTimestamp.map(iso.string(from:)) ?? NSNull(),
-                     "last": summary.lastTimestamp.map(iso.string(from:)) ?? NSNull()]
+                     "first": summary.firstTimestamp.map(ISO8601TimeFormatter.string) ?? NSNull(),
+                     "last": summary.lastTimestamp.map(ISO8601TimeFormatter.string) ?? NSNull()]
                 },
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -40,7 +40,7 @@ struct InfoCommand: AsyncParsableCommand {
         if summaries.isEmpty { print("No devices yet.") }
         for summary in summaries {
             let span = summary.firstTimestamp.map { first in
-                " from \(iso.string(from: first)) to \(summary.lastTimestamp.map(iso.string(from:)) ?? "?")"
+                " from \(ISO8601TimeFormatter.string(first)) to \(summary.lastTimestamp.map(ISO8601TimeFormatter.string) ?? "?")"
             } ?? ""
             print("  \(summary.device.name): \(summary.locationCount) locations\(span)")
         }

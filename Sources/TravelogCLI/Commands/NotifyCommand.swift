@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TravelogFormats
 import Logging
 import TravelogServer
 import TravelogNotify
@@ -110,7 +111,7 @@ struct NotifyCommand: AsyncParsableCommand {
                 return
             }
             for delivery in deliveries {
-                print("\(ISO8601DateFormatter().string(from: delivery.updatedAt))\t\(delivery.message.event)\t\(delivery.message.title)\t"
+                print("\(ISO8601TimeFormatter.string(delivery.updatedAt))\t\(delivery.message.event)\t\(delivery.message.title)\t"
                       + "\(delivery.channel.kind.name)\t\(delivery.state.rawValue) after \(delivery.attempts)\t\(delivery.lastResult ?? "")")
             }
         }

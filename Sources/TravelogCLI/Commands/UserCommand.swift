@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TravelogFormats
 import TravelogServer
 import TravelogAccounts
 import TravelogStore
@@ -85,9 +86,8 @@ struct UserCommand: AsyncParsableCommand {
                 guard try await accounts.endSession(id: end, userID: user.id) else { throw ValidationError("no session \(end) of \(name)") }
                 print("session \(end) ended")
             } else {
-                let formatter = ISO8601DateFormatter()
                 for session in try await accounts.sessions(userID: user.id) {
-                    print("\(session.id)\texpires \(formatter.string(from: session.expiresAt))")
+                    print("\(session.id)\texpires \(ISO8601TimeFormatter.string(session.expiresAt))")
                 }
             }
         }

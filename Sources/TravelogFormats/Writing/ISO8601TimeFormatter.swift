@@ -24,6 +24,22 @@ public enum ISO8601TimeFormatter {
         }
     }
 
+    /// `date` as the local time of a place `utcOffsetSeconds` east of UTC, to the whole second (the
+    /// fraction is dropped after rounding to the millisecond, as Foundation's formatter does), with its offset: "2024-03-01T13:00:00+01:00"; "Z" when the offset is 0.
+    /// This is how the journal writes a visit's local times.
+    public static func string(_ date: Date, utcOffsetSeconds: Int) -> String {
+        // To the millisecond first, as the UTC form is, then the whole second it falls in.
+        let milliseconds = ((date.timeIntervalSince1970 + Double(utcOffsetSeconds)) * 1000).rounded()
+        let local = Date(timeIntervalSince1970: (milliseconds / 1000).rounded(.down))
+        var text = string(local)
+        guard utcOffsetSeconds != 0 else { return text }
+        text.removeLast()  // the "Z"
+        let magnitude = utcOffsetSeconds.magnitude
+        let hours = magnitude / 3600, minutes = magnitude / 60 % 60
+        text += (utcOffsetSeconds < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
+        return text
+    }
+
     /// Milliseconds beyond which instants are clamped: 2^53, about 285,000 years.
     static let limitMilliseconds: Double = 9_007_199_254_740_992
 

@@ -12,7 +12,7 @@ import TravelogStore
 /// `.keepValid` (phone apps) stores the good items and sets the others aside for the user, so no
 /// app's queue is ever stuck behind one item (SPEC, "Ingest and trust").
 public struct HistoryWriter: Sendable {
-    public let store: any LocationStore
+    public let store: any LocationStore & AccountStore & QuarantineStore
     public let journal: (any JournalScheduler)?
     public let observer: any HistoryObserver
     /// Runs what is stored through the user's regions (none: no geofences).
@@ -25,7 +25,7 @@ public struct HistoryWriter: Sendable {
         case keepValid
     }
 
-    public init(store: any LocationStore, journal: (any JournalScheduler)?, observer: any HistoryObserver = SilentHistoryObserver(),
+    public init(store: any LocationStore & AccountStore & QuarantineStore, journal: (any JournalScheduler)?, observer: any HistoryObserver = SilentHistoryObserver(),
                 plausibility: LocationPlausibility = LocationPlausibility()) {
         self.store = store
         self.journal = journal

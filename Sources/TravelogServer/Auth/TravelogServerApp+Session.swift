@@ -1,4 +1,5 @@
 import Foundation
+import TravelogFormats
 import Hummingbird
 import TravelogAccounts
 import TravelogStore
@@ -57,11 +58,10 @@ extension TravelogServerApp {
         }
         router.get("/api/v1/sessions") { _, context in
             let identity = try userIdentity(context)
-            let formatter = ISO8601DateFormatter()
             let sessions = try await account { () throws(AccountError) in
                 try await accounts.sessions(userID: identity.user.id, current: context.sessionSecret)
             }
-            return try Response.json(sessions.map { SessionJSON(id: $0.id, expiresAt: formatter.string(from: $0.expiresAt), current: $0.current) })
+            return try Response.json(sessions.map { SessionJSON(id: $0.id, expiresAt: ISO8601TimeFormatter.string($0.expiresAt), current: $0.current) })
         }
         router.delete("/api/v1/sessions/{id}") { _, context in
             let identity = try userIdentity(context)

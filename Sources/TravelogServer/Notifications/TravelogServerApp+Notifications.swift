@@ -1,4 +1,5 @@
 import Foundation
+import TravelogFormats
 import Hummingbird
 import TravelogNotify
 import TravelogStore
@@ -37,7 +38,7 @@ extension TravelogServerApp {
             state = delivery.state.rawValue
             attempts = delivery.attempts
             lastResult = delivery.lastResult
-            updatedAt = ISO8601DateFormatter().string(from: delivery.updatedAt)
+            updatedAt = ISO8601TimeFormatter.string(delivery.updatedAt)
         }
     }
 
