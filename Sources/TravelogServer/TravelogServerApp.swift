@@ -32,6 +32,8 @@ public struct TravelogServerApp: Sendable {
     let placeTimeZones: PlaceTimeZones?
     /// The one way locations enter the store (every route and upload).
     public let writer: HistoryWriter
+    /// The store's regions (every backend keeps them), until `TravelogStore` includes `RegionStore`.
+    let regionStore: (any TravelogStore & RegionStore)?
     let web: WebAssets
     /// The history tiles' indices and versions.
     let tiles: HistoryTiles
@@ -39,7 +41,7 @@ public struct TravelogServerApp: Sendable {
     let worldOutlines: WorldOutlines?
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
-                gazetteer: Gazetteer? = nil, logger: Logger = Logger(label: "travelog")) {
+                gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
         self.store = store
         self.configuration = configuration
         self.gazetteer = gazetteer
@@ -47,8 +49,8 @@ public struct TravelogServerApp: Sendable {
                                   sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
         hub = LiveHub()
         metrics = ServerMetrics()
-        let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0) }
-        placeTimeZones = describer.map { PlaceTimeZones(describer: $0) }
+        let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0, timeZones: timeZones) }
+        placeTimeZones = describer.map { PlaceTimeZones(describer: $0, boundaries: timeZones) }
         let notifications = NotificationDispatcher(store: store, logger: logger, addressPolicy: configuration.addressPolicy)
         self.notifications = notifications
         journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger) { event in
@@ -56,7 +58,11 @@ public struct TravelogServerApp: Sendable {
         }
         tiles = HistoryTiles(store: store)
         worldOutlines = configuration.worldOutlinesPath.flatMap { try? WorldOutlines(contentsOf: $0) }
-        writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics, tiles: tiles))
+        regionStore = store as? any TravelogStore & RegionStore
+        let regions = regionStore.map { RegionEvaluator(store: $0) { message, userID in _ = await notifications.notify(message, userID: userID) } }
+        var writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics, tiles: tiles))
+        writer.regions = regions
+        self.writer = writer
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
@@ -87,6 +93,7 @@ public struct TravelogServerApp: Sendable {
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
         addReadRoutes(to: router)
+        if let regionStore { RegionRoutes(store: regionStore).add(to: router) }
         TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
                                               cacheDirectory: configuration.tileCacheDirectory)).add(to: router)

@@ -113,17 +113,7 @@ extension TravelogServerApp {
 
     /// The JSON body. A body a form or a `no-cors` fetch sends (`text/plain`, form-encoded) is a 415.
     func decode<T: Decodable>(_ request: Request, _ context: TravelogRequestContext) async throws -> T {
-        if let type = request.headers[.contentType].map(CrossSiteRequestMiddleware.mediaType),
-           CrossSiteRequestMiddleware.formTypes.contains(type) || type == "multipart/form-data" {
-            throw APIError.unsupportedMediaType("\(type): expected application/json")
-        }
-        var request = request
-        let bytes = try await request.collectBytes(context: context)
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch {
-            throw APIError.badRequest("the body is not the JSON object expected: \(error)")
-        }
+        try await request.decodeJSON(T.self, context: context)
     }
 
     func journalEdit<T>(_ body: () async throws -> T) async throws -> T {
