@@ -80,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             logger.warning("journal places stay undescribed and the geocoding API is off: \(error)")
         }
-        let app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, logger: logger)
+        let timeZones = gazetteer == nil ? nil : gazetteerOptions.timeZoneBoundaries { logger.notice("\($0)") }
+        let app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones, logger: logger)
         let users = try await store.users()
         var anyLogin = false
         for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }

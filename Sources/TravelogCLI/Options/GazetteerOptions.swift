@@ -76,14 +76,15 @@ enum GeocodeCommandError: Error, Equatable, CustomStringConvertible {
 }
 
 extension GazetteerOptions {
-    /// The time-zone boundaries, or `nil` (with a note on standard error) when none are found or
-    /// they cannot be read: local days then follow the zone of the nearest gazetteer place.
-    func timeZoneBoundaries() -> TimeZoneBoundaries? {
+    /// The time-zone boundaries, or `nil` (with a note, on standard error unless `note` says
+    /// otherwise) when none are found or they cannot be read: a place's zone is then the nearest
+    /// gazetteer place's.
+    func timeZoneBoundaries(note: (String) -> Void = { FileHandle.standardError.write(Data("note: \($0)\n".utf8)) }) -> TimeZoneBoundaries? {
         do {
             if let boundaries = try loadTimeZones() { return boundaries }
-            FileHandle.standardError.write(Data("note: no time-zone boundaries (`make timezones`): a place's zone is the nearest gazetteer place's\n".utf8))
+            note("no time-zone boundaries (`make timezones`): a place's zone is the nearest gazetteer place's")
         } catch {
-            FileHandle.standardError.write(Data("note: \(error); a place's zone is the nearest gazetteer place's\n".utf8))
+            note("\(error); a place's zone is the nearest gazetteer place's")
         }
         return nil
     }
