@@ -15,12 +15,17 @@ public struct WeightedMapPoint: Hashable, Sendable {
 
 /// Draws the density of fixes as a heatmap that reads well from the whole world down to a street.
 ///
-/// Each fix adds its weight to the pixel it falls in; a separable quartic (biweight) kernel of
-/// ``radiusPoints`` spreads it (peak 1, so a lone fix reaches density 1 at its pixel), and the
+/// Each fix adds its weight to the pixel it falls in; a Gaussian kernel spreads it (peak 1, so a
+/// lone fix reaches density 1 at its pixel, and its spot shows out to ``radiusPoints``), and the
 /// density maps to a colour ramp on a logarithmic scale that saturates at ``saturation(zoomLevel:)``
 /// fixes: a line's fixes per pixel double with each zoom level out, so does the saturation, and
 /// both a daily commute and a one-off trip stay visible at every zoom. The scale depends on the
 /// zoom only, never on the image's content, so neighbouring tiles join without seams.
+///
+/// The Gaussian is the one kernel that is both separable (a pass along rows, then one along
+/// columns) and round: a product of two one-dimensional biweights, say, draws every lone fix as a
+/// rounded square. It runs out to twice the radius, where even a stay of 10⁵ merged fixes adds
+/// less than the faintest colour, so no square edge shows around heavy points either.
 ///
 /// Cost: O(fixes + pixels × radius), whatever the number of fixes per pixel.
 public struct HeatmapRenderer {
@@ -33,8 +38,14 @@ public struct HeatmapRenderer {
         self.projection = projection
     }
 
-    /// The kernel's radius in image pixels (a whole number).
+    /// The radius of a lone fix's spot in image pixels (a whole number).
     public var radiusPixels: Int { max(1, Int((radiusPoints * projection.pixelScale).rounded())) }
+
+    /// How far a fix's kernel reaches, image pixels: twice the spot's radius.
+    public var reachPixels: Int { 2 * radiusPixels }
+
+    /// The density below which nothing is painted.
+    static let faintestDensity: Float = 0.02
 
     /// Fixes per pixel (after the kernel) at which the ramp reaches its hottest colour: 32 at zoom
     /// 18 (a street walked about ten times at a fix a second), twice as many
@@ -45,7 +56,7 @@ public struct HeatmapRenderer {
 
     /// Draws the points (those beyond the image by more than the radius add nothing).
     public func draw(_ points: [WeightedMapPoint], on canvas: Canvas) {
-        let radius = radiusPixels
+        let radius = reachPixels
         let width = canvas.widthPixels + 2 * radius, height = canvas.heightPixels + 2 * radius
         var density = [Float](repeating: 0, count: width * height)
         for point in points {
@@ -54,17 +65,16 @@ public struct HeatmapRenderer {
             guard column >= 0, column < width, row >= 0, row < height else { continue }
             density[row * width + column] += Float(point.weight)
         }
-        let kernel = Self.kernel(radius: radius)
+        let kernel = Self.kernel(spotRadius: radiusPixels)
         let blurred = Self.blur(density, width: width, height: height, kernel: kernel, radius: radius)
         paint(blurred, gridWidth: width, radius: radius, on: canvas)
     }
 
-    /// The biweight kernel (1 − (i/r)²)², i in [−r, r].
-    static func kernel(radius: Int) -> [Float] {
-        (-radius...radius).map { offset in
-            let u = Float(offset) / Float(radius + 1)
-            return (1 - u * u) * (1 - u * u)
-        }
+    /// The Gaussian exp(−i² / 2σ²) for i in [−2r, 2r], with σ such that a lone fix's density
+    /// falls to ``faintestDensity`` at the spot radius r: σ = r / √(2 ln(1 / faintest)).
+    static func kernel(spotRadius radius: Int) -> [Float] {
+        let sigma = Float(radius) / (2 * log(1 / faintestDensity)).squareRoot()
+        return (-2 * radius...2 * radius).map { offset in exp(-Float(offset * offset) / (2 * sigma * sigma)) }
     }
 
     /// Separable convolution: along rows, then along columns, into a grid the canvas's size.
@@ -104,7 +114,7 @@ public struct HeatmapRenderer {
             let line = UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
             for column in 0..<canvas.widthPixels {
                 let value = density[row * canvas.widthPixels + column]
-                guard value > 0.02 else { continue }
+                guard value > Self.faintestDensity else { continue }
                 let level = min(1, log1p(value) * scale)
                 line[column] = ramp[Int(level * Float(ramp.count - 1))]
             }
@@ -117,7 +127,7 @@ public struct HeatmapRenderer {
     /// an opaque red.
     static let ramp: [UInt32] = {
         let stops: [(Double, UInt32, Double)] = [
-            (0, 0x2040FF, 0.35), (0.25, 0x00C8FF, 0.6), (0.5, 0x30D040, 0.75), (0.75, 0xFFE000, 0.85), (1, 0xFF2000, 0.95),
+            (0, 0x2040FF, 0.5), (0.25, 0x00C8FF, 0.6), (0.5, 0x30D040, 0.75), (0.75, 0xFFE000, 0.85), (1, 0xFF2000, 0.95),
         ]
         return (0..<256).map { index in
             let t = Double(index) / 255

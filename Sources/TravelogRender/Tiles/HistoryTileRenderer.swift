@@ -17,7 +17,7 @@ public struct HistoryTileRenderer {
     func reachPixels(_ projection: MapProjection) -> Double {
         switch layer {
         case .path, .points: projection.roadWidthPixels + 2
-        case .heat: Double(HeatmapRenderer(projection: projection).radiusPixels) + 1
+        case .heat: Double(HeatmapRenderer(projection: projection).reachPixels) + 1
         }
     }
 

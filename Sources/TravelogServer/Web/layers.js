@@ -45,7 +45,7 @@ window.TravelogLayers = (() => {
     if (!map || !usesTiles(range)) return;
     const scale = window.devicePixelRatio >= 1.5 ? '&scale=2' : '';
     historyTiles = L.tileLayer(`/api/v1/tiles/${chosen}/{z}/{x}/{y}.png?${query}${scale}`, {
-      pane: 'history', maxZoom: 19, opacity: chosen === 'heat' ? 0.85 : 1,
+      pane: 'history', maxZoom: 19,
     });
     historyTiles.on('tileload', () => { loaded += 1; element.dataset.historyTiles = String(loaded); });
     historyTiles.addTo(map);
