@@ -44,6 +44,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
     ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
+    ("time-zones", TimeZoneBenchmark.run),
     ("visits", VisitBenchmark.run),
     ("tracker-walk", TrackerBenchmarks.walk),
     ("declination", TrackerBenchmarks.declination),
