@@ -7,8 +7,9 @@ import TravelogCore
 ///     {"latitude": 52.52, "longitude": 13.405, "timestamp": "2024-03-01T09:00:00Z",
 ///      "altitude": 34, "horizontalAccuracy": 5, "verticalAccuracy": 3, "speed": 1.4, "course": 90}
 ///
-/// `lat`/`lon`/`lng`, `time`/`tst`, `alt`, `accuracy`/`acc`, `vac`, `bearing`/`heading` are
-/// accepted too; numbers may be JSON numbers (0 and 1 included) or decimal strings; `null` means
+/// `lat`/`lon`/`lng`, `time`/`tst`, `alt`, `accuracy`/`acc`, `vertical_accuracy`/`vac`,
+/// `bearing`/`heading` are accepted too (`accuracy` and `vertical_accuracy` are the names Travelog
+/// writes, `LocationFeatureWriter`); numbers may be JSON numbers (0 and 1 included) or decimal strings; `null` means
 /// not given; `timestamp` is ISO 8601 or epoch seconds (milliseconds from 2^31−1 up). A missing
 /// timestamp means `receivedAt`. A wrong item is a `.rejected` record naming its field.
 ///
@@ -24,7 +25,7 @@ public final class LocationBatchReader: LocationFileReader {
         ("timestamp", .timestamp), ("time", .timestamp), ("tst", .timestamp),
         ("altitude", .altitude), ("alt", .altitude),
         ("horizontalAccuracy", .horizontalAccuracy), ("accuracy", .horizontalAccuracy), ("acc", .horizontalAccuracy),
-        ("verticalAccuracy", .verticalAccuracy), ("vac", .verticalAccuracy),
+        ("verticalAccuracy", .verticalAccuracy), ("vertical_accuracy", .verticalAccuracy), ("vac", .verticalAccuracy),
         ("speed", .speed),
         ("course", .course), ("bearing", .course), ("heading", .course),
     ])

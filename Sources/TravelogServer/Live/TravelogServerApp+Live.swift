@@ -8,7 +8,8 @@ import TravelogStore
 extension TravelogServerApp {
     /// `GET /api/v1/live`: server-sent events. Every batch stored for the user, through any
     /// endpoint, arrives as an event `locations` whose data is
-    /// `{"device": …, "source": …, "locations": [{"latitude", "longitude", "timestamp", "accuracy"}]}`.
+    /// `{"device": …, "source": …, "locations": [Feature…]}`, each location a GeoJSON Point feature
+    /// written as the read API and the export write it (`LocationFeatureWriter`).
     func addLiveRoutes(to router: RouteRegistry) {
         router.get("/api/v1/live") { _, context in
             let identity = try context.requireIdentity()
@@ -38,16 +39,13 @@ extension TravelogServerApp {
     }
 
     static func event(_ update: LiveUpdate) -> String {
-        var text = "event: locations\ndata: {\"device\":\(GeoJSONPoint.quoted(update.deviceName)),\"source\":\"\(update.source.rawValue)\",\"locations\":["
+        let writer = LocationFeatureWriter()
+        writer.append(raw: "event: locations\ndata: {\"device\":\(GeoJSONPoint.quoted(update.deviceName)),\"source\":\"\(update.source.rawValue)\",\"locations\":[")
         for (index, location) in update.locations.enumerated() {
-            if index > 0 { text += "," }
-            text += "{\"latitude\":\(location.coordinate.latitude),\"longitude\":\(location.coordinate.longitude),"
-                + "\"timestamp\":\"\(ISO8601TimeFormatter.string(location.timestamp))\""
-            if location.horizontalAccuracyMeters >= 0 {
-                text += ",\"accuracy\":\(GeoJSONPoint.number(location.horizontalAccuracyMeters, places: 1))"
-            }
-            text += "}"
+            if index > 0 { writer.append(raw: ",") }
+            writer.write(location)
         }
-        return text + "]}\n\n"
+        writer.append(raw: "]}\n\n")
+        return writer.take()
     }
 }

@@ -3,20 +3,16 @@ import TravelogCore
 import TravelogFormats
 import TravelogStore
 
-/// The read API's GeoJSON text: one Point Feature per stored location (its time in
-/// `properties.timestamp`), and one MultiLineString Feature per device for the map's path.
-/// Coordinates are written in their shortest exact form (storage keeps 1e-7°).
+/// The read API's GeoJSON text: one Point Feature per stored location (`LocationFeatureWriter`,
+/// as the export and the live stream write it), and one MultiLineString Feature per device for the
+/// map's path, whose coordinates are written in their shortest exact form (storage keeps 1e-7°).
 enum GeoJSONPoint {
+    /// One stored location as the read API writes it: the export's feature (`LocationFeatureWriter`)
+    /// with the device's name and the source.
     static func feature(_ stored: StoredLocation, deviceName: String) -> String {
-        let location = stored.location
-        var properties = #""timestamp":"\#(ISO8601TimeFormatter.string(location.timestamp))","device":\#(quoted(deviceName)),"source":"\#(stored.source.rawValue)""#
-        if let altitude = location.altitudeMeters { properties += #","altitude":\#(number(altitude, places: 2))"# }
-        if location.horizontalAccuracyMeters >= 0 {
-            properties += #","horizontalAccuracy":\#(number(location.horizontalAccuracyMeters, places: 2))"#
-        }
-        if location.speedMetersPerSecond >= 0 { properties += #","speed":\#(number(location.speedMetersPerSecond, places: 2))"# }
-        if location.courseDegrees >= 0 { properties += #","course":\#(number(location.courseDegrees, places: 1))"# }
-        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(location.coordinate.longitude),\#(location.coordinate.latitude)]},"properties":{\#(properties)}}"#
+        let writer = LocationFeatureWriter()
+        writer.write(stored.location, extra: [("device", deviceName), ("source", stored.source.rawValue)])
+        return writer.take()
     }
 
     static func pathFeature(device: String, segments: [[Coordinate]], builder: PathBuilder) -> String {

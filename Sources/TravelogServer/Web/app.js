@@ -347,11 +347,7 @@
         if (!newest || time > newest.time) newest = { feature, time };
       }
       if (!newest) return;
-      const [longitude, latitude] = newest.feature.geometry.coordinates;
-      showCurrent(newest.feature.properties.device, {
-        latitude, longitude, timestamp: newest.feature.properties.timestamp,
-        accuracy: newest.feature.properties.horizontalAccuracy,
-      });
+      showCurrent(newest.feature.properties.device, fromFeature(newest.feature));
       if (!state.placed && state.pointCount === 0 && !state.pathAbort) placeMap();
     } catch (error) {
       if (error.status !== 401) showStatus(`The current position could not be loaded: ${error.message}`, true);
@@ -455,7 +451,7 @@
         const key = `${properties.device}|${time}`;
         if (state.listKeys.has(key)) continue;
         const element = listItem(time, properties.device, properties.source, latitude, longitude,
-          properties.horizontalAccuracy, false);
+          properties.accuracy, false);
         fragment.append(element);
         state.listEntries.push({ time, key, element });
         state.listKeys.add(key);
@@ -526,9 +522,17 @@
     return state.range && day >= state.range.from && day <= state.range.to;
   }
 
+  /** A location feature (as the read API, the export and the live stream write it) as the page's plain object. */
+  function fromFeature(feature) {
+    const [longitude, latitude] = feature.geometry.coordinates;
+    const properties = feature.properties;
+    return { latitude, longitude, timestamp: properties.timestamp, accuracy: properties.accuracy };
+  }
+
   function receive(update) {
     let added = false;
-    for (const location of update.locations) {
+    for (const feature of update.locations) {
+      const location = fromFeature(feature);
       const time = Date.parse(location.timestamp);
       if (Number.isNaN(time)) continue;
       showCurrent(update.device, location);
@@ -584,7 +588,7 @@
         latitude: coords.latitude,
         longitude: coords.longitude,
         timestamp: new Date(position.timestamp || Date.now()).toISOString(),
-        horizontalAccuracy: coords.accuracy,
+        accuracy: coords.accuracy,
       };
       if (typeof coords.altitude === 'number') entry.altitude = coords.altitude;
       if (typeof coords.speed === 'number' && !Number.isNaN(coords.speed)) entry.speed = coords.speed;
