@@ -59,7 +59,10 @@ struct ImportCommand: AsyncParsableCommand {
         var plausibility = LocationPlausibility()
         if let earliest { plausibility.earliest = Date(timeIntervalSince1970: Double(CivilDate(isoDate: earliest)?.daysSince1970 ?? 0) * 86_400) }
         let journal = JournalProcessor(store: store, describer: gazetteerOptions.describer())
-        let importer = FileImporter(writer: HistoryWriter(store: store, journal: journal, plausibility: plausibility))
+        var writer = HistoryWriter(store: store, journal: journal, plausibility: plausibility)
+        // Every stored location goes through the user's regions; recent crossings wait in the outbox.
+        writer.regions = (store as? any TravelogStore & RegionStore).map { RegionEvaluator(store: $0) }
+        let importer = FileImporter(writer: writer)
         let options = ReaderOptions(date: date.flatMap { CivilDate(isoDate: $0) })
         var target = DeviceTarget.named(device, userID: user.id, app: nil)
         var reports: [ImportReport] = []
