@@ -225,6 +225,10 @@ def check_journal(devtools):
     report(bool(pins), f"yesterday's stays are pins on the map (data-visit-count {visit_count})")
     entries = devtools.evaluate("document.querySelectorAll('#journal li').length")
     report(entries >= 2, f"the journal lists them ({entries} entries)")
+    widths = devtools.evaluate("(() => { const b = document.querySelector('#journal li button[data-action=rename]');"
+                               " return b ? [b.getBoundingClientRect().width, b.closest('li').getBoundingClientRect().width] : null; })()")
+    report(bool(widths) and widths[0] < widths[1] / 2,
+           f"an entry's edit buttons are buttons, not rows as wide as the list ({widths})")
     check_timeline(devtools)
     devtools.evaluate("window.prompt = () => 'Coffee with Ada'; window.confirm = () => true")
     # Let the refresh the live location scheduled run first, so the list clicked is the one shown.
@@ -262,8 +266,12 @@ def check_timeline(devtools):
     report(bool(visits) and trips >= 1 and order.startswith("visit,trip,visit"),
            f"the timeline lists the visits and the trip between them in order ({order!r})")
     times = devtools.evaluate("document.querySelector('#timeline .timeline-visit .timeline-time').textContent")
-    report(bool(times) and re.fullmatch(r"\d\d:\d\d–\d\d:\d\d", times) is not None,
+    clock = r"\d{1,2}[:.]\d\d(\s?[AaPp]\.?\s?[Mm]\.?)?"  # the browser's locale: 10:00, 10:00 AM
+    report(bool(times) and re.fullmatch(f"{clock}–{clock}", times) is not None,
            f"the timeline shows the place's local times ({times!r})")
+    oldest = devtools.evaluate("document.querySelector('#journal li:last-child .muted').textContent")
+    report(bool(times) and bool(oldest) and times in oldest,
+           f"the journal list writes times as the timeline does, one clock format ({oldest!r})")
     marked = devtools.wait_for("document.querySelectorAll('#calendar button.has-data').length >= 1", 10)
     days = devtools.evaluate("[...document.querySelectorAll('#calendar button.has-data')].map((e) => e.dataset.day).join(',')")
     report(bool(marked), f"the calendar marks the days with data ({days})")

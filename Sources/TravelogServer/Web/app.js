@@ -769,9 +769,6 @@
 
   function units() { return state.units === 'imperial' ? 'imperial' : 'metric'; }
 
-  /** "08:00" from an ISO time with the place's offset (the wall clock there). */
-  function wallClock(iso) { return iso ? iso.slice(11, 16) : ''; }
-
   function durationText(seconds) {
     if (seconds === null || seconds === undefined) return 'ongoing';
     const minutes = Math.round(seconds / 60);
@@ -780,8 +777,9 @@
 
   function visitTimes(visit) {
     const day = visit.localArrival.slice(0, 10);
-    const end = visit.localDeparture ? `–${window.TravelogTimeline ? window.TravelogTimeline.clock(visit.localDeparture, visit.localArrival) : wallClock(visit.localDeparture)}` : ' (ongoing)';
-    return `${day} ${wallClock(visit.localArrival)}${end}`;
+    const clock = window.TravelogTimeline.clock;  // the page's one clock format, at the place's wall time
+    const end = visit.localDeparture ? `–${clock(visit.localDeparture, visit.localArrival)}` : ' (ongoing)';
+    return `${day} ${clock(visit.localArrival)}${end}`;
   }
 
   function drawJournal(visits, trips) {

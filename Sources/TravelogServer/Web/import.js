@@ -10,6 +10,9 @@
 
   const megabytes = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 
+  /** "1 visit", "2,345 visits": a count in the browser's locale with its noun, singular for one. */
+  const count = (number, noun) => `${number.toLocaleString()} ${noun}${number === 1 ? '' : 's'}`;
+
   /** One file through the upload route; `onProgress(text, fraction)` while it goes. Resolves to the report. */
   function upload(file, onProgress) {
     return new Promise((resolve, reject) => {
@@ -32,7 +35,7 @@
           if (message.progress) {
             const { bytesRead, totalBytes, locations } = message.progress;
             onProgress(`${file.name}: read ${megabytes(bytesRead)}${totalBytes ? ` of ${megabytes(totalBytes)}` : ''}, `
-              + `${locations.toLocaleString()} locations`, totalBytes ? bytesRead / totalBytes : null);
+              + count(locations, 'location'), totalBytes ? bytesRead / totalBytes : null);
           } else if (message.report) {
             report = message.report;
           }
@@ -63,10 +66,10 @@
     const title = document.createElement('p');
     const name = report.file || 'file';
     if (report.status === 'imported') {
-      title.textContent = `${name}: ${report.imported.toLocaleString()} new locations`
+      title.textContent = `${name}: ${count(report.imported, 'new location')}`
         + (report.duplicates ? `, ${report.duplicates.toLocaleString()} already stored` : '')
         + (report.rejected ? `, ${report.rejected.toLocaleString()} rejected` : '')
-        + (report.visits ? `, ${report.visits} visits` : '');
+        + (report.visits ? `, ${count(report.visits, 'visit')}` : '');
     } else if (report.status === 'skipped') {
       title.textContent = `${name}: skipped (${report.reason})`;
     } else {
@@ -126,7 +129,7 @@
           summary.append(describe({ file: file.name, status: 'failed', error: error.message }));
         }
       }
-      status.textContent = `Done: ${stored.toLocaleString()} new locations from ${files.length} file${files.length === 1 ? '' : 's'}.`;
+      status.textContent = `Done: ${count(stored, 'new location')} from ${count(files.length, 'file')}.`;
     } finally {
       bar.hidden = true;
       button.disabled = false;

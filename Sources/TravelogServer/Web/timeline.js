@@ -13,8 +13,12 @@
   const GAP_SECONDS = 18 * 3600;
   const SVG = 'http://www.w3.org/2000/svg';
 
-  /** "08:00" from an ISO time with the place's offset: the wall clock there. */
-  function wallClock(iso) { return iso ? iso.slice(11, 16) : ''; }
+  /** The page's one clock format: the browser's locale ("08:00", "8:00 AM"), hours and minutes. */
+  const CLOCK = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+
+  /** The wall clock at the place, from an ISO time with the place's offset: its local date and time
+   * are read as if they were UTC and formatted in UTC, so the browser's own zone never shifts them. */
+  function wallClock(iso) { return iso ? CLOCK.format(new Date(`${iso.slice(0, 16)}:00Z`)) : ''; }
 
   /** "08:00", or "3 Jun 08:00" when the day differs from `sameDayAs` (an end after its start). */
   function clock(iso, sameDayAs) {
