@@ -1,10 +1,13 @@
 import Foundation
 import Hummingbird
 
-extension TravelogServerApp {
+struct WebRoutes {
+    let web: WebAssets
+
+
     /// The page (`/` and each of its scripts and styles by name: `/app.js`, `/import.js`…), Leaflet
     /// under `/vendor/leaflet/`, and the OpenAPI document at `/api/openapi.yaml`.
-    func addWebRoutes(to router: RouteRegistry) {
+    func add(to router: RouteRegistry) {
         let pages = [("/", "index.html")] + web.own.keys.filter { $0 != "index.html" }.sorted().map { ("/\($0)", $0) }
         for (path, name) in pages {
             router.get(path) { _, _ in

@@ -6,7 +6,11 @@ import TravelogImport
 import TravelogJournal
 import TravelogStore
 
-extension TravelogServerApp {
+struct ReadRoutes {
+    let store: any TravelogStore
+    let placeTimeZones: PlaceTimeZones?
+
+
     /// The largest number of locations `GET /api/v1/locations` returns by default, and at most.
     static let defaultLocationLimit = 100_000
     /// The most points `GET /api/v1/path` sends by default (`maxPoints` changes it).
@@ -15,7 +19,7 @@ extension TravelogServerApp {
 
     /// Locations (GeoJSON), the map's path, the latest fix per device, devices, statistics and
     /// exports. Every read is scoped to the caller's own user.
-    func addReadRoutes(to router: RouteRegistry) {
+    func add(to router: RouteRegistry) {
         router.get("/api/v1/locations") { request, context in
             try await locationsGeoJSON(request, context)
         }

@@ -4,7 +4,12 @@ import Hummingbird
 import TravelogAccounts
 import TravelogStore
 
-extension TravelogServerApp {
+/// Logging in and out with the page's cookie, and the person's list of sessions.
+struct SessionRoutes {
+    let accounts: AccountService
+    let configuration: ServerConfiguration
+
+
     struct LoginForm: Decodable {
         var user: String
         var password: String
@@ -18,7 +23,12 @@ extension TravelogServerApp {
 
     /// `POST /api/v1/session` logs in (JSON or form `user`, `password`) and sets the page's cookie;
     /// `GET` says who is logged in; `DELETE` logs out.
-    func addSessionRoutes(to router: RouteRegistry) {
+    func add(to router: RouteRegistry) {
+        addLoginRoutes(to: router)
+        addSessionListRoutes(to: router)
+    }
+
+    func addLoginRoutes(to router: RouteRegistry) {
         router.post("/api/v1/session") { request, context in
             var request = request
             let bytes = try await request.collectBytes(context: context)
@@ -57,14 +67,14 @@ extension TravelogServerApp {
             var current: Bool
         }
         router.get("/api/v1/sessions") { _, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             let sessions = try await account { () throws(AccountError) in
                 try await accounts.sessions(userID: identity.user.id, current: context.sessionSecret)
             }
             return try Response.json(sessions.map { SessionJSON(id: $0.id, expiresAt: ISO8601TimeFormatter.string($0.expiresAt), current: $0.current) })
         }
         router.delete("/api/v1/sessions/{id}") { _, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             let id = context.parameters.get("id") ?? ""
             guard try await account({ () throws(AccountError) in try await accounts.endSession(id: id, userID: identity.user.id) }) else {
                 throw APIError.notFound("no session \(id)")

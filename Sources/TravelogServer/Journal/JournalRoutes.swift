@@ -5,9 +5,15 @@ import TravelogGeocoding
 import TravelogJournal
 import TravelogStore
 
-extension TravelogServerApp {
+struct JournalRoutes {
+    let store: any TravelogStore
+    let journal: JournalService
+    let gazetteer: Gazetteer?
+    let placeTimeZones: PlaceTimeZones?
+
+
     /// The journal (visits, trips, places, where someone has been) and offline geocoding.
-    func addJournalRoutes(to router: RouteRegistry) {
+    func add(to router: RouteRegistry) {
         let reader = JournalReader(store: store)
         let editor = JournalEditor(store: store)
         router.get("/api/v1/visits") { request, context in
@@ -18,21 +24,21 @@ extension TravelogServerApp {
                                                               includeHidden: try request.choiceQuery("hidden", ["true", "false"], default: "false") == "true"))
         }
         router.on("/api/v1/visits/{id}", method: .patch) { request, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             struct Body: Decodable { var title: String? }
-            let body: Body = try await decode(request, context)
+            let body: Body = try await request.decodeJSON(context: context)
             let stored = try await journalEdit { try await editor.rename(visit: try visitID(context), userID: identity.user.id, title: body.title) }
             return try Response.json(try await entry(stored.id, reader: reader, userID: identity.user.id))
         }
         router.delete("/api/v1/visits/{id}") { _, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             try await journalEdit { try await editor.delete(visit: try visitID(context), userID: identity.user.id) }
             return Response(status: .noContent)
         }
         router.post("/api/v1/visits/merge") { request, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             struct Body: Decodable { var ids: [Int64] }
-            let body: Body = try await decode(request, context)
+            let body: Body = try await request.decodeJSON(context: context)
             let stored = try await journalEdit {
                 try await editor.merge(visits: body.ids.map(VisitID.init(rawValue:)), userID: identity.user.id)
             }
@@ -50,9 +56,9 @@ extension TravelogServerApp {
             return try Response.json(try await reader.places(userID: identity.user.id))
         }
         router.on("/api/v1/places/{id}", method: .patch) { request, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             struct Body: Decodable { var name: String? }
-            let body: Body = try await decode(request, context)
+            let body: Body = try await request.decodeJSON(context: context)
             guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.badRequest("the place id must be a number") }
             _ = try await journalEdit { try await editor.rename(place: PlaceID(rawValue: id), userID: identity.user.id, name: body.name) }
             return try Response.json(try await reader.places(userID: identity.user.id).first { $0.id == id })
@@ -64,7 +70,7 @@ extension TravelogServerApp {
             return try Response.json(try await reader.whereabouts(userID: identity.user.id, from: parameters.from, to: parameters.to))
         }
         router.post("/api/v1/journal/process") { _, context in
-            let identity = try userIdentity(context)
+            let identity = try context.requirePerson()
             var visits = 0
             for device in try await store.devices(userID: identity.user.id) {
                 let changes = try await journal.processor.process(device: device)

@@ -5,12 +5,16 @@ import TravelogCore
 import TravelogFormats
 import TravelogStore
 
-extension TravelogServerApp {
+/// The live stream of the user's locations as they are stored.
+struct LiveRoutes {
+    let hub: LiveHub
+
+
     /// `GET /api/v1/live`: server-sent events. Every batch stored for the user, through any
     /// endpoint, arrives as an event `locations` whose data is
     /// `{"device": …, "source": …, "locations": [Feature…]}`, each location a GeoJSON Point feature
     /// written as the read API and the export write it (`LocationFeatureWriter`).
-    func addLiveRoutes(to router: RouteRegistry) {
+    func add(to router: RouteRegistry) {
         router.get("/api/v1/live") { _, context in
             let identity = try context.requireIdentity()
             let (id, updates) = hub.subscribe(userID: identity.user.id)
