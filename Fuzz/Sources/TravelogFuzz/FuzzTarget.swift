@@ -1,0 +1,117 @@
+import Foundation
+import TravelogCore
+import TravelogFormats
+
+/// The parsers the fuzzer can drive, by the name `TRAVELOG_FUZZ_TARGET` gives. Each reads the
+/// input the way the server or `travelog import` does, to the end, and checks what it hands out.
+enum FuzzTarget: String, CaseIterable {
+    case gpx, kml, geojson, csv, nmea
+    case googleRecords = "google-records"
+    case googleSemantic = "google-semantic"
+    case googleTimeline = "google-timeline"
+    case googleTimelineIOS = "google-timeline-ios"
+    /// OwnTracks Recorder `.rec` files and the app's HTTP messages (one reader reads both).
+    case owntracks
+    case geolife, gpsd
+    /// OsmAnd and Traccar Client's query or form request (input: `query` NUL `content-type` NUL body).
+    case osmandRequest = "osmand-request"
+    /// Traccar Client 9's JSON body.
+    case traccarJSON = "traccar-json"
+    /// GPSLogger's custom URL request (input as for `osmandRequest`).
+    case gpsloggerRequest = "gpslogger-request"
+    /// The generic API's batch (`POST /api/v1/locations`).
+    case locationBatch = "location-batch"
+    /// An upload's multipart body (boundary `fuzz`) and the format detector on its parts.
+    case multipart
+
+    /// At most this many records are read from one input (a reader that never ends is a hang).
+    static let maximumRecords = 100_000
+    static let receivedAt = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// Runs the parser over `bytes`: file formats twice, once in one block and once in small blocks
+    /// so that every token straddles a block boundary.
+    func run(_ bytes: [UInt8]) {
+        if let format = FileFormat(rawValue: rawValue) {
+            Self.read(format, bytes, chunkBytes: .max)
+            Self.read(format, bytes, chunkBytes: 1 + bytes.count % 251)
+            return
+        }
+        switch self {
+        case .osmandRequest:
+            let (query, contentType, body) = Self.request(bytes)
+            Self.check(try? OsmAndRequestDecoder.osmAnd.decode(query: query, contentType: contentType, body: body,
+                                                                receivedAt: Self.receivedAt))
+        case .traccarJSON:
+            Self.check(try? OsmAndRequestDecoder.traccarClient.decode(jsonBody: bytes, receivedAt: Self.receivedAt))
+        case .gpsloggerRequest:
+            let (query, contentType, body) = Self.request(bytes)
+            Self.check(try? GPSLoggerRequestDecoder.decode(query: query, contentType: contentType, body: body,
+                                                           receivedAt: Self.receivedAt))
+        case .locationBatch:
+            Self.drain(LocationBatchReader(source: MemoryByteSource(bytes), receivedAt: Self.receivedAt))
+        case .multipart:
+            Self.readParts(bytes)
+        default:
+            preconditionFailure("\(rawValue) is a file format")
+        }
+    }
+
+    private static func read(_ format: FileFormat, _ bytes: [UInt8], chunkBytes: Int) {
+        let source = MemoryByteSource(bytes, maximumChunkBytes: chunkBytes)
+        guard let reader = try? format.makeReader(source: source) else { return }
+        drain(reader)
+    }
+
+    /// Reads records until the end or the first `FormatError`, checking each.
+    private static func drain(_ reader: any LocationFileReader) {
+        var reader = reader
+        var count = 0
+        while count < maximumRecords, let record = try? reader.next() {
+            count += 1
+            switch record {
+            case .point(let point):
+                check(point.position.coordinate)
+                if let location = point.position.location { check(location) }
+            case .visit, .rejected:
+                break
+            }
+        }
+        _ = reader.skippedRecords
+    }
+
+    private static func readParts(_ bytes: [UInt8]) {
+        let source = MemoryByteSource(bytes, maximumChunkBytes: 1 + bytes.count % 251)
+        guard let reader = try? MultipartFormReader(source: source, boundary: "fuzz", blockBytes: 256) else { return }
+        var parts = 0
+        while parts < 64, var part = try? reader.nextPart() {
+            parts += 1
+            var prefix = [UInt8](repeating: 0, count: 4096)
+            let count = prefix.withUnsafeMutableBytes { buffer in (try? part.content.read(into: buffer)) ?? 0 }
+            _ = FormatDetector.detect(prefix: Array(prefix.prefix(count)))
+        }
+    }
+
+    /// Splits a request input into query, `Content-Type` (absent when empty) and body at its first two NULs.
+    private static func request(_ bytes: [UInt8]) -> (String, String?, ArraySlice<UInt8>) {
+        let fields = bytes.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+        let query = String(decoding: fields.first ?? [], as: UTF8.self)
+        let contentType = fields.count > 1 && !fields[1].isEmpty ? String(decoding: fields[1], as: UTF8.self) : nil
+        return (query, contentType, fields.count > 2 ? fields[2] : [])
+    }
+
+    private static func check(_ ingested: IngestedLocation?) {
+        guard let ingested else { return }
+        precondition(!ingested.deviceIdentifier.isEmpty, "an ingested location without a device")
+        check(ingested.location)
+    }
+
+    private static func check(_ location: Location) {
+        check(location.coordinate)
+        precondition(location.timestamp.timeIntervalSince1970.isFinite, "a location at no finite time")
+    }
+
+    private static func check(_ coordinate: Coordinate) {
+        precondition((-90...90).contains(coordinate.latitude) && (-180...180).contains(coordinate.longitude),
+                     "a coordinate out of range: \(coordinate)")
+    }
+}
