@@ -550,6 +550,7 @@
     }
     if (added) {
       showSummary();
+      TravelogLayers.refresh();  // the history tiles the new fixes landed in (the others answer 304)
       // The server re-detects visits as fixes arrive: ask for the journal again a little later.
       window.clearTimeout(state.journalTimer);
       state.journalTimer = window.setTimeout(loadJournal, JOURNAL_REFRESH_MILLISECONDS);

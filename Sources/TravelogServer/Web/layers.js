@@ -12,6 +12,8 @@ window.TravelogLayers = (() => {
   let map = null;
   let historyTiles = null;
   let loaded = 0;
+  let refreshTimer = null;
+  const REFRESH_MILLISECONDS = 30000;
   let chosen = LAYERS.includes(localStorage.getItem(LAYER_KEY)) ? localStorage.getItem(LAYER_KEY) : 'path';
 
   /** The offline base, below everything (a pane under the tile pane). */
@@ -51,9 +53,14 @@ window.TravelogLayers = (() => {
     historyTiles.addTo(map);
   }
 
-  /** New fixes landed: tiles are asked for again (unchanged ones answer 304 to their ETag). */
+  /** New fixes landed: the tiles are asked for again, at most every REFRESH_MILLISECONDS
+   * (unchanged ones answer 304 to their ETag). */
   function refresh() {
-    if (historyTiles) historyTiles.redraw();
+    if (!historyTiles || refreshTimer) return;
+    refreshTimer = window.setTimeout(() => {
+      refreshTimer = null;
+      if (historyTiles) historyTiles.redraw();
+    }, REFRESH_MILLISECONDS);
   }
 
   /** Wires the layer switch; `changed` is called after the choice moves. */
