@@ -8,7 +8,7 @@ import TravelogTestSupport
 
 @Suite("travelog snapshot")
 struct SnapshotCommandTests {
-    @Test("a day's walk becomes a PNG of the asked size at the asked scale, on the offline base when no tile server answers")
+    @Test("a day's walk becomes a PNG of the asked size at the asked scale, also when no tile server answers")
     func snapshot() async throws {
         let workspace = try ImportExportCommandTests.Workspace()
         let walk = try workspace.file("walk.csv", ImportExportCommandTests.walk)

@@ -7,6 +7,7 @@ import Testing
 import TravelogCore
 import TravelogRender
 import TravelogServer
+import TravelogTestSupport
 
 @Suite("History tiles and snapshots")
 struct TileRouteTests {
@@ -118,6 +119,45 @@ struct TileRouteTests {
             try await client.execute(uri: Self.tileURI, method: .get, headers: auth) { response in
                 let painted = try Self.paintedPixels(response.body)
                 #expect(painted > before)  // the earlier stretch, west of the first one
+            }
+        }
+    }
+
+    /// Pixels of a PNG within 6 of a colour in each channel, opaque.
+    static func pixels(_ body: ByteBuffer, near color: UInt32) throws -> Int {
+        let bytes = try Canvas(png: Data(body.readableBytesView)).rgbaBytes()
+        let target = [Int(color >> 16 & 0xFF), Int(color >> 8 & 0xFF), Int(color & 0xFF)]
+        return stride(from: 0, to: bytes.count, by: 4).filter { start in
+            bytes[start + 3] == 255 && (0..<3).allSatisfy { abs(Int(bytes[start + $0]) - target[$0]) <= 6 }
+        }.count
+    }
+
+    @Test("the offline world base needs no login and shows land and sea",
+          .enabled(if: BuildData.exists("world.tlworld"),
+                   BuildData.absentReason("world.tlworld", goal: "world", checks: "the offline world base's tiles")))
+    func worldBase() async throws {
+        let configuration = ServerConfiguration(port: 0, bcryptCost: 4, worldOutlinesPath: BuildData.path("world.tlworld"))
+        let fixture = try await ServerFixture.make(configuration: configuration)
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/basemap/0/0/0.png", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                let land = try Self.pixels(response.body, near: 0xF4F1EA), sea = try Self.pixels(response.body, near: 0xDCE9F2)
+                #expect(land > 5_000 && sea > 20_000, "land \(land), sea \(sea) of 65536 pixels")
+            }
+            try await client.execute(uri: "/api/v1/basemap/1/2/0.png", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test("without its outline file the offline world base is a 404 that says how to build it")
+    func worldBaseAbsent() async throws {
+        let fixture = try await ServerFixture.make(configuration: ServerConfiguration(port: 0, bcryptCost: 4, worldOutlinesPath: nil))
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/basemap/0/0/0.png", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body).contains("make world"))
             }
         }
     }
