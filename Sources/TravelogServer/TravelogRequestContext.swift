@@ -43,4 +43,12 @@ public struct TravelogRequestContext: RequestContext {
         guard let identity else { throw .unauthorized("log in, or send HTTP Basic auth or a device token") }
         return identity
     }
+
+    /// The caller when it is a person (the password or the page), or a 401/403: the journal,
+    /// notifications and sessions are not for a device token.
+    func requirePerson() throws(APIError) -> Identity {
+        let identity = try requireIdentity()
+        guard identity.method != .deviceToken else { throw .forbidden("a device token cannot edit the journal") }
+        return identity
+    }
 }

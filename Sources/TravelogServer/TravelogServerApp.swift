@@ -66,11 +66,6 @@ public struct TravelogServerApp: Sendable {
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
-    /// Runs an account operation, answering its failure as the API does.
-    func account<T>(_ body: () async throws(AccountError) -> T) async throws(APIError) -> T {
-        do { return try await body() } catch { throw error.apiError }
-    }
-
     /// Every route, behind the metrics and authentication middleware.
     public func makeRouter() -> Router<TravelogRequestContext> {
         makeRoutes().router
@@ -87,20 +82,19 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))
         base.add(middleware: CrossSiteRequestMiddleware())
         base.add(middleware: TokenScopeMiddleware())
-        addSessionRoutes(to: router)
-        addSessionListRoutes(to: router)
+        SessionRoutes(accounts: accounts, configuration: configuration).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
-        addReadRoutes(to: router)
+        ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
         if let regionStore { RegionRoutes(store: regionStore).add(to: router) }
         TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
                                               cacheDirectory: configuration.tileCacheDirectory)).add(to: router)
-        addLiveRoutes(to: router)
-        addJournalRoutes(to: router)
-        addNotificationRoutes(to: router)
-        addWebRoutes(to: router)
+        LiveRoutes(hub: hub).add(to: router)
+        JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones).add(to: router)
+        NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
+        WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in
             let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil
             guard configuration.metricsAccess.permits(address: context.clientAddress, forwarded: forwarded,

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TravelogFormats
 import Logging
-import TravelogServer
 import TravelogNotify
 import TravelogStore
 
@@ -27,8 +26,13 @@ struct NotifyCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
-            let kind = try TravelogServerApp.channelKind(type: type, url: url, secret: secret, token: token,
-                                                         policy: AddressPolicy(allowsPrivateAddresses: allowPrivateWebhooks))
+            let kind: ChannelKind
+            do throws(ChannelSettingError) {
+                kind = try ChannelSettings.kind(type: type, url: url, secret: secret, token: token,
+                                                policy: AddressPolicy(allowsPrivateAddresses: allowPrivateWebhooks))
+            } catch {
+                throw ValidationError(error.description)
+            }
             let channel = try await store.addChannel(userID: user.id, kind: kind)
             print("channel \(channel.id): \(kind.name) \(kind.url.absoluteString)")
         }
@@ -107,7 +111,7 @@ struct NotifyCommand: AsyncParsableCommand {
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let deliveries = try await store.deliveries(userID: user.id, limit: 200)
             if json {
-                print(try JournalOutput.json(deliveries.map(TravelogServerApp.DeliveryJSON.init)))
+                print(try JournalOutput.json(deliveries.map(DeliveryJSON.init)))
                 return
             }
             for delivery in deliveries {

@@ -108,4 +108,9 @@ struct SessionRoutes {
             throw .badRequest("expected a JSON object {\"user\": …, \"password\": …}")
         }
     }
+
+    /// Runs an account operation, answering its failure as the API does.
+    func account<T>(_ body: () async throws(AccountError) -> T) async throws(APIError) -> T {
+        do { return try await body() } catch { throw error.apiError }
+    }
 }

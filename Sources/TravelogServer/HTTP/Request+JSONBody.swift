@@ -4,7 +4,7 @@ import Hummingbird
 extension Request {
     /// The JSON body. A body a form or a `no-cors` fetch sends (`text/plain`, form-encoded) is a 415.
     /// - Throws: a 415 for those, a 400 for a body that is not the JSON object expected.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: TravelogRequestContext) async throws -> T {
+    func decodeJSON<T: Decodable>(_ type: T.Type = T.self, context: TravelogRequestContext) async throws -> T {
         if let type = headers[.contentType].map(CrossSiteRequestMiddleware.mediaType),
            CrossSiteRequestMiddleware.formTypes.contains(type) || type == "multipart/form-data" {
             throw APIError.unsupportedMediaType("\(type): expected application/json")

@@ -4,7 +4,7 @@ import Hummingbird
 /// Headers on every answer, errors included: no MIME sniffing, no framing (clickjacking), no
 /// `Referer` leaving the page (URLs may carry `?token=`), and a Content-Security-Policy that lets
 /// an API answer load nothing at all. The page's own files carry the page's policy instead
-/// (`TravelogServerApp.contentSecurityPolicy`).
+/// (`WebRoutes.contentSecurityPolicy`).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var apiPolicy: String { "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'" }
 

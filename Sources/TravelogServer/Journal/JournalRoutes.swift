@@ -105,21 +105,9 @@ struct JournalRoutes {
         }
     }
 
-    /// Journal edits need a person (a password or the page), not a device token.
-    func userIdentity(_ context: TravelogRequestContext) throws -> Identity {
-        let identity = try context.requireIdentity()
-        guard identity.method != .deviceToken else { throw APIError.forbidden("a device token cannot edit the journal") }
-        return identity
-    }
-
     func visitID(_ context: TravelogRequestContext) throws -> VisitID {
         guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.badRequest("the entry id must be a number") }
         return VisitID(rawValue: id)
-    }
-
-    /// The JSON body. A body a form or a `no-cors` fetch sends (`text/plain`, form-encoded) is a 415.
-    func decode<T: Decodable>(_ request: Request, _ context: TravelogRequestContext) async throws -> T {
-        try await request.decodeJSON(T.self, context: context)
     }
 
     func journalEdit<T>(_ body: () async throws -> T) async throws -> T {

@@ -4,11 +4,11 @@ import Hummingbird
 import TravelogNotify
 import TravelogStore
 
+/// Channels (webhook, ntfy), a test message and the delivery log, per person.
 struct NotificationRoutes {
     let store: any NotificationStore
     let notifications: NotificationDispatcher
     let configuration: ServerConfiguration
-
 
     struct ChannelJSON: Encodable {
         var id: Int64
@@ -18,32 +18,6 @@ struct NotificationRoutes {
             id = channel.id.rawValue
             type = channel.kind.name
             url = channel.kind.url.absoluteString
-        }
-    }
-
-    /// A delivery as the API and `travelog notify log --json` show it.
-    public struct DeliveryJSON: Encodable, Sendable {
-        public var id: Int64
-        public var channel: Int64
-        public var type: String
-        public var event: String
-        public var key: String
-        public var title: String
-        public var state: String
-        public var attempts: Int
-        public var lastResult: String?
-        public var updatedAt: String
-        public init(_ delivery: Delivery) {
-            id = delivery.id.rawValue
-            channel = delivery.channel.id.rawValue
-            type = delivery.channel.kind.name
-            event = delivery.message.event
-            key = delivery.message.key
-            title = delivery.message.title
-            state = delivery.state.rawValue
-            attempts = delivery.attempts
-            lastResult = delivery.lastResult
-            updatedAt = ISO8601TimeFormatter.string(delivery.updatedAt)
         }
     }
 
@@ -57,8 +31,13 @@ struct NotificationRoutes {
             let identity = try context.requirePerson()
             struct Body: Decodable { var type: String; var url: String; var secret: String?; var token: String? }
             let body: Body = try await request.decodeJSON(context: context)
-            let kind = try Self.channelKind(type: body.type, url: body.url, secret: body.secret, token: body.token,
-                                            policy: configuration.addressPolicy)
+            let kind: ChannelKind
+            do throws(ChannelSettingError) {
+                kind = try ChannelSettings.kind(type: body.type, url: body.url, secret: body.secret, token: body.token,
+                                                policy: configuration.addressPolicy)
+            } catch {
+                throw APIError.badRequest(error.description)
+            }
             let channel = try await store.addChannel(userID: identity.user.id, kind: kind)
             return try Response.json(ChannelJSON(channel), status: .created)
         }
@@ -81,31 +60,6 @@ struct NotificationRoutes {
             let identity = try context.requirePerson()
             let limit = try request.integerQuery("limit", in: 1...1000, default: 100)
             return try Response.json(try await store.deliveries(userID: identity.user.id, limit: limit).map(DeliveryJSON.init))
-        }
-    }
-
-    /// A channel from what a person typed. A URL naming a loopback, private or link-local address
-    /// (or `localhost`) is refused unless the policy allows those; a name is checked again on
-    /// every send, on the addresses it resolves to then.
-    /// - Throws: a 400 naming what is wrong.
-    public static func channelKind(type: String, url text: String, secret: String?, token: String?,
-                                   policy: AddressPolicy) throws(APIError) -> ChannelKind {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty
-        else { throw .badRequest("url '\(text)': expected an http or https URL") }
-        guard policy.permits(host: host) else {
-            throw .badRequest("url '\(text)': \(OutboundError.refusedAddress(host: host).userVisibleResult)")
-        }
-        switch type {
-        case "webhook":
-            guard let secret, secret.count >= 16 else {
-                throw .badRequest("secret: a webhook needs a secret of at least 16 characters to sign its messages")
-            }
-            return .webhook(url: url, secret: secret)
-        case "ntfy":
-            return .ntfy(url: url, token: token.flatMap { $0.isEmpty ? nil : $0 })
-        default:
-            throw .badRequest("type '\(type)': expected webhook or ntfy")
         }
     }
 }
