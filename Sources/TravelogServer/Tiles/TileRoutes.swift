@@ -15,6 +15,8 @@ struct TileRoutes {
     let worldOutlines: WorldOutlines?
     /// The tile server snapshots draw on when it answers.
     let basemap: TileServerBasemap
+    /// Whether it answered lately.
+    let tileServer = TileServerAvailability()
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/tiles/{layer}/{z}/{x}/{y}.png") { request, context in try await historyTile(request, context) }
@@ -95,7 +97,11 @@ struct TileRoutes {
                                                      from: parameters.from, to: parameters.to)
         let snapshotter = MapSnapshotter(options: options)
         let (projection, zoom) = try snapshotter.plan(index: loaded.index, filter: filter)
-        let images = await basemap.images(for: MapSnapshotter.basemapTiles(for: projection, zoomLevel: zoom))
+        var images: [Tile: Data]?
+        if tileServer.shouldAsk() {
+            images = await basemap.images(for: MapSnapshotter.basemapTiles(for: projection, zoomLevel: zoom))
+            if images == nil { tileServer.failed() }
+        }
         let snapshot = try snapshotter.snapshot(index: loaded.index, filter: filter, pins: pins, outlines: worldOutlines,
                                                 basemapTiles: images, tileAttribution: basemap.attribution)
         return Response.bytes(snapshot.pngData, contentType: "image/png", extraHeaders: Self.projectionHeaders(snapshot))
