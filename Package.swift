@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TravelogFormats", targets: ["TravelogFormats"]),
         .library(name: "TravelogStore", targets: ["TravelogStore"]),
         .library(name: "TravelogSQLite", targets: ["TravelogSQLite"]),
+        .library(name: "TravelogPostgres", targets: ["TravelogPostgres"]),
         .executable(name: "travelog", targets: ["travelog"]),
     ],
     dependencies: [
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -60,6 +62,17 @@ let package = Package(
                 "TravelogStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The PostgreSQL store (issue 12), for operators who outgrow one SQLite file.
+        .target(
+            name: "TravelogPostgres",
+            dependencies: [
+                "TravelogStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -215,7 +228,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TravelogStoreTests",
-            dependencies: ["TravelogStore", "TravelogSQLite", "TravelogTestSupport"],
+            dependencies: [
+                "TravelogStore", "TravelogSQLite", "TravelogPostgres", "TravelogTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

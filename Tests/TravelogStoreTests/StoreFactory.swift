@@ -16,6 +16,13 @@ struct StoreFactory: CustomTestStringConvertible, Sendable {
         StoreFactory(name: "SQLite") { try SQLiteLocationStore(path: temporaryDatabasePath()) },
     ]
 
+    /// The backends of the `LocationStore` and `AccountStore` suites: these, and PostgreSQL when
+    /// `TRAVELOG_TEST_POSTGRES_URL` names a server (its store keeps nothing else yet, so the
+    /// journal, notification, quarantine and region suites run on `all` only).
+    static let locationAndAccount: [LocationAccountStoreFactory] =
+        all.map { factory in LocationAccountStoreFactory(name: factory.name) { try factory.make() } }
+        + PostgresTestServer.factories
+
     static func temporaryDatabasePath() -> String {
         TestDirectory.url
             .appendingPathComponent("store-\(UUID().uuidString)")

@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TravelogCore
+import TravelogStore
+
+extension PostgresLocationStore {
+    public func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary {
+        guard !batch.isEmpty else { return InsertSummary() }
+        let deviceIDs = Set(batch.map(\.deviceID.rawValue)).sorted()
+        let importIDs = Set(batch.compactMap(\.importID?.rawValue)).sorted()
+        let now = StoragePrecision.milliseconds(Date())
+        let inserted = try await transaction("storing locations") { connection in
+            var owners: [DeviceID: UserID] = [:]
+            for try await (device, user) in try await connection.query(
+                "SELECT id, user_id FROM devices WHERE id = ANY(\(deviceIDs))", logger: logger
+            ).decode((Int64, Int64).self) {
+                owners[DeviceID(rawValue: device)] = UserID(rawValue: user)
+            }
+            if let unknown = batch.first(where: { owners[$0.deviceID] == nil }) {
+                throw StoreError.unknownDevice(unknown.deviceID)
+            }
+            var inserted = 0
+            var start = batch.startIndex
+            while start < batch.endIndex {
+                let end = min(start + PostgresLocationRows.rowsPerStatement, batch.endIndex)
+                inserted += try await connection.query(PostgresLocationRows.insert(batch[start..<end], owners: owners),
+                                                       logger: logger).collect().count
+                start = end
+            }
+            if !importIDs.isEmpty {
+                // Each import belongs to the batch's users: the heartbeat tells it is still running.
+                let users = Set(owners.values.map(\.rawValue)).sorted()
+                try await connection.query("""
+                    UPDATE imports SET heartbeat_ms = \(now) WHERE user_id = ANY(\(users)) AND id = ANY(\(importIDs))
+                    """, logger: logger)
+            }
+            return inserted
+        }
+        return InsertSummary(inserted: inserted, duplicates: batch.count - inserted)
+    }
+
+    public func beginImport(deviceID: DeviceID, provenance: ImportProvenance) async throws(StoreError) -> ImportID {
+        let now = StoragePrecision.milliseconds(Date())
+        let stale = now - Int64(abandonedImportSeconds * 1000)
+        return try await transaction("starting an import") { connection in
+            let owner = try await connection.query("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
+                .collect().first
+            guard let owner else { throw StoreError.unknownDevice(deviceID) }
+            let userID = try owner.decode(Int64.self)
+            // Imports whose process died, of any user: a maintenance sweep, as in the SQLite store.
+            for row in try await connection.query("""
+                SELECT user_id, id FROM imports WHERE state = 'running' AND heartbeat_ms < \(stale)
+                """, logger: logger).collect() {
+                let (abandonedUser, abandoned) = try row.decode((Int64, Int64).self)
+                try await Self.discardImport(abandoned, userID: abandonedUser, on: connection, logger: logger)
+            }
+            let id = try await connection.query("""
+                INSERT INTO imports (user_id, device_id, file_name, content_sha256, format, imported_at_ms,
+                    inserted_count, duplicate_count, rejected_count, state, heartbeat_ms)
+                VALUES (\(userID), \(deviceID.rawValue), \(provenance.fileName), \(provenance.contentSHA256),
+                    \(provenance.format), \(now), 0, 0, 0, 'running', \(now))
+                RETURNING id
+                """, logger: logger).collect().first?.decode(Int64.self)
+            guard let id else { throw StoreError.database(operation: "starting an import", message: "no id returned") }
+            return ImportID(rawValue: id)
+        }
+    }
+
+    public func finishImport(_ id: ImportID, summary: InsertSummary, tally: ImportTally) async throws(StoreError) -> ImportRecord {
+        let now = StoragePrecision.milliseconds(Date())
+        let finished = try await rows("finishing an import", """
+            UPDATE imports SET state = 'finished', imported_at_ms = \(now), inserted_count = \(Int64(summary.inserted)),
+                duplicate_count = \(Int64(summary.duplicates)), rejected_count = \(Int64(tally.rejected)),
+                content_sha256 = coalesce(\(tally.contentSHA256), content_sha256)
+            WHERE id = \(id.rawValue) AND state = 'running'
+            RETURNING \(unescaped: Self.importColumns)
+            """)
+        guard let row = finished.first else {
+            throw .database(operation: "finishing an import", message: "import \(id) is not running")
+        }
+        return try Self.importRecord(row)
+    }
+
+    public func discardImport(_ id: ImportID) async throws(StoreError) {
+        try await transaction("discarding an import") { connection in
+            let owner = try await connection.query("SELECT user_id FROM imports WHERE id = \(id.rawValue)", logger: logger)
+                .collect().first
+            guard let owner else { return }
+            try await Self.discardImport(id.rawValue, userID: try owner.decode(Int64.self), on: connection, logger: logger)
+        }
+    }
+
+    /// Deletes an import's locations, and the import when it is running (as the SQLite store does).
+    static func discardImport(_ id: Int64, userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM locations WHERE user_id = \(userID) AND import_id = \(id)", logger: logger)
+        try await connection.query("DELETE FROM imports WHERE user_id = \(userID) AND id = \(id) AND state = 'running'",
+                                   logger: logger)
+    }
+
+    public func locations(_ query: LocationQuery) async throws(StoreError) -> [StoredLocation] {
+        var result: [StoredLocation] = []
+        for row in try await rows("reading locations", PostgresLocationRows.select(query)) {
+            result.append(try PostgresLocationRows.storedLocation(row))
+        }
+        return result
+    }
+
+    public func forEachBatch(_ query: LocationQuery, batchSize: Int,
+                             _ body: @Sendable ([StoredLocation]) throws -> Void) async throws {
+        let rows: PostgresRowSequence
+        do {
+            rows = try await client.query(PostgresLocationRows.select(query), logger: logger)
+        } catch {
+            throw Self.storeError(error, "reading locations")
+        }
+        var batch: [StoredLocation] = []
+        batch.reserveCapacity(max(1, batchSize))
+        var iterator = rows.makeAsyncIterator()
+        while true {
+            let row: PostgresRow?
+            do {
+                row = try await iterator.next()
+            } catch {
+                throw Self.storeError(error, "reading locations")
+            }
+            guard let row else { break }
+            batch.append(try PostgresLocationRows.storedLocation(row))
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    public func deviceSummaries(userID: UserID) async throws(StoreError) -> [DeviceSummary] {
+        var summaries: [DeviceSummary] = []
+        for row in try await rows("summarising devices", """
+            SELECT d.id, d.user_id, d.name, d.created_at_ms, d.app, d.token_scope,
+                count(l.timestamp_ms), min(l.timestamp_ms), max(l.timestamp_ms)
+            FROM devices d LEFT JOIN locations l ON l.user_id = d.user_id AND l.device_id = d.id
+            WHERE d.user_id = \(userID.rawValue)
+            GROUP BY d.user_id, d.id ORDER BY d.name COLLATE "C"
+            """) {
+            let count = try Self.decode(row, column: 6, as: Int64.self, "summarising devices")
+            let first = try Self.decode(row, column: 7, as: Int64?.self, "summarising devices")
+            let last = try Self.decode(row, column: 8, as: Int64?.self, "summarising devices")
+            summaries.append(DeviceSummary(device: try Self.device(row), locationCount: Int(count),
+                                           firstTimestamp: first.map(StoragePrecision.date(milliseconds:)),
+                                           lastTimestamp: last.map(StoragePrecision.date(milliseconds:))))
+        }
+        return summaries
+    }
+
+    public func imports(userID: UserID) async throws(StoreError) -> [ImportRecord] {
+        var records: [ImportRecord] = []
+        for row in try await rows("listing imports", """
+            SELECT \(unescaped: Self.importColumns) FROM imports
+            WHERE user_id = \(userID.rawValue) AND state = 'finished' ORDER BY id DESC
+            """) {
+            records.append(try Self.importRecord(row))
+        }
+        return records
+    }
+
+    public func storageSizeBytes() async throws(StoreError) -> Int64? {
+        let found = try await rows("measuring the database", """
+            SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind = 'r'
+            """)
+        return try Self.decode(found.first, as: Int64.self, "measuring the database")
+    }
+
+    static let importColumns = """
+        id, device_id, file_name, content_sha256, format, imported_at_ms, inserted_count, duplicate_count, rejected_count
+        """
+
+    static func importRecord(_ row: PostgresRow) throws(StoreError) -> ImportRecord {
+        let (id, device, fileName, sha256, format, importedAt, inserted, duplicates, rejected) = try decode(
+            row, as: (Int64, Int64, String, String?, String, Int64, Int64, Int64, Int64).self, "reading an import")
+        return ImportRecord(id: ImportID(rawValue: id), deviceID: DeviceID(rawValue: device),
+                            provenance: ImportProvenance(fileName: fileName, contentSHA256: sha256, format: format),
+                            importedAt: StoragePrecision.date(milliseconds: importedAt),
+                            inserted: Int(inserted), duplicates: Int(duplicates), rejected: Int(rejected))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TravelogCore
+import TravelogStore
+
+/// The store for operators who outgrow one file: PostgreSQL, through PostgresNIO's pooled client.
+/// The same semantics as `SQLiteLocationStore` (the same conformance suites), on a schema of its own
+/// (`PostgresMigrations`) where every table carries `user_id`.
+///
+/// So far it keeps locations and accounts (`LocationStore`, `AccountStore`); the journal,
+/// notifications, quarantine and regions are still the SQLite and in-memory stores' only.
+public final class PostgresLocationStore: LocationStore, AccountStore {
+    /// The server and database, without the password.
+    public let url: PostgresConnectionURL
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// Connects to the database at `url` and applies pending migrations (several processes may
+    /// start at once: the first migrates, the others wait for it).
+    /// - Parameter schema: a schema of its own to create and use instead of the user's default one
+    ///   (letters, digits and `_`; the tests give each store a new one).
+    /// - Throws: `StoreError.cannotOpen` when the server cannot be reached or the schema migrated.
+    public init(url: PostgresConnectionURL, schema: String? = nil, maximumConnections: Int = 20) async throws(StoreError) {
+        self.url = url
+        if let schema, schema.isEmpty || !schema.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) {
+            throw .cannotOpen(path: url.description, reason: "'\(schema)' is not a plain schema name")
+        }
+        var configuration = url.clientConfiguration(searchPath: schema)
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration)
+        self.client = client
+        logger = Logger(label: "travelog.postgres")
+        running = Task { await client.run() }
+        do {
+            try await PostgresMigrator(client: client, logger: logger).migrate(creatingSchema: schema)
+        } catch {
+            running.cancel()
+            throw .cannotOpen(path: url.description, reason: Self.message(error))
+        }
+    }
+
+    deinit { running.cancel() }
+
+    /// Closes the connections; the store cannot be used afterwards.
+    public func close() { running.cancel() }
+
+    // MARK: Accounts
+
+    static let deviceColumns = "id, user_id, name, created_at_ms, app, token_scope"
+
+    public func addUser(named name: String) async throws(StoreError) -> User {
+        let name = try AccountName.validated(name)
+        let now = StoragePrecision.milliseconds(Date())
+        let rows: [PostgresRow]
+        do {
+            rows = try await client.query("INSERT INTO users (name, created_at_ms) VALUES (\(name), \(now)) RETURNING id",
+                                          logger: logger).collect()
+        } catch where Self.isUniqueViolation(error) {
+            throw .userExists(name: name)
+        } catch {
+            throw Self.storeError(error, "adding a user")
+        }
+        let id = try Self.decode(rows.first, as: Int64.self, "adding a user")
+        return User(id: UserID(rawValue: id), name: name, createdAt: StoragePrecision.date(milliseconds: now))
+    }
+
+    public func user(named name: String) async throws(StoreError) -> User? {
+        try await rows("reading a user", "SELECT id, name, created_at_ms FROM users WHERE name = \(name)").first.map(Self.user)
+    }
+
+    public func user(id: UserID) async throws(StoreError) -> User? {
+        try await rows("reading a user", "SELECT id, name, created_at_ms FROM users WHERE id = \(id.rawValue)").first.map(Self.user)
+    }
+
+    public func users() async throws(StoreError) -> [User] {
+        try await rows("listing users", "SELECT id, name, created_at_ms FROM users ORDER BY name COLLATE \"C\"").map(Self.user)
+    }
+
+    public func addDevice(named name: String, userID: UserID) async throws(StoreError) -> Device {
+        let name = try AccountName.validated(name)
+        let now = StoragePrecision.milliseconds(Date())
+        let rows: [PostgresRow]
+        do {
+            // Inserting from the user's row: no row (no id back) when there is no such user.
+            rows = try await client.query("""
+                INSERT INTO devices (user_id, name, created_at_ms)
+                SELECT id, \(name), \(now) FROM users WHERE id = \(userID.rawValue) RETURNING id
+                """, logger: logger).collect()
+        } catch where Self.isUniqueViolation(error) {
+            throw .deviceExists(name: name)
+        } catch {
+            throw Self.storeError(error, "adding a device")
+        }
+        guard let row = rows.first else { throw .unknownUser(userID) }
+        let id = try Self.decode(row, as: Int64.self, "adding a device")
+        return Device(id: DeviceID(rawValue: id), userID: userID, name: name, createdAt: StoragePrecision.date(milliseconds: now))
+    }
+
+    public func device(named name: String, userID: UserID) async throws(StoreError) -> Device? {
+        try await rows("reading a device", """
+            SELECT \(unescaped: Self.deviceColumns) FROM devices WHERE user_id = \(userID.rawValue) AND name = \(name)
+            """).first.map(Self.device)
+    }
+
+    public func device(id: DeviceID) async throws(StoreError) -> Device? {
+        try await rows("reading a device", "SELECT \(unescaped: Self.deviceColumns) FROM devices WHERE id = \(id.rawValue)")
+            .first.map(Self.device)
+    }
+
+    public func devices(userID: UserID) async throws(StoreError) -> [Device] {
+        try await rows("listing devices", """
+            SELECT \(unescaped: Self.deviceColumns) FROM devices WHERE user_id = \(userID.rawValue) ORDER BY name COLLATE "C"
+            """).map(Self.device)
+    }
+
+    static func user(_ row: PostgresRow) throws(StoreError) -> User {
+        let (id, name, created) = try decode(row, as: (Int64, String, Int64).self, "reading a user")
+        return User(id: UserID(rawValue: id), name: name, createdAt: StoragePrecision.date(milliseconds: created))
+    }
+
+    static func device(_ row: PostgresRow) throws(StoreError) -> Device {
+        let (id, userID, name, created, app, scope) = try decode(row, as: (Int64, Int64, String, Int64, String?, String).self,
+                                                                 "reading a device")
+        return Device(id: DeviceID(rawValue: id), userID: UserID(rawValue: userID), name: name,
+                      createdAt: StoragePrecision.date(milliseconds: created), app: app.flatMap(DeviceApp.init(rawValue:)),
+                      tokenScope: TokenScope(rawValue: scope) ?? .write)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PostgresNIO
+import Testing
+import TravelogPostgres
+import TravelogStore
+
+/// What the PostgreSQL store promises beyond the conformance suites: its addresses, migrations that
+/// several processes may run at once, and a schema that can be distributed by user.
+@Suite("PostgreSQL store")
+struct PostgresLocationStoreTests {
+    static let skipped = "TRAVELOG_TEST_POSTGRES_URL is not set: PostgreSQL was not tested (make test starts a server)"
+
+    @Test("a postgres:// address gives its parts; the password never shows; anything else is refused")
+    func addresses() throws {
+        let url = try PostgresConnectionURL("postgres://ada:p%40ss@db.example:5433/travelog?sslmode=disable")
+        #expect(url.host == "db.example")
+        #expect(url.port == 5433)
+        #expect(url.username == "ada")
+        #expect(url.password == "p@ss")
+        #expect(url.database == "travelog")
+        #expect(url.tlsMode == "disable")
+        #expect(!url.description.contains("p@ss") && !url.description.contains("p%40ss"))
+        let defaults = try PostgresConnectionURL("postgresql://travelog@localhost")
+        #expect(defaults.port == 5432 && defaults.database == "travelog" && defaults.tlsMode == "prefer")
+        #expect(!PostgresConnectionURL.isPostgresURL("/var/lib/travelog.sqlite"))
+        #expect(throws: StoreError.self) { try PostgresConnectionURL("mysql://ada@host/db") }
+        #expect(throws: StoreError.self) { try PostgresConnectionURL("postgres://ada@host/db?sslmode=verify-full") }
+    }
+
+    @Test("two processes starting at once migrate the database once",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
+    func concurrentMigrations() async throws {
+        let url = try #require(PostgresTestServer.url)
+        let schema = PostgresTestServer.newSchemaName()
+        async let first = PostgresLocationStore(url: url, schema: schema, maximumConnections: 2)
+        async let second = PostgresLocationStore(url: url, schema: schema, maximumConnections: 2)
+        let (a, b) = try await (first, second)
+        let ada = try await a.addUser(named: "ada")
+        #expect(try await b.user(named: "ada") == ada)
+        let applied = try await Self.strings(url, schema, "SELECT identifier FROM travelog_migrations ORDER BY identifier")
+        #expect(applied == ["001_accounts_and_locations"])
+        a.close()
+        b.close()
+    }
+
+    @Test("every table but users carries user_id, and every partition of locations does too",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
+    func everyTableHasUserID() async throws {
+        let url = try #require(PostgresTestServer.url)
+        let schema = PostgresTestServer.newSchemaName()
+        let store = try await PostgresTestServer.makeStore(schema: schema)
+        let tables = try await Self.strings(url, schema, """
+            SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') ORDER BY 1
+            """)
+        #expect(tables.contains("locations") && tables.contains("locations_default") && tables.contains("devices"))
+        let withoutUser = try await Self.strings(url, schema, """
+            SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+                AND c.relname NOT IN ('users', 'travelog_migrations')
+                AND NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'user_id')
+            ORDER BY 1
+            """)
+        #expect(withoutUser == [])
+        store.close()
+    }
+
+    /// The first column of a query's rows, as text, on a connection whose search path is `schema`.
+    static func strings(_ url: PostgresConnectionURL, _ schema: String?, _ sql: String) async throws -> [String] {
+        let client = PostgresClient(configuration: url.clientConfiguration(searchPath: schema))
+        return try await withThrowingTaskGroup(of: [String]?.self) { group in
+            group.addTask { await client.run(); return nil }
+            var result: [String] = []
+            for try await value in try await client.query(PostgresQuery(unsafeSQL: sql)).decode(String.self) {
+                result.append(value)
+            }
+            group.cancelAll()
+            return result
+        }
+    }
+}
