@@ -83,7 +83,8 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: CrossSiteRequestMiddleware())
         base.add(middleware: TokenScopeMiddleware())
         SessionRoutes(accounts: accounts, configuration: configuration).add(to: router)
-        IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes).add(to: router)
+        IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
+                     regions: regionStore.map { OwnTracksRegionSync(store: $0, evaluator: writer.regions) }).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
         ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)

@@ -15,6 +15,8 @@ struct IngestRoutes {
     let metrics: ServerMetrics
     /// The largest body a phone app or script may send, bytes.
     let bodyLimitBytes: Int
+    /// OwnTracks' waypoints and transitions, and the regions offered back (none: not kept).
+    var regions: OwnTracksRegionSync? = nil
 
     func add(to router: RouteRegistry) {
         router.post("/api/v1/owntracks") { request, context in try await owntracks(request, context) }
@@ -37,9 +39,10 @@ struct IngestRoutes {
 
     // MARK: OwnTracks
 
-    /// OwnTracks HTTP mode: one message or an array; locations are stored, other messages
-    /// (transition, waypoint(s), lwt, card…) passed over, wrong ones set aside. The answer lists the
-    /// latest location of the user's other devices, which the app shows as friends.
+    /// OwnTracks HTTP mode: one message or an array; locations are stored, waypoint(s) become the
+    /// user's regions and transitions the device's reported ones, other messages (lwt, card…) are
+    /// passed over, wrong ones set aside. The answer lists the latest location of the user's other
+    /// devices, which the app shows as friends, and `setWaypoints` when the regions changed.
     func owntracks(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         if let limitUser = request.headers[.init("X-Limit-U")!], !limitUser.isEmpty, limitUser != identity.user.name {
@@ -51,7 +54,12 @@ struct IngestRoutes {
             var reader = OwnTracksReader(source: body.byteSource())
             try await phoneWrite(&reader, body: body, to: &target, source: .owntracks, visitSource: .file, route: "owntracks")
         }
-        return try await OwnTracksFriends(store: writer.store).answer(userID: identity.user.id, excluding: target)
+        var commands: [[String: Any]] = []
+        if let regions, let device = try await regions.device(for: target) {
+            try await regions.receive(body, device: device)
+            if let offer = try await regions.offer(to: device) { commands.append(offer) }
+        }
+        return try await OwnTracksFriends(store: writer.store).answer(userID: identity.user.id, excluding: target, appending: commands)
     }
 
     // MARK: Overland

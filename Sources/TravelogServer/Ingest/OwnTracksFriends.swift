@@ -11,7 +11,8 @@ import TravelogStore
 struct OwnTracksFriends {
     let store: any LocationStore & AccountStore
 
-    func answer(userID: UserID, excluding target: DeviceTarget) async throws -> Response {
+    /// - Parameter commands: messages for the app after the friends (a `cmd`).
+    func answer(userID: UserID, excluding target: DeviceTarget, appending commands: [[String: Any]] = []) async throws -> Response {
         var messages: [[String: Any]] = []
         let user = try await store.user(id: userID)
         for other in try await store.devices(userID: userID) where other.name != target.name {
@@ -29,7 +30,7 @@ struct OwnTracksFriends {
             messages.append(["_type": "card", "name": other.name, "tid": tid, "topic": topic])
             messages.append(message)
         }
-        let data = try JSONSerialization.data(withJSONObject: messages, options: [.withoutEscapingSlashes])
+        let data = try JSONSerialization.data(withJSONObject: messages + commands, options: [.withoutEscapingSlashes])
         return Response.json(data: data)
     }
 
