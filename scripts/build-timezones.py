@@ -67,6 +67,7 @@ COLUMNS, ROWS = 360 * UNITS_PER_DEGREE // CELL, 180 * UNITS_PER_DEGREE // CELL
 X0, Y0 = -180 * UNITS_PER_DEGREE, -90 * UNITS_PER_DEGREE
 UNIQUE = 0x8000_0000
 NO_ZONE = 0x7FFF_FFFF
+CHUNK = 1_000_000
 
 
 def fetch(package):
@@ -210,10 +211,16 @@ def build(output):
                 rings.append(cleaned)
                 ring_polygon.append(polygon)
     polygon_first_ring.append(len(rings))
+    del boundaries, holes
     polygon_zone = np.array(polygon_zone, dtype=np.int64)
+    area = np.array([abs(np.dot(rings[r][:-1, 0].astype(np.float64), rings[r][1:, 1])
+                         - np.dot(rings[r][1:, 0].astype(np.float64), rings[r][:-1, 1])) / 2
+                     for r in polygon_first_ring[:-1]])
+    ring_count = len(rings)
     ring_lengths = np.array([len(r) for r in rings], dtype=np.int64)
     ring_first_point = np.concatenate([[0], np.cumsum(ring_lengths)])
     points = np.vstack(rings)
+    del rings
     X, Y = points[:, 0], points[:, 1]
     is_edge = np.ones(len(points), dtype=bool)
     is_edge[ring_first_point[1:] - 1] = False
@@ -221,13 +228,18 @@ def build(output):
     edge_polygon = np.repeat(np.array(ring_polygon), ring_lengths)[edges]
     xa, ya, xb, yb = X[edges], Y[edges], X[edges + 1], Y[edges + 1]
     polygon_count = len(polygon_zone)
-    print(f"{len(names)} zones, {polygon_count} polygons, {len(rings)} rings, {len(points)} points", flush=True)
+    print(f"{len(names)} zones, {polygon_count} polygons, {ring_count} rings, {len(points)} points", flush=True)
 
-    # Which polygons' edges touch each cell, as runs of consecutive edges.
-    cell, edge_index = edge_cells(xa, ya, xb, yb)
+    # Which polygons' edges touch each cell, as runs of consecutive edges (a million edges at a
+    # time, so the temporaries stay small).
+    chunks = [edge_cells(xa[i:i + CHUNK], ya[i:i + CHUNK], xb[i:i + CHUNK], yb[i:i + CHUNK])
+              for i in range(0, len(edges), CHUNK)]
+    cell = np.concatenate([c.astype(np.int32) for c, _ in chunks])
+    edge_index = np.concatenate([e.astype(np.int32) + i * CHUNK for i, (_, e) in enumerate(chunks)])
+    del chunks
     poly = edge_polygon[edge_index]
     order = np.lexsort((edge_index, poly, cell))
-    cell, edge_index, poly = cell[order], edge_index[order], poly[order]
+    cell, edge_index, poly = cell[order].astype(np.int64), edge_index[order].astype(np.int64), poly[order]
     group_key = cell * polygon_count + poly
     group_start = np.nonzero(np.concatenate([[True], group_key[1:] != group_key[:-1]]))[0]
     run_start = np.nonzero(np.concatenate([[True], (group_key[1:] != group_key[:-1])
@@ -291,9 +303,6 @@ def build(output):
     # The records of the mixed cells: the smaller polygon first, so where zones overlap (Xinjiang is
     # both Asia/Urumqi and Asia/Shanghai) the more specific one answers; from the first candidate
     # after which one zone remains, that zone answers without a test.
-    outer = np.array(polygon_first_ring[:-1])
-    area = np.array([abs(np.dot(rings[r][:-1, 0].astype(np.float64), rings[r][1:, 1])
-                         - np.dot(rings[r][1:, 0].astype(np.float64), rings[r][:-1, 1])) / 2 for r in outer])
     first_candidate = np.searchsorted(candidate_cell, mixed_cells, side="left")
     end_candidate = np.searchsorted(candidate_cell, mixed_cells, side="right")
     data = []
@@ -313,6 +322,8 @@ def build(output):
         cells[c] = len(data)
         data += record
 
+    del cell, edge_index, poly, group_key, order, edges, edge_polygon, xa, ya, xb, yb
+    del line, crossing_poly, crossing_x, crossing_key, key_start, positions, index_in_key
     name_blobs = [n.encode("utf-8") for n in names]
     name_offsets = np.concatenate([[0], np.cumsum([len(b) for b in name_blobs])]).astype("<u4")
     name_bytes = b"".join(name_blobs)
@@ -322,7 +333,7 @@ def build(output):
     def padded(blob):
         return blob + b"\0" * (-len(blob) % 4)
 
-    parts = [HEADER.pack(MAGIC, FORMAT_VERSION, len(names), polygon_count, len(rings), len(points), CELL,
+    parts = [HEADER.pack(MAGIC, FORMAT_VERSION, len(names), polygon_count, ring_count, len(points), CELL,
                          UNITS_PER_DEGREE, COLUMNS, ROWS, len(name_bytes), len(point_bytes), len(data)),
              name_offsets.tobytes(), padded(name_bytes),
              padded(polygon_zone.astype("<u2").tobytes()), np.array(polygon_first_ring, dtype="<u4").tobytes(),
