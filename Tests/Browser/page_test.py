@@ -29,6 +29,8 @@ import urllib.request
 
 import websocket  # Debian: python3-websocket
 
+from regions_check import check_regions
+
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
 #: Target for the bench's time to the first drawn path.
@@ -404,6 +406,7 @@ def run_test(arguments):
                        + ("" if not errors else f": {errors}"))
 
     check_journal(devtools)
+    check_regions(devtools, base_url, arguments.token, post_locations, report, iso)
     check_import(devtools)
     check_heatmap(devtools, arguments.screenshot)
 

@@ -26,8 +26,15 @@ struct RegionRoutes {
         }
         router.get("/api/v1/regions/transitions") { request, context in
             let identity = try context.requireIdentity()
-            let from = try ReadParameters.bound(request, "from", timeZone: .gmt, endOfDay: false)
-            let to = try ReadParameters.bound(request, "to", timeZone: .gmt, endOfDay: true)
+            var zone = TimeZone.gmt
+            if let name = request.query("timezone") {
+                guard let named = TimeZone(identifier: name) else {
+                    throw APIError.badRequest("timezone '\(name)' is not an IANA time zone such as Europe/Berlin")
+                }
+                zone = named
+            }
+            let from = try ReadParameters.bound(request, "from", timeZone: zone, endOfDay: false)
+            let to = try ReadParameters.bound(request, "to", timeZone: zone, endOfDay: true)
             var regionID: RegionID?
             if let text = request.query("region") {
                 guard let raw = Int64(text) else { throw APIError.badRequest("region '\(text)': expected a region id") }

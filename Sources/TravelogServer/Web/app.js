@@ -189,6 +189,7 @@
       state.map.attributionControl.addAttribution(
         'Places: <a href="https://www.geonames.org/">GeoNames</a> (CC BY 4.0)');
       state.map.on('zoomend', onZoomEnd);
+      TravelogRegions.attach(state.map, api);
     } else {
       state.map.invalidateSize();
     }
@@ -754,6 +755,7 @@
       showJournalList(visits);
       showStatistics(whereabouts, stats);
       if (window.TravelogTimeline) window.TravelogTimeline.render({ visits, trips, stats, units: units() });
+      window.TravelogRegions.showTransitions(range);
     } catch (error) {
       if (error.status !== 401 && sequence === state.journalSequence) {
         showStatus(`The journal could not be loaded: ${error.message}`, true);

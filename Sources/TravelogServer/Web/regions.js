@@ -1,0 +1,151 @@
+// Travelog's regions (geofences) on the page: the user's regions drawn on the map, a region added
+// by naming it and clicking the map, removed from its popup or the list, and the transitions of
+// the chosen days in the timeline ("left Home 08:12"). A plain script that app.js calls through
+// window.TravelogRegions (attach once the map exists, showTransitions after each timeline).
+//
+// `#map[data-region-count]` counts the regions drawn and `#timeline[data-transition-count]` the
+// transitions listed, for tests.
+'use strict';
+
+window.TravelogRegions = (() => {
+  let map = null;
+  let group = null;
+  let api = null;
+  let adding = false;
+
+  function $(id) { return document.getElementById(id); }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function status(message, isError) {
+    const line = $('region-status');
+    line.textContent = message;
+    line.classList.toggle('error', Boolean(isError));
+  }
+
+  /** Draws the regions on `leafletMap` and binds the panel; `request` is app.js's JSON fetch. */
+  function attach(leafletMap, request) {
+    if (map) return load();
+    map = leafletMap;
+    api = request;
+    group = L.featureGroup().addTo(map);
+    map.on('click', (event) => { if (adding) add(event.latlng); });
+    $('region-add').addEventListener('click', () => {
+      adding = !adding;
+      $('region-add').setAttribute('aria-pressed', String(adding));
+      map.getContainer().classList.toggle('placing-region', adding);
+      status(adding ? 'Click the map where the region’s centre is.' : '');
+    });
+    return load();
+  }
+
+  async function load() {
+    try {
+      draw(await api('/api/v1/regions'));
+    } catch (error) {
+      if (error.status !== 401) status(`The regions could not be loaded: ${error.message}`, true);
+    }
+  }
+
+  /** A circle or a polygon per region, each with a popup to remove it, and the list. */
+  function draw(regions) {
+    group.clearLayers();
+    const list = $('regions');
+    list.replaceChildren();
+    for (const region of regions) {
+      const style = { color: '#6a1b9a', weight: 2, fillOpacity: 0.12 };
+      const shape = region.circle
+        ? L.circle([region.circle.latitude, region.circle.longitude], { ...style, radius: region.circle.radiusMeters })
+        : L.polygon(region.polygon.map((ring) => ring.map(([longitude, latitude]) => [latitude, longitude])), style);
+      const popup = element('div', 'region-popup');
+      popup.append(element('strong', null, region.name), document.createElement('br'));
+      const remove = element('button', 'region-remove', 'Delete');
+      remove.type = 'button';
+      remove.addEventListener('click', () => removeRegion(region));
+      popup.append(remove);
+      shape.bindPopup(popup).addTo(group);
+
+      const row = element('li');
+      const where = (region.states || []).filter((state) => state.state === 'inside').map((state) => state.device);
+      row.append(element('span', 'region-name', region.name),
+                 element('span', 'muted', region.circle ? ` ${Math.round(region.circle.radiusMeters)} m` : ' polygon'),
+                 element('span', 'muted', where.length ? ` · inside: ${where.join(', ')}` : ''));
+      const button = element('button', 'region-remove', 'Delete');
+      button.type = 'button';
+      button.setAttribute('aria-label', `Delete the region ${region.name}`);
+      button.addEventListener('click', () => removeRegion(region));
+      row.append(' ', button);
+      list.append(row);
+    }
+    map.getContainer().dataset.regionCount = String(regions.length);
+  }
+
+  /** A circle region at `latlng`, with the name and radius of the panel's fields. */
+  async function add(latlng) {
+    adding = false;
+    $('region-add').setAttribute('aria-pressed', 'false');
+    map.getContainer().classList.remove('placing-region');
+    const name = $('region-name').value.trim() || window.prompt('A name for this region', 'Home');
+    if (!name) return status('');
+    const radiusMeters = Number($('region-radius').value || 150);
+    try {
+      await api('/api/v1/regions', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, circle: { latitude: latlng.lat, longitude: latlng.lng, radiusMeters } }),
+      });
+      $('region-name').value = '';
+      status(`Added ${name}.`);
+      await load();
+    } catch (error) {
+      status(`The region could not be added: ${error.message}`, true);
+    }
+  }
+
+  async function removeRegion(region) {
+    if (!window.confirm(`Delete the region “${region.name}” and its transitions?`)) return;
+    try {
+      await api(`/api/v1/regions/${region.id}`, { method: 'DELETE' });
+      map.closePopup();
+      status(`Deleted ${region.name}.`);
+      await load();
+    } catch (error) {
+      status(`The region could not be deleted: ${error.message}`, true);
+    }
+  }
+
+  /** The transitions of a range (app.js's query string) in the timeline, in time order among its entries. */
+  async function showTransitions(query) {
+    if (!api) return;
+    let transitions;
+    try {
+      transitions = await api(`/api/v1/regions/transitions?${query}`);
+    } catch (error) {
+      return;
+    }
+    const timeline = $('timeline');
+    for (const old of timeline.querySelectorAll('.timeline-transition')) old.remove();
+    const clock = window.TravelogTimeline ? window.TravelogTimeline.clock : (iso) => iso.slice(11, 16);
+    for (const transition of transitions) {
+      const verb = transition.transition === 'enter' ? 'arrived at' : 'left';
+      const row = element('li', 'timeline-transition');
+      row.dataset.time = transition.time;
+      // The device's wall clock in the browser's zone, as the page's day boundaries are.
+      const local = new Date(transition.time);
+      const offset = -local.getTimezoneOffset();
+      const wall = new Date(local.getTime() + offset * 60000).toISOString().slice(0, 16);
+      row.append(element('span', 'timeline-what', `${verb} ${transition.regionName} `),
+                 element('time', 'timeline-when', clock(wall)),
+                 element('span', 'muted', ` · ${transition.device}${transition.source === 'reported' ? ' (reported)' : ''}`));
+      const later = [...timeline.children].find((item) => item.dataset.start && item.dataset.start > transition.time);
+      timeline.insertBefore(row, later || null);
+    }
+    timeline.dataset.transitionCount = String(transitions.length);
+  }
+
+  return { attach, showTransitions, reload: load };
+})();

@@ -1,0 +1,55 @@
+"""The page's regions in a real browser (imported by page_test.py): a region is added by naming
+it and clicking the map, locations that leave it are posted through the API, and the transition
+arrives in the day timeline ("left Corner 08:12"); the region is then deleted from its list."""
+
+import datetime
+import json
+import time
+
+#: The longest the page may take to show a transition after the locations were posted (the page
+#: reloads the journal 3 s after live fixes arrive).
+TRANSITION_DEADLINE_SECONDS = 15.0
+
+
+def click(devtools, x, y):
+    for kind in ("mousePressed", "mouseReleased"):
+        devtools.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+
+
+def check_regions(devtools, base_url, token, post_locations, report, iso):
+    """Adds a region through the page and sees a transition arrive."""
+    devtools.evaluate("document.getElementById('today').click()")
+    if not report(bool(devtools.wait_for("document.getElementById('map').dataset.regionCount === '0'", 10)),
+                  "the page asks for the regions and draws none at first"):
+        return
+    devtools.evaluate("document.getElementById('region-name').focus()")
+    devtools.call("Input.insertText", {"text": "Corner"})
+    devtools.evaluate("document.getElementById('region-add').click()")
+    devtools.evaluate("document.getElementById('map').scrollIntoView()")
+    box = devtools.evaluate("(() => { const r = document.getElementById('map').getBoundingClientRect();"
+                            " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+    click(devtools, box[0], box[1])
+    drawn = devtools.wait_for("document.getElementById('map').dataset.regionCount === '1'", 10)
+    regions = json.loads(devtools.evaluate("fetch('/api/v1/regions', {headers: {Accept: 'application/json'}})"
+                                           ".then((r) => r.text())") or "[]")
+    report(bool(drawn) and len(regions) == 1 and regions[0].get("name") == "Corner"
+           and regions[0].get("circle", {}).get("radiusMeters") == 150,
+           f"naming a region and clicking the map adds it and draws it ({regions})")
+    if not regions:
+        return
+    center = regions[0]["circle"]
+    # Three minutes at its centre, then four a kilometre east: one exit, decided 20 s after leaving.
+    start = datetime.datetime.now().astimezone() - datetime.timedelta(minutes=8)
+    locations = []
+    for index in range(42):
+        away = index >= 18
+        locations.append({"latitude": center["latitude"], "longitude": center["longitude"] + (0.015 if away else 0),
+                          "timestamp": iso(start + datetime.timedelta(seconds=10 * index)), "horizontalAccuracy": 5})
+    post_locations(base_url, token, locations)
+    shown = devtools.wait_for("[...document.querySelectorAll('#timeline .timeline-transition')]"
+                              ".map((row) => row.textContent).join(' | ')", TRANSITION_DEADLINE_SECONDS)
+    report(bool(shown) and "left Corner" in shown, f"a transition arrives in the timeline ({shown!r})")
+    devtools.evaluate("window.confirm = () => true")
+    devtools.evaluate("document.querySelector('#regions .region-remove').click()")
+    removed = devtools.wait_for("document.getElementById('map').dataset.regionCount === '0'", 10)
+    report(bool(removed), "deleting the region from its list removes it from the map")
