@@ -8,9 +8,8 @@ import TravelogStore
 /// The same semantics as `SQLiteLocationStore` (the same conformance suites), on a schema of its own
 /// (`PostgresMigrations`) where every table carries `user_id`.
 ///
-/// So far it keeps locations and accounts (`LocationStore`, `AccountStore`); the journal,
-/// notifications, quarantine and regions are still the SQLite and in-memory stores' only.
-public final class PostgresLocationStore: LocationStore, AccountStore {
+/// Every concern of the store has an extension file of its own, as in the SQLite store.
+public final class PostgresLocationStore: TravelogStore {
     /// The server and database, without the password.
     public let url: PostgresConnectionURL
     let client: PostgresClient

@@ -5,8 +5,8 @@ import TravelogStore
 /// The contract of `AccountStore` (users, devices, credentials): every backend passes every test here.
 @Suite("AccountStore conformance")
 struct AccountStoreConformanceTests {
-    @Test("user names are unique and validated", arguments: StoreFactory.locationAndAccount)
-    func userNames(factory: LocationAccountStoreFactory) async throws {
+    @Test("user names are unique and validated", arguments: StoreFactory.all)
+    func userNames(factory: StoreFactory) async throws {
         let store = try await factory.make()
         let ada = try await store.addUser(named: "ada")
         await #expect(throws: StoreError.userExists(name: "ada")) { try await store.addUser(named: "ada") }
@@ -17,8 +17,8 @@ struct AccountStoreConformanceTests {
         #expect(try await store.users().map(\.name) == ["ada"])
     }
 
-    @Test("device names are unique per user, and a device needs a user", arguments: StoreFactory.locationAndAccount)
-    func deviceNames(factory: LocationAccountStoreFactory) async throws {
+    @Test("device names are unique per user, and a device needs a user", arguments: StoreFactory.all)
+    func deviceNames(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)
         let bob = try await store.addUser(named: "bob")
         _ = try await store.addDevice(named: "phone", userID: bob.id)  // same name, other user: fine
@@ -33,8 +33,8 @@ struct AccountStoreConformanceTests {
         #expect(try await store.devices(userID: ada.id) == [phone])
     }
 
-    @Test("a password hash is kept per user and can be replaced", arguments: StoreFactory.locationAndAccount)
-    func passwordHashes(factory: LocationAccountStoreFactory) async throws {
+    @Test("a password hash is kept per user and can be replaced", arguments: StoreFactory.all)
+    func passwordHashes(factory: StoreFactory) async throws {
         let (store, ada, _) = try await LocationStoreConformanceTests.prepared(factory)
         let bob = try await store.addUser(named: "bob")
         #expect(try await store.passwordHash(userID: ada.id) == nil)
@@ -47,8 +47,8 @@ struct AccountStoreConformanceTests {
         }
     }
 
-    @Test("a token digest finds its device; a new token replaces the old one", arguments: StoreFactory.locationAndAccount)
-    func tokens(factory: LocationAccountStoreFactory) async throws {
+    @Test("a token digest finds its device; a new token replaces the old one", arguments: StoreFactory.all)
+    func tokens(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)
         let watch = try await store.addDevice(named: "watch", userID: ada.id)
         let first = SecretDigest(rawValue: String(repeating: "a", count: 64))
@@ -65,8 +65,8 @@ struct AccountStoreConformanceTests {
         }
     }
 
-    @Test("a device remembers its app", arguments: StoreFactory.locationAndAccount)
-    func apps(factory: LocationAccountStoreFactory) async throws {
+    @Test("a device remembers its app", arguments: StoreFactory.all)
+    func apps(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)
         try await store.setApp(.traccar, deviceID: phone.id)
         #expect(try await store.device(id: phone.id)?.app == .traccar)
@@ -75,8 +75,8 @@ struct AccountStoreConformanceTests {
         #expect(try await store.device(named: "phone", userID: ada.id)?.app == nil)
     }
 
-    @Test("sessions are found by digest until deleted", arguments: StoreFactory.locationAndAccount)
-    func sessions(factory: LocationAccountStoreFactory) async throws {
+    @Test("sessions are found by digest until deleted", arguments: StoreFactory.all)
+    func sessions(factory: StoreFactory) async throws {
         let (store, ada, _) = try await LocationStoreConformanceTests.prepared(factory)
         let digest = SecretDigest(rawValue: String(repeating: "d", count: 64))
         let record = SessionRecord(userID: ada.id, expiresAt: Date(timeIntervalSince1970: 1_800_000_000))

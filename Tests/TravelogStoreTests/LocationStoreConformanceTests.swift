@@ -17,25 +17,14 @@ struct LocationStoreConformanceTests {
 
     /// A store with one user ("ada") and one device ("phone").
     static func prepared(_ factory: StoreFactory) async throws -> (any TravelogStore, User, Device) {
-        let store = try factory.make()
-        let (user, device) = try await addAdaAndPhone(to: store)
-        return (store, user, device)
-    }
-
-    /// A store of locations and accounts with one user ("ada") and one device ("phone").
-    static func prepared(_ factory: LocationAccountStoreFactory) async throws -> (any LocationStore & AccountStore, User, Device) {
         let store = try await factory.make()
-        let (user, device) = try await addAdaAndPhone(to: store)
+        let user = try await store.addUser(named: "ada")
+        let device = try await store.addDevice(named: "phone", userID: user.id)
         return (store, user, device)
     }
 
-    static func addAdaAndPhone(to store: any LocationStore & AccountStore) async throws -> (User, Device) {
-        let user = try await store.addUser(named: "ada")
-        return (user, try await store.addDevice(named: "phone", userID: user.id))
-    }
-
-    @Test("a stored location comes back with every field, at storage precision", arguments: StoreFactory.locationAndAccount)
-    func roundTrip(factory: LocationAccountStoreFactory) async throws {
+    @Test("a stored location comes back with every field, at storage precision", arguments: StoreFactory.all)
+    func roundTrip(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
         var original = Self.fix(52.123456789, 13.987654321, secondsAfter: 0.0004)
         original.utcOffsetSeconds = 3600
@@ -54,8 +43,8 @@ struct LocationStoreConformanceTests {
         #expect(stored.deviceID == phone.id)
     }
 
-    @Test("the same fix is stored once, even from another endpoint", arguments: StoreFactory.locationAndAccount)
-    func idempotent(factory: LocationAccountStoreFactory) async throws {
+    @Test("the same fix is stored once, even from another endpoint", arguments: StoreFactory.all)
+    func idempotent(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
         let batch = (0..<5).map { StoredLocation(deviceID: phone.id, location: Self.fix(1, 2, secondsAfter: Double($0)), source: .owntracks) }
         #expect(try await store.insert(batch) == InsertSummary(inserted: 5, duplicates: 0))
@@ -67,8 +56,8 @@ struct LocationStoreConformanceTests {
         #expect(try await store.locations(LocationQuery(userID: ada.id)).count == 5)
     }
 
-    @Test("a batch with an unknown device stores nothing", arguments: StoreFactory.locationAndAccount)
-    func atomicBatch(factory: LocationAccountStoreFactory) async throws {
+    @Test("a batch with an unknown device stores nothing", arguments: StoreFactory.all)
+    func atomicBatch(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
         let batch = [
             StoredLocation(deviceID: phone.id, location: Self.fix(1, 2, secondsAfter: 0), source: .api),
@@ -79,7 +68,7 @@ struct LocationStoreConformanceTests {
     }
 
     /// An import as the importer runs it: begun, fed batch by batch, finished.
-    static func imported(_ batches: [[Location]], into store: any LocationStore, device: Device,
+    static func imported(_ batches: [[Location]], into store: any TravelogStore, device: Device,
                          provenance: ImportProvenance, tally: ImportTally) async throws -> ImportRecord {
         let id = try await store.beginImport(deviceID: device.id, provenance: provenance)
         var summary = InsertSummary()
@@ -91,8 +80,8 @@ struct LocationStoreConformanceTests {
         return try await store.finishImport(id, summary: summary, tally: tally)
     }
 
-    @Test("a discarded import leaves the history as it was, also when a phone wrote meanwhile", arguments: StoreFactory.locationAndAccount)
-    func discardedImport(factory: LocationAccountStoreFactory) async throws {
+    @Test("a discarded import leaves the history as it was, also when a phone wrote meanwhile", arguments: StoreFactory.all)
+    func discardedImport(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
         let before = Self.fix(5, 5, secondsAfter: -1)
         _ = try await store.insert([StoredLocation(deviceID: phone.id, location: before, source: .owntracks)])
@@ -111,8 +100,8 @@ struct LocationStoreConformanceTests {
         #expect(try await store.deviceSummaries(userID: ada.id).first?.locationCount == 2)
     }
 
-    @Test("finishing an import that is not running fails and changes nothing", arguments: StoreFactory.locationAndAccount)
-    func finishUnknownImport(factory: LocationAccountStoreFactory) async throws {
+    @Test("finishing an import that is not running fails and changes nothing", arguments: StoreFactory.all)
+    func finishUnknownImport(factory: StoreFactory) async throws {
         let (store, ada, _) = try await Self.prepared(factory)
         await #expect(throws: StoreError.self) {
             _ = try await store.finishImport(ImportID(rawValue: 987), summary: InsertSummary(), tally: ImportTally(rejected: 0))
@@ -120,8 +109,8 @@ struct LocationStoreConformanceTests {
         #expect(try await store.imports(userID: ada.id).isEmpty)
     }
 
-    @Test("re-importing a file stores nothing twice and records both imports", arguments: StoreFactory.locationAndAccount)
-    func reimport(factory: LocationAccountStoreFactory) async throws {
+    @Test("re-importing a file stores nothing twice and records both imports", arguments: StoreFactory.all)
+    func reimport(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
         let provenance = ImportProvenance(fileName: "day.gpx", contentSHA256: "ab", format: "gpx")
         let fixes = (0..<50).map {

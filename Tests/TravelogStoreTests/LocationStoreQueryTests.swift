@@ -8,8 +8,8 @@ import TravelogStore
 struct LocationStoreQueryTests {
     typealias C = LocationStoreConformanceTests
 
-    @Test("a time range includes its start and excludes its end", arguments: StoreFactory.locationAndAccount)
-    func timeRange(factory: LocationAccountStoreFactory) async throws {
+    @Test("a time range includes its start and excludes its end", arguments: StoreFactory.all)
+    func timeRange(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await C.prepared(factory)
         _ = try await store.insert((0..<10).map {
             StoredLocation(deviceID: phone.id, location: C.fix(10, 10, secondsAfter: Double($0) * 60), source: .api)
@@ -22,8 +22,8 @@ struct LocationStoreQueryTests {
         #expect(try await store.locations(newest).map { $0.location.timestamp.timeIntervalSince(C.t0) } == [540, 480])
     }
 
-    @Test("an area query finds only what is inside, also across the 180th meridian", arguments: StoreFactory.locationAndAccount)
-    func area(factory: LocationAccountStoreFactory) async throws {
+    @Test("an area query finds only what is inside, also across the 180th meridian", arguments: StoreFactory.all)
+    func area(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await C.prepared(factory)
         let places: [(Double, Double)] = [(-17.8, 178.4), (-17.7, -179.9), (-17.7, 170), (40, 0), (40.5, 0.5)]
         _ = try await store.insert(places.enumerated().map { index, place in
@@ -37,8 +37,8 @@ struct LocationStoreQueryTests {
         #expect(try await store.locations(LocationQuery(userID: ada.id, area: europe)).count == 1)
     }
 
-    @Test("nobody reads another user's locations", arguments: StoreFactory.locationAndAccount)
-    func scopedToUser(factory: LocationAccountStoreFactory) async throws {
+    @Test("nobody reads another user's locations", arguments: StoreFactory.all)
+    func scopedToUser(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await C.prepared(factory)
         let bob = try await store.addUser(named: "bob")
         let bobsPhone = try await store.addDevice(named: "phone", userID: bob.id)
@@ -52,8 +52,8 @@ struct LocationStoreQueryTests {
         #expect(try await store.deviceSummaries(userID: ada.id).map(\.locationCount) == [1])
     }
 
-    @Test("locations stream in batches, oldest first", arguments: StoreFactory.locationAndAccount)
-    func batches(factory: LocationAccountStoreFactory) async throws {
+    @Test("locations stream in batches, oldest first", arguments: StoreFactory.all)
+    func batches(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await C.prepared(factory)
         _ = try await store.insert((0..<25).map {
             StoredLocation(deviceID: phone.id, location: C.fix(0, Double($0) * 0.01, secondsAfter: Double(25 - $0)), source: .api)
@@ -68,8 +68,8 @@ struct LocationStoreQueryTests {
         #expect(order.withLock { $0 } == (1...25).map(Double.init))
     }
 
-    @Test("a device summary counts and spans its fixes", arguments: StoreFactory.locationAndAccount)
-    func summary(factory: LocationAccountStoreFactory) async throws {
+    @Test("a device summary counts and spans its fixes", arguments: StoreFactory.all)
+    func summary(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await C.prepared(factory)
         _ = try await store.addDevice(named: "watch", userID: ada.id)
         _ = try await store.insert((0..<3).map {

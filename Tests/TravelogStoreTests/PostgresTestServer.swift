@@ -26,9 +26,9 @@ enum PostgresTestServer {
     }()
 
     /// The PostgreSQL backend for the suites, or none without a server.
-    static var factories: [LocationAccountStoreFactory] {
+    static var factories: [StoreFactory] {
         guard url != nil else { return [] }
-        return [LocationAccountStoreFactory(name: "PostgreSQL") { try await makeStore() }]
+        return [StoreFactory(name: "PostgreSQL") { try await makeStore() }]
     }
 
     /// A store on a new, empty schema of the test server (or on `schema`).
