@@ -66,6 +66,16 @@ test: deps-test gazetteer wmm world timezones
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# Every parser under libFuzzer for a few seconds from its seeds, and the API against its OpenAPI document.
+	scripts/fuzz.sh --quick --seconds 3
+	scripts/schemathesis-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+
+# Every parser under libFuzzer (Fuzz/, -sanitize=fuzzer,address, built in .build-fuzz), FUZZ_SECONDS
+# each, from a corpus kept in .build-fuzz/corpus; crashing inputs land in .build-fuzz/crashes.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz:
+	scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
 
 bench: deps-bench gazetteer wmm world timezones release
 	@mkdir -p $(BENCH_DIR)

@@ -5,16 +5,19 @@
 # into .build-fuzz/corpus, never into the repository), runs each target for SECONDS and prints
 # executions per second and in total. A crash, a leak or a hang fails the run; its input is kept
 # in .build-fuzz/crashes/.
-# Usage: scripts/fuzz.sh [--seconds N] [TARGET…]   (default 60 s, every target)
+# --quick (for `make test`): start each target from Fuzz/Seeds alone, in a fresh corpus.
+# Usage: scripts/fuzz.sh [--seconds N] [--quick] [TARGET…]   (default 60 s, every target)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seconds=60
+quick=0
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
-        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+        --quick) quick=1; shift ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -29,7 +32,14 @@ scratch=.build-fuzz
 fuzzer="$scratch/debug/TravelogFuzz"
 
 shared="${TRAVELOG_SHARED_FIXTURES:-$root/../shared/fixtures}"
-[ -d "$shared" ] || echo "NOTE: $shared is absent: the corpora start from Fuzz/Seeds only."
+corpora="$scratch/corpus"
+if [ "$quick" -eq 1 ]; then
+    corpora="$scratch/corpus-quick"
+    rm -rf "$corpora"
+    shared="/nonexistent"
+elif [ ! -d "$shared" ]; then
+    echo "NOTE: $shared is absent: the corpora start from Fuzz/Seeds only."
+fi
 
 # The shared fixtures each target starts from (paths under $shared, shell patterns).
 shared_seeds() {
@@ -67,16 +77,16 @@ for number, line in enumerate(open(path, encoding="utf-8")):
 PY
 }
 
-mkdir -p "$scratch/corpus" "$scratch/crashes" "$scratch/logs"
+mkdir -p "$corpora" "$scratch/crashes" "$scratch/logs"
 if [ -d "$shared" ] && [ -f "$shared/traccar-osmand/osmand_requests.jsonl" ]; then
-    mkdir -p "$scratch/corpus/osmand-request" "$scratch/corpus/traccar-json"
-    request_seeds "$scratch/corpus/osmand-request" "$scratch/corpus/traccar-json"
+    mkdir -p "$corpora/osmand-request" "$corpora/traccar-json"
+    request_seeds "$corpora/osmand-request" "$corpora/traccar-json"
 fi
 
 failed=()
 printf '%-20s %10s %12s %8s  %s\n' target "execs/s" executions corpus result
 for target in "${targets[@]}"; do
-    corpus="$scratch/corpus/$target"
+    corpus="$corpora/$target"
     mkdir -p "$corpus"
     cp -n Fuzz/Seeds/"$target"/* "$corpus"/ 2>/dev/null || true
     if [ -d "$shared" ]; then

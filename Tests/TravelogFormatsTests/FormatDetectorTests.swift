@@ -47,6 +47,13 @@ struct FormatDetectorTests {
         #expect(FormatDetector.detect(prefix: utf16) == .format(.nmea))
     }
 
+    @Test("an escaped quote or backslash in a value does not hide the keys after it (schemathesis)")
+    func escapesInValues() {
+        #expect(Self.detect(#"{"path": "C:\\", "type": "FeatureCollection", "features": []}"#) == .format(.geojson))
+        #expect(Self.detect(#"{"note": "\\", "_type": "location", "lat": 1, "lon": 2, "tst": 3}"#) == .format(.owntracks))
+        #expect(Self.detect(#"{"a\"b": "say \"hi\"", "type": "FeatureCollection", "features": []}"#) == .format(.geojson))
+    }
+
     @Test("plain text and empty files are unknown", arguments: ["", "hello world", "{\"a\": 1}"])
     func unknown(text: String) {
         #expect(Self.detect(text) == .unknown)

@@ -98,16 +98,31 @@ public enum FormatDetector {
         return .unknown
     }
 
-    /// The keys (quoted strings followed by a colon) in the prefix, in order of appearance.
+    /// The keys (quoted strings followed by a colon) in the prefix, in order of appearance. A string
+    /// is read to its closing quote past any escape, so an escaped quote or backslash in a value
+    /// does not make the rest of the text look like keys; keys with escapes are left out.
     static func firstKeys(_ text: Substring) -> Set<String> {
         var keys = Set<String>()
         var index = text.startIndex
         while let quote = text[index...].firstIndex(of: "\"") {
             let start = text.index(after: quote)
-            guard let end = text[start...].firstIndex(where: { $0 == "\"" || $0 == "\\" }) else { break }
+            var end = start
+            var escaped = false, hasEscape = false
+            while end < text.endIndex {
+                if escaped {
+                    escaped = false
+                } else if text[end] == "\\" {
+                    escaped = true
+                    hasEscape = true
+                } else if text[end] == "\"" {
+                    break
+                }
+                end = text.index(after: end)
+            }
+            guard end < text.endIndex else { break }
             var after = text.index(after: end)
             while after < text.endIndex, text[after].isWhitespace { after = text.index(after: after) }
-            if text[end] == "\"", after < text.endIndex, text[after] == ":" {
+            if !hasEscape, after < text.endIndex, text[after] == ":" {
                 keys.insert(String(text[start..<end]))
             }
             index = text.index(after: end)

@@ -22,14 +22,23 @@ final class RouteRegistry: @unchecked Sendable {
     }
 
     /// The methods of the routes whose pattern matches `path` (`{name}` is one segment, `**` the
-    /// rest), in the order added.
+    /// rest), in the order added. As in the router, a literal segment beats a parameter: only the
+    /// most specific patterns count (`/visits/merge` answers for itself, not for `/visits/{id}`).
     func methods(matching path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let matching = routes.filter { Self.matches(pattern: $0.path, segments) }
+        guard let best = matching.map({ Self.literalSegments(of: $0.path) }).max(by: { $0.lexicographicallyPrecedes($1) })
+        else { return [] }
         var found: [String] = []
-        for route in routes where Self.matches(pattern: route.path, segments) && !found.contains(route.method) {
+        for route in matching where Self.literalSegments(of: route.path) == best && !found.contains(route.method) {
             found.append(route.method)
         }
         return found
+    }
+
+    /// For each segment of a pattern, whether it is literal (1) or a parameter or wildcard (0).
+    static func literalSegments(of pattern: String) -> [Int] {
+        pattern.split(separator: "/", omittingEmptySubsequences: true).map { $0.hasPrefix("{") || $0.hasPrefix("*") ? 0 : 1 }
     }
 
     static func matches(pattern: String, _ segments: [Substring]) -> Bool {
