@@ -132,4 +132,26 @@ struct RegionRouteTests {
             }
         }
     }
+    @Test("a live crossing is queued once for each notification channel, however often its fixes are posted")
+    func liveNotification() async throws {
+        let fixture = try await ServerFixture.make()
+        _ = try await fixture.app.store.addChannel(userID: fixture.ada.id, kind: .ntfy(url: URL(string: "https://ntfy.example/ada")!, token: nil))
+        let start = Date().addingTimeInterval(-600)
+        let fixes = (0..<40).map { index -> String in
+            let longitude = 13.405 + (index >= 15 ? 0.015 : 0)
+            return #"{"latitude":52.52,"longitude":\#(longitude),"timestamp":\#(start.timeIntervalSince1970 + Double(index) * 10),"horizontalAccuracy":5}"#
+        }
+        let body = "[" + fixes.joined(separator: ",") + "]"
+        try await fixture.test { client in
+            _ = try await Self.create(client, Auth.basic("ada", ServerFixture.adaPassword), Self.home)
+            for _ in 0..<2 {
+                try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                         body: ByteBuffer(body)) { #expect($0.status == .ok) }
+            }
+        }
+        let deliveries = try await fixture.app.store.deliveries(userID: fixture.ada.id, limit: 10)
+        #expect(deliveries.map(\.message.event) == ["regionExit"])
+        #expect(deliveries.first?.message.title == "Left: Home")
+        #expect(deliveries.first?.message.key.hasPrefix("region-") == true)
+    }
 }
