@@ -54,11 +54,12 @@ public struct NotificationChannel: Hashable, Sendable {
 
 /// What a notification says.
 public struct NotificationMessage: Hashable, Sendable, Codable {
-    /// `arrival`, `journalEntry` or `test`.
+    /// `arrival`, `journalEntry`, `regionEntry`, `regionExit` or `test`.
     public var event: String
     /// Unique per event and user: the same key is delivered once per channel, ever. The caller
     /// derives it from what identifies the event (`visit-arrival:<visit id>`,
-    /// `journal-entry:<visit id>`, `test:<UUID>`), never from the time it is noticed.
+    /// `journal-entry:<visit id>`, `region-<RegionTransition.key>`, `test:<UUID>`), never from the
+    /// time it is noticed.
     public var key: String
     public var title: String
     public var message: String
