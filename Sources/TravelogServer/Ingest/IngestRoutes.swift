@@ -98,7 +98,11 @@ struct IngestRoutes {
     func scriptBatch(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let body = try await SpooledBody(request, limitBytes: bodyLimitBytes)
-        let manual = request.query("source") == "manual"
+        let sourceName = request.query("source")
+        guard sourceName == nil || sourceName == "manual" else {
+            throw APIError.badRequest("source '\(sourceName ?? "")': expected manual or nothing")
+        }
+        let manual = sourceName == "manual"
         var target = DeviceTarget.of(identity, named: request.query("device") ?? (manual ? "browser" : nil), app: nil)
         var prefix = body.byteSource()
         let detected = (try? FormatDetector.detect(prefix: prefix.readBytes(upTo: FormatDetector.prefixLength))) ?? .unknown
