@@ -1,3 +1,4 @@
+import TravelogFormats
 /// Reads the numbers of one input line: up to four decimal fields separated by spaces or tabs (a
 /// trailing carriage return is ignored), each finite, latitudes in [-90, 90]. Shared by the line
 /// filters so that every command reads and rejects numbers the same way.
@@ -32,7 +33,7 @@ struct DecimalFieldReader: Sendable {
             count += 1
             guard count <= fields.count else { continue }  // only counted, for the error
             let token = UnsafeBufferPointer(rebasing: line[start..<i])
-            guard let value = DecimalNumberParser.parse(token) else {
+            guard let value = DecimalNumber.parse(token) else {
                 return .failure(.notANumber(field: fields[count - 1], text: String(decoding: token, as: UTF8.self)))
             }
             guard value.isFinite else {

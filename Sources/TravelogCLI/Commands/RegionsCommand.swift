@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TravelogCore
+import TravelogFormats
 import TravelogServer
 import TravelogStore
 
@@ -55,7 +56,7 @@ struct RegionsCommand: AsyncParsableCommand {
 
         /// `lat,lon,radius` as a circle. - Throws: a `ValidationError` naming what is wrong.
         static func circle(_ text: String) throws -> Circle {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumberParser.parse(String($0)) }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse(String($0)) }
             guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let radius = parts[2] else {
                 throw ValidationError("--circle '\(text)': expected latitude,longitude,radius such as 52.52,13.405,150")
             }

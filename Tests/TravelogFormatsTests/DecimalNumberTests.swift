@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import TravelogCLI
+import TravelogFormats
 
-@Suite("Decimal number parsing")
-struct DecimalNumberParserTests {
+@Suite("Decimal numbers: the one decimal reader")
+struct DecimalNumberTests {
     @Test("decimal forms are read", arguments: [
         ("0", 0.0), ("-0", -0.0), ("+1", 1.0), ("1.", 1.0), (".5", 0.5), ("-.5", -0.5), ("40.6413", 40.6413),
         ("1e3", 1000.0), ("1E-3", 0.001), ("20003931.4586", 20003931.4586), ("0.000000000000001", 1e-15),
@@ -11,14 +11,14 @@ struct DecimalNumberParserTests {
         ("-179.99999999999999999999", -180.0),
     ])
     func reads(text: String, expected: Double) throws {
-        let value = try #require(DecimalNumberParser.parse(text))
+        let value = try #require(DecimalNumber.parse(text))
         #expect(value == expected)
         #expect(value.sign == expected.sign)
     }
 
     @Test("anything else is rejected", arguments: ["", "-", ".", "e5", "1e", "1e+", "nan", "inf", "0x1p3", "1,5", "12a", "40d30'", "1 2", "--1"])
     func rejects(text: String) {
-        #expect(DecimalNumberParser.parse(text) == nil)
+        #expect(DecimalNumber.parse(text) == nil)
     }
 
     @Test("random numbers round exactly as strtod rounds them")
@@ -31,7 +31,7 @@ struct DecimalNumberParserTests {
             var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
             if state & 1 == 1 { text = "-" + text }
             if state & 2 == 2 { text += "e\(Int((state >> 50) % 60) - 30)" }
-            #expect(DecimalNumberParser.parse(text) == strtod(text, nil), "\(text)")
+            #expect(DecimalNumber.parse(text) == strtod(text, nil), "\(text)")
         }
     }
 }
