@@ -3,11 +3,13 @@ import NIOSSL
 import PostgresNIO
 import TravelogStore
 
-/// A `postgres://user:password@host:port/database?sslmode=…` address, as `--db` and
+/// A `postgres://user:password@host:port/database?sslmode=…&schema=…` address, as `--db` and
 /// `TRAVELOG_TEST_POSTGRES_URL` take it, turned into PostgresNIO's client configuration.
 ///
 /// `sslmode` is `disable`, `prefer` (the default: TLS when the server offers it) or `require`;
-/// the port defaults to 5432, the user to `postgres`, the database to the user's name.
+/// `schema` keeps Travelog's tables in a schema of their own (created when missing) instead of the
+/// user's default one; the port defaults to 5432, the user to `postgres`, the database to the
+/// user's name.
 public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -15,6 +17,7 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var tlsMode: String
+    public var schema: String?
 
     /// Whether `text` is meant as a PostgreSQL address (rather than a file path).
     public static func isPostgresURL(_ text: String) -> Bool {
@@ -34,6 +37,7 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? username : (path.removingPercentEncoding ?? path)
         tlsMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        schema = components.queryItems?.first { $0.name == "schema" }?.value.flatMap { $0.isEmpty ? nil : $0 }
         guard ["disable", "prefer", "require"].contains(tlsMode) else {
             throw .cannotOpen(path: Self.redacted(text), reason: "sslmode must be disable, prefer or require, not '\(tlsMode)'")
         }
@@ -41,7 +45,8 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
 
     /// The address without its password, for messages and logs.
     public var description: String {
-        "postgres://\(username)@\(host):\(port)/\(database)" + (tlsMode == "prefer" ? "" : "?sslmode=\(tlsMode)")
+        let parameters = (tlsMode == "prefer" ? [] : ["sslmode=\(tlsMode)"]) + (schema.map { ["schema=\($0)"] } ?? [])
+        return "postgres://\(username)@\(host):\(port)/\(database)" + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
     }
 
     /// The client configuration; `searchPath` (a schema) is set on every connection when given.

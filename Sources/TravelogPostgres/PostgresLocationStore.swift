@@ -19,10 +19,11 @@ public final class PostgresLocationStore: TravelogStore {
     /// Connects to the database at `url` and applies pending migrations (several processes may
     /// start at once: the first migrates, the others wait for it).
     /// - Parameter schema: a schema of its own to create and use instead of the user's default one
-    ///   (letters, digits and `_`; the tests give each store a new one).
+    ///   (letters, digits and `_`; the tests give each store a new one); the address's when `nil`.
     /// - Throws: `StoreError.cannotOpen` when the server cannot be reached or the schema migrated.
     public init(url: PostgresConnectionURL, schema: String? = nil, maximumConnections: Int = 20) async throws(StoreError) {
         self.url = url
+        let schema = schema ?? url.schema
         if let schema, schema.isEmpty || !schema.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) {
             throw .cannotOpen(path: url.description, reason: "'\(schema)' is not a plain schema name")
         }

@@ -21,7 +21,10 @@ struct PostgresLocationStoreTests {
         #expect(url.tlsMode == "disable")
         #expect(!url.description.contains("p@ss") && !url.description.contains("p%40ss"))
         let defaults = try PostgresConnectionURL("postgresql://travelog@localhost")
-        #expect(defaults.port == 5432 && defaults.database == "travelog" && defaults.tlsMode == "prefer")
+        #expect(defaults.port == 5432 && defaults.database == "travelog" && defaults.tlsMode == "prefer" && defaults.schema == nil)
+        let schema = try PostgresConnectionURL("postgres://travelog@localhost/db?schema=club&sslmode=require")
+        #expect(schema.schema == "club")
+        #expect(schema.description == "postgres://travelog@localhost:5432/db?sslmode=require&schema=club")
         #expect(!PostgresConnectionURL.isPostgresURL("/var/lib/travelog.sqlite"))
         #expect(throws: StoreError.self) { try PostgresConnectionURL("mysql://ada@host/db") }
         #expect(throws: StoreError.self) { try PostgresConnectionURL("postgres://ada@host/db?sslmode=verify-full") }

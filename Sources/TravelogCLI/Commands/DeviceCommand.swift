@@ -41,7 +41,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @Flag(help: "Print {\"token\": …} only.") var json = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let (device, token) = try await AccountService(store: store).addDevice(named: name, userID: user.id, app: app, scope: scope)
             if json {
@@ -63,7 +63,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @Flag(help: "Print {\"token\": …} only.") var json = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             guard let device = try await store.device(named: name, userID: user.id) else { throw CLIError.noSuchDevice(name) }
             let token = try await AccountService(store: store).issueToken(deviceID: device.id)
@@ -79,7 +79,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             for summary in try await store.deviceSummaries(userID: user.id) {
                 print("\(summary.device.name)\t\(summary.device.app?.rawValue ?? "-")\t\(summary.locationCount) locations")

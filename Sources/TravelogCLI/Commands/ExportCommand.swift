@@ -36,7 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
         let destination = output.map { $0 + ".partial" } ?? "/dev/stdout"

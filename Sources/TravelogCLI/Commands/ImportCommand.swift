@@ -54,7 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: true)
         var plausibility = LocationPlausibility()
         if let earliest { plausibility.earliest = Date(timeIntervalSince1970: Double(CivilDate(isoDate: earliest)?.daysSince1970 ?? 0) * 86_400) }

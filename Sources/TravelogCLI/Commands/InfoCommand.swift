@@ -16,13 +16,13 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let summaries = try await store.deviceSummaries(userID: user.id)
         let size = try await store.storageSizeBytes() ?? 0
         if json {
             let object: [String: Any] = [
-                "database": storeOptions.databasePath,
+                "database": storeOptions.databaseDescription,
                 "user": user.name,
                 "storageBytes": size,
                 "devices": summaries.map { summary -> [String: Any] in
@@ -35,7 +35,7 @@ struct InfoCommand: AsyncParsableCommand {
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        print("Database: \(storeOptions.databasePath) (\(ProgressBar.bytes(Int(size))))")
+        print("Database: \(storeOptions.databaseDescription) (\(ProgressBar.bytes(Int(size))))")
         print("User: \(user.name)")
         if summaries.isEmpty { print("No devices yet.") }
         for summary in summaries {

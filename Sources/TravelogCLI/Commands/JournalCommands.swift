@@ -13,7 +13,7 @@ struct JournalOptions: ParsableArguments {
     @OptionGroup var gazetteerOptions: GazetteerOptions
 
     func open() async throws -> (any TravelogStore, User) {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         return (store, try await account.resolveUser(in: store, createIfEmpty: false))
     }
 

@@ -24,7 +24,7 @@ struct NotifyCommand: AsyncParsableCommand {
         var allowPrivateWebhooks = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let kind: ChannelKind
             do throws(ChannelSettingError) {
@@ -44,7 +44,7 @@ struct NotifyCommand: AsyncParsableCommand {
         @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             for channel in try await store.channels(userID: user.id) {
                 print("\(channel.id)\t\(channel.kind.name)\t\(channel.kind.url.absoluteString)")
@@ -59,7 +59,7 @@ struct NotifyCommand: AsyncParsableCommand {
         @Argument(help: "The channel's id.") var id: Int64
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             guard try await store.removeChannel(id: ChannelID(rawValue: id), userID: user.id) else {
                 throw ValidationError("no channel \(id)")
@@ -76,7 +76,7 @@ struct NotifyCommand: AsyncParsableCommand {
         var allowPrivateWebhooks = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             // The outcome is printed below; the dispatcher's own lines would say it twice.
             var logger = Logger(label: "travelog.notifications")
@@ -107,7 +107,7 @@ struct NotifyCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let deliveries = try await store.deliveries(userID: user.id, limit: 200)
             if json {

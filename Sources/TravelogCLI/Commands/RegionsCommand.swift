@@ -20,7 +20,7 @@ struct RegionsCommand: AsyncParsableCommand {
         @OptionGroup var account: AccountOptions
 
         func open() async throws -> (any TravelogStore & RegionStore, User) {
-            let opened = try storeOptions.openStore()
+            let opened = try await storeOptions.openStore()
             guard let store = opened as? any TravelogStore & RegionStore else {
                 throw ValidationError("this store keeps no regions")
             }

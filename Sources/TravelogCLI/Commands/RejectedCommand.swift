@@ -28,7 +28,7 @@ struct RejectedCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let items = try await store.rejectedItems(userID: user.id, limit: limit)
             let total = try await store.rejectedItemCount(userID: user.id)
@@ -67,7 +67,7 @@ struct RejectedCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let deleted = try await store.deleteRejectedItems(userID: user.id, ids: all ? nil : ids.map(RejectedItemID.init(rawValue:)))
             print("deleted \(deleted)")

@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         var logger = Logger(label: "travelog")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
@@ -86,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         var anyLogin = false
         for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }
         let canLogIn = anyLogin
-        let database = storeOptions.databasePath
+        let database = storeOptions.databaseDescription
         try await app.run(logger: logger) { boundPort in
             let shownHost = host == "0.0.0.0" ? "localhost" : host
             var lines = ["Travelog is serving \(database)", "  open http://\(shownHost):\(boundPort)/ in a browser"]

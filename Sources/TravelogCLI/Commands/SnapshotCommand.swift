@@ -78,7 +78,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
         let loaded = try await HistoryIndexLoader.load(store: store, userID: user.id, devices: devices,

@@ -44,7 +44,7 @@ struct StatsCommand: AsyncParsableCommand {
     var whereabouts = false
 
     func run() async throws {
-        let store = try storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
         if whereabouts {

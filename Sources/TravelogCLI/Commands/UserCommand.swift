@@ -20,7 +20,7 @@ struct UserCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             let password = passwordStdin ? try PasswordPrompt.fromStandardInput() : try PasswordPrompt.ask(for: name)
             let accounts = AccountService(store: store)
             if let existing = try await store.user(named: name), try await store.passwordHash(userID: existing.id) == nil {
@@ -41,7 +41,7 @@ struct UserCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
             let password = passwordStdin ? try PasswordPrompt.fromStandardInput() : try PasswordPrompt.ask(for: name)
             try await AccountService(store: store).setPassword(password, userID: user.id)
@@ -55,7 +55,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             for user in try await store.users() {
                 let login = try await store.passwordHash(userID: user.id) != nil ? "can log in" : "no password"
                 print("\(user.name)\t\(login)")
@@ -77,7 +77,7 @@ struct UserCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try storeOptions.openStore()
+            let store = try await storeOptions.openStore()
             guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
             let accounts = AccountService(store: store)
             if endAll {

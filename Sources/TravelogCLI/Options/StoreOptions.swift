@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
+import TravelogPostgres
 import TravelogSQLite
 import TravelogStore
 
-/// Where the data lives: `--db PATH`, else `$TRAVELOG_DB`, else the XDG data directory.
+/// Where the data lives: `--db PATH` (a SQLite file, or a `postgres://` address for PostgreSQL),
+/// else `$TRAVELOG_DB`, else the XDG data directory.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The database file.",
+        "The database file, or a PostgreSQL server as postgres://user:password@host:port/database[?sslmode=disable|require].",
         discussion: "Default: $TRAVELOG_DB, else $XDG_DATA_HOME/travelog/travelog.sqlite (~/.local/share/… when unset).",
         valueName: "path"))
     var db: String?
@@ -24,9 +26,21 @@ struct StoreOptions: ParsableArguments {
         return dataHome + "/travelog/travelog.sqlite"
     }
 
-    /// Opens (creating when needed) the SQLite store.
-    func openStore() throws -> any TravelogStore {
-        try SQLiteLocationStore(path: databasePath)
+    /// The database for messages: the file's path, or the server's address without its password.
+    var databaseDescription: String {
+        let location = databasePath
+        guard PostgresConnectionURL.isPostgresURL(location) else { return location }
+        return (try? PostgresConnectionURL(location).description) ?? "a PostgreSQL server"
+    }
+
+    /// Opens (creating or migrating when needed) the store: PostgreSQL for a `postgres://` address,
+    /// else the SQLite file.
+    func openStore() async throws -> any TravelogStore {
+        let location = databasePath
+        if PostgresConnectionURL.isPostgresURL(location) {
+            return try await PostgresLocationStore(url: PostgresConnectionURL(location))
+        }
+        return try SQLiteLocationStore(path: location)
     }
 }
 
