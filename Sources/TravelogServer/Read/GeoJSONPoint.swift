@@ -36,10 +36,10 @@ enum GeoJSONPoint {
         return text + "}}"
     }
 
+    /// A measurement to `places` decimals, trailing zeros dropped, through the export's formatter;
+    /// `null` when it is not finite (JSON has no infinity or NaN).
     static func number(_ value: Double, places: Int) -> String {
-        let scale = pow(10, Double(places))
-        let rounded = (value * scale).rounded() / scale
-        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
+        value.isFinite ? FixedDecimalFormatter.string(value, decimals: places, trimmingTrailingZeros: true) : "null"
     }
 
     static func quoted(_ text: String) -> String {
