@@ -29,11 +29,14 @@ enum FuzzTarget: String, CaseIterable {
     static let receivedAt = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// Runs the parser over `bytes`: file formats twice, once in one block and once in small blocks
-    /// so that every token straddles a block boundary.
+    /// so that every token straddles a block boundary; both must give the same records.
     func run(_ bytes: [UInt8]) {
         if let format = FileFormat(rawValue: rawValue) {
-            Self.read(format, bytes, chunkBytes: .max)
-            Self.read(format, bytes, chunkBytes: 1 + bytes.count % 251)
+            let whole = Self.read(format, bytes, chunkBytes: .max)
+            let chunkBytes = 1 + bytes.count % 251
+            let split = Self.read(format, bytes, chunkBytes: chunkBytes)
+            precondition(whole.records == split.records && whole.failed == split.failed,
+                         "\(rawValue): blocks of \(chunkBytes) bytes give other records than one block")
             return
         }
         switch self {
@@ -48,7 +51,7 @@ enum FuzzTarget: String, CaseIterable {
             Self.check(try? GPSLoggerRequestDecoder.decode(query: query, contentType: contentType, body: body,
                                                            receivedAt: Self.receivedAt))
         case .locationBatch:
-            Self.drain(LocationBatchReader(source: MemoryByteSource(bytes), receivedAt: Self.receivedAt))
+            _ = Self.drain(LocationBatchReader(source: MemoryByteSource(bytes), receivedAt: Self.receivedAt))
         case .multipart:
             Self.readParts(bytes)
         default:
@@ -56,18 +59,25 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    private static func read(_ format: FileFormat, _ bytes: [UInt8], chunkBytes: Int) {
+    private static func read(_ format: FileFormat, _ bytes: [UInt8], chunkBytes: Int) -> (records: [FormatRecord], failed: Bool) {
         let source = MemoryByteSource(bytes, maximumChunkBytes: chunkBytes)
-        guard let reader = try? format.makeReader(source: source) else { return }
-        drain(reader)
+        guard let reader = try? format.makeReader(source: source) else { return ([], true) }
+        return drain(reader)
     }
 
     /// Reads records until the end or the first `FormatError`, checking each.
-    private static func drain(_ reader: any LocationFileReader) {
+    private static func drain(_ reader: any LocationFileReader) -> (records: [FormatRecord], failed: Bool) {
         var reader = reader
-        var count = 0
-        while count < maximumRecords, let record = try? reader.next() {
-            count += 1
+        var records: [FormatRecord] = []
+        while records.count < maximumRecords {
+            let record: FormatRecord?
+            do {
+                record = try reader.next()
+            } catch {
+                return (records, true)
+            }
+            guard let record else { break }
+            records.append(record)
             switch record {
             case .point(let point):
                 check(point.position.coordinate)
@@ -77,6 +87,7 @@ enum FuzzTarget: String, CaseIterable {
             }
         }
         _ = reader.skippedRecords
+        return (records, false)
     }
 
     private static func readParts(_ bytes: [UInt8]) {
