@@ -4,7 +4,7 @@ import PostgresNIO
 import TravelogCore
 import TravelogStore
 
-extension PostgresLocationStore: RegionStore {
+extension PostgresLocationStore {
     public func addRegion(_ definition: RegionDefinition, userID: UserID, at now: Date) async throws(StoreError) -> StoredRegion {
         let values = try PostgresRegionRows.Values(definition)
         let nowMs = StoragePrecision.milliseconds(now)

@@ -3,7 +3,7 @@ import GRDB
 import TravelogCore
 import TravelogStore
 
-extension SQLiteLocationStore: RegionStore {
+extension SQLiteLocationStore {
     public func addRegion(_ definition: RegionDefinition, userID: UserID, at now: Date) async throws(StoreError) -> StoredRegion {
         let values = try RegionRow.values(definition)
         let nowMs = StoragePrecision.milliseconds(now)

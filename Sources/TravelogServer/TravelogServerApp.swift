@@ -32,8 +32,6 @@ public struct TravelogServerApp: Sendable {
     let placeTimeZones: PlaceTimeZones?
     /// The one way locations enter the store (every route and upload).
     public let writer: HistoryWriter
-    /// The store's regions (every backend keeps them), until `TravelogStore` includes `RegionStore`.
-    let regionStore: (any TravelogStore & RegionStore)?
     let web: WebAssets
     /// The history tiles' indices and versions.
     let tiles: HistoryTiles
@@ -58,8 +56,7 @@ public struct TravelogServerApp: Sendable {
         }
         tiles = HistoryTiles(store: store)
         worldOutlines = configuration.worldOutlinesPath.flatMap { try? WorldOutlines(contentsOf: $0) }
-        regionStore = store as? any TravelogStore & RegionStore
-        let regions = regionStore.map { RegionEvaluator(store: $0) { message, userID in _ = await notifications.notify(message, userID: userID) } }
+        let regions = RegionEvaluator(store: store) { message, userID in _ = await notifications.notify(message, userID: userID) }
         var writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics, tiles: tiles))
         writer.regions = regions
         self.writer = writer
@@ -84,11 +81,11 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: TokenScopeMiddleware())
         SessionRoutes(accounts: accounts, configuration: configuration).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
-                     regions: regionStore.map { OwnTracksRegionSync(store: $0, evaluator: writer.regions) }).add(to: router)
+                     regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
         ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
-        if let regionStore { RegionRoutes(store: regionStore).add(to: router) }
+        RegionRoutes(store: store).add(to: router)
         TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
                                               cacheDirectory: configuration.tileCacheDirectory)).add(to: router)

@@ -1,7 +1,7 @@
 import Foundation
 import TravelogCore
 
-extension InMemoryLocationStore: RegionStore {
+extension InMemoryLocationStore {
     /// The region part of the in-memory state.
     struct RegionTables {
         var regions: [RegionID: StoredRegion] = [:]

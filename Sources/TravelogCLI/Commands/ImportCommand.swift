@@ -61,7 +61,7 @@ struct ImportCommand: AsyncParsableCommand {
         let journal = JournalProcessor(store: store, describer: gazetteerOptions.describer())
         var writer = HistoryWriter(store: store, journal: journal, plausibility: plausibility)
         // Every stored location goes through the user's regions; recent crossings wait in the outbox.
-        writer.regions = (store as? any TravelogStore & RegionStore).map { RegionEvaluator(store: $0) }
+        writer.regions = RegionEvaluator(store: store)
         let importer = FileImporter(writer: writer)
         let options = ReaderOptions(date: date.flatMap { CivilDate(isoDate: $0) })
         var target = DeviceTarget.named(device, userID: user.id, app: nil)
