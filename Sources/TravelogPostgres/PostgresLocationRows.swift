@@ -15,12 +15,9 @@ enum PostgresLocationRows {
         utc_offset_s, source, import_id
         """
 
-    /// The columns an insert writes: `user_id` before the read columns.
-    static let insertColumns = "user_id, " + columns
-    static let insertColumnCount = 15
-
-    /// Rows per INSERT: 15 parameters a row, well under the protocol's 65,535 per statement.
-    static let rowsPerStatement = 2_000
+    /// Rows per INSERT. The rows travel as one array per column, so a statement has 15
+    /// parameters however many rows it carries.
+    static let rowsPerStatement = 10_000
 
     static func storedLocation(_ row: PostgresRow) throws(StoreError) -> StoredLocation {
         let operation = "reading a location"
@@ -46,36 +43,44 @@ enum PostgresLocationRows {
 
     /// One INSERT of `batch` (at most `rowsPerStatement`) that skips rows whose key is stored
     /// already, and returns one row per location it stored.
+    ///
+    /// Arrays cannot carry NULLs here, so the nullable columns travel as values no location has:
+    /// NaN for an unknown altitude (`Location` keeps only finite ones), `Int32.min` for an unknown
+    /// UTC offset, 0 for no import (ids start at 1).
     /// - Parameter owners: each device's user.
     static func insert(_ batch: ArraySlice<StoredLocation>, owners: [DeviceID: UserID]) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: batch.count * insertColumnCount)
-        var sql = "INSERT INTO locations (\(insertColumns)) VALUES "
-        sql.reserveCapacity(batch.count * 100 + 200)
-        for (index, stored) in batch.enumerated() {
-            let key = stored.key
-            let location = stored.location
-            bindings.append(owners[stored.deviceID]?.rawValue ?? 0)
-            bindings.append(stored.deviceID.rawValue)
-            bindings.append(key.timestampMilliseconds)
-            bindings.append(Int32(clamping: key.latitudeE7))
-            bindings.append(Int32(clamping: key.longitudeE7))
-            bindings.append(location.altitudeMeters)
-            bindings.append(location.horizontalAccuracyMeters)
-            bindings.append(location.verticalAccuracyMeters)
-            bindings.append(location.speedMetersPerSecond)
-            bindings.append(location.speedAccuracyMetersPerSecond)
-            bindings.append(location.courseDegrees)
-            bindings.append(location.courseAccuracyDegrees)
-            bindings.append(location.utcOffsetSeconds.map { Int32(clamping: $0) })
-            bindings.append(stored.source.rawValue)
-            bindings.append(stored.importID?.rawValue)
-            let first = index * insertColumnCount
-            sql += index == 0 ? "(" : ", ("
-            sql += (1...insertColumnCount).map { "$\(first + $0)" }.joined(separator: ", ")
-            sql += ")"
+        var users: [Int64] = [], devices: [Int64] = [], times: [Int64] = []
+        var latitudes: [Int32] = [], longitudes: [Int32] = [], offsets: [Int32] = []
+        var altitudes: [Double] = [], horizontal: [Double] = [], vertical: [Double] = [], speeds: [Double] = []
+        var speedAccuracies: [Double] = [], courses: [Double] = [], courseAccuracies: [Double] = []
+        var sources: [String] = [], imports: [Int64] = []
+        for stored in batch {
+            let key = stored.key, location = stored.location
+            users.append(owners[stored.deviceID]?.rawValue ?? 0)
+            devices.append(stored.deviceID.rawValue)
+            times.append(key.timestampMilliseconds)
+            latitudes.append(Int32(clamping: key.latitudeE7))
+            longitudes.append(Int32(clamping: key.longitudeE7))
+            altitudes.append(location.altitudeMeters ?? .nan)
+            horizontal.append(location.horizontalAccuracyMeters)
+            vertical.append(location.verticalAccuracyMeters)
+            speeds.append(location.speedMetersPerSecond)
+            speedAccuracies.append(location.speedAccuracyMetersPerSecond)
+            courses.append(location.courseDegrees)
+            courseAccuracies.append(location.courseAccuracyDegrees)
+            offsets.append(location.utcOffsetSeconds.map { Int32(clamping: $0) } ?? .min)
+            sources.append(stored.source.rawValue)
+            imports.append(stored.importID?.rawValue ?? 0)
         }
-        sql += " ON CONFLICT DO NOTHING RETURNING 1"
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+        return """
+            INSERT INTO locations (user_id, device_id, timestamp_ms, latitude_e7, longitude_e7, altitude_m, horizontal_accuracy_m,
+                vertical_accuracy_m, speed_mps, speed_accuracy_mps, course_deg, course_accuracy_deg, utc_offset_s, source, import_id)
+            SELECT u, d, t, la, lo, nullif(al, 'NaN'), ha, va, s, sa, c, ca, nullif(o, -2147483648), src, nullif(i, 0)
+            FROM unnest(\(users), \(devices), \(times), \(latitudes), \(longitudes), \(altitudes), \(horizontal), \(vertical),
+                \(speeds), \(speedAccuracies), \(courses), \(courseAccuracies), \(offsets), \(sources), \(imports))
+                AS r (u, d, t, la, lo, al, ha, va, s, sa, c, ca, o, src, i)
+            ON CONFLICT DO NOTHING RETURNING 1
+            """
     }
 
     /// The SELECT for a query: always scoped to the query's user.
