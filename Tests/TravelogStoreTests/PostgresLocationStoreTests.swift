@@ -68,6 +68,38 @@ struct PostgresLocationStoreTests {
         store.close()
     }
 
+    @Test("two server processes sending from one outbox never take the same delivery",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
+    func twoSenders() async throws {
+        let schema = PostgresTestServer.newSchemaName()
+        let first = try await PostgresTestServer.makeStore(schema: schema)
+        let second = try await PostgresTestServer.makeStore(schema: schema)
+        let ada = try await first.addUser(named: "ada")
+        _ = try await first.addChannel(userID: ada.id, kind: .ntfy(url: URL(string: "https://ntfy.example/a")!, token: nil))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<60 {
+            let message = NotificationMessage(event: "arrival", key: "visit-arrival:\(index)", title: "Arrived", message: "Home",
+                                              occurredAt: now)
+            _ = try await first.enqueue(message, userID: ada.id, at: now)
+        }
+        // Both claim at once, again and again, until nothing is due.
+        func drain(_ store: PostgresLocationStore) async throws -> [DeliveryID] {
+            var taken: [DeliveryID] = []
+            while true {
+                let claimed = try await store.claimDueDeliveries(at: now, leaseUntil: now.addingTimeInterval(60), limit: 7, among: nil)
+                if claimed.isEmpty { return taken }
+                taken += claimed.map(\.id)
+            }
+        }
+        async let byFirst = drain(first)
+        async let bySecond = drain(second)
+        let (a, b) = try await (byFirst, bySecond)
+        #expect(Set(a).isDisjoint(with: b))
+        #expect(a.count + b.count == 60)
+        first.close()
+        second.close()
+    }
+
     /// The first column of a query's rows, as text, on a connection whose search path is `schema`.
     static func strings(_ url: PostgresConnectionURL, _ schema: String?, _ sql: String) async throws -> [String] {
         let client = PostgresClient(configuration: url.clientConfiguration(searchPath: schema))
