@@ -1,3 +1,4 @@
+import TravelogFormats
 import TravelogTracking
 
 /// Turns `lat lon` lines into the magnetic declination there, one output line per input line:
@@ -41,10 +42,10 @@ struct DeclinationLineProcessor: LineProcessor {
 
     /// One answer, for people (declination only) or as a JSON object.
     static func format(_ field: MagneticFieldElements, latitude: Double, longitude: Double, json: Bool) -> String {
-        let declination = FixedPointFormatter.string(field.declinationDegrees, fractionDigits: 5)
+        let declination = FixedDecimalFormatter.string(field.declinationDegrees, decimals: 5, keepingSignOfZero: true)
         guard json else { return declination }
         return "{\"latitude\":\(latitude),\"longitude\":\(longitude),\"declination_degrees\":\(declination),"
-            + "\"inclination_degrees\":\(FixedPointFormatter.string(field.inclinationDegrees, fractionDigits: 5)),"
-            + "\"total_intensity_nt\":\(FixedPointFormatter.string(field.totalNanotesla, fractionDigits: 1))}"
+            + "\"inclination_degrees\":\(FixedDecimalFormatter.string(field.inclinationDegrees, decimals: 5, keepingSignOfZero: true)),"
+            + "\"total_intensity_nt\":\(FixedDecimalFormatter.string(field.totalNanotesla, decimals: 1, keepingSignOfZero: true))}"
     }
 }

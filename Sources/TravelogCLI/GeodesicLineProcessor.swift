@@ -1,3 +1,4 @@
+import TravelogFormats
 import TravelogCore
 
 /// Turns lines of `travelog geodesic` input into lines of output, in the format of GeographicLib's
@@ -61,18 +62,18 @@ public struct GeodesicLineProcessor: LineProcessor, Sendable {
             switch problem {
             case .inverse:
                 let r = geodesic.inverse(latitude1: v.0, longitude1: v.1, latitude2: v.2, longitude2: v.3)
-                FixedPointFormatter.append(r.initialAzimuthDegrees, fractionDigits: angleDigits, to: &output)
+                FixedDecimalFormatter.append(r.initialAzimuthDegrees, decimals: angleDigits, keepingSignOfZero: true, to: &output)
                 output.append(UInt8(ascii: " "))
-                FixedPointFormatter.append(r.finalAzimuthDegrees, fractionDigits: angleDigits, to: &output)
+                FixedDecimalFormatter.append(r.finalAzimuthDegrees, decimals: angleDigits, keepingSignOfZero: true, to: &output)
                 output.append(UInt8(ascii: " "))
-                FixedPointFormatter.append(r.distanceMeters, fractionDigits: precision, to: &output)
+                FixedDecimalFormatter.append(r.distanceMeters, decimals: precision, keepingSignOfZero: true, to: &output)
             case .direct:
                 let r = geodesic.direct(latitude: v.0, longitude: v.1, azimuthDegrees: v.2, distanceMeters: v.3)
-                FixedPointFormatter.append(r.latitude, fractionDigits: angleDigits, to: &output)
+                FixedDecimalFormatter.append(r.latitude, decimals: angleDigits, keepingSignOfZero: true, to: &output)
                 output.append(UInt8(ascii: " "))
-                FixedPointFormatter.append(r.longitude, fractionDigits: angleDigits, to: &output)
+                FixedDecimalFormatter.append(r.longitude, decimals: angleDigits, keepingSignOfZero: true, to: &output)
                 output.append(UInt8(ascii: " "))
-                FixedPointFormatter.append(r.finalAzimuthDegrees, fractionDigits: angleDigits, to: &output)
+                FixedDecimalFormatter.append(r.finalAzimuthDegrees, decimals: angleDigits, keepingSignOfZero: true, to: &output)
             }
         case .failure(let error):
             failedLineCount += 1

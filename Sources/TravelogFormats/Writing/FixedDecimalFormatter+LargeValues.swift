@@ -4,7 +4,7 @@ extension FixedDecimalFormatter {
     /// correctly rather than crash on.
     static func writeLarge(_ value: Double, decimals: Int, trimming: Bool,
                            to output: UnsafeMutablePointer<UInt8>) -> Int {
-        // |value| ≥ 2^53 / 10^15 > 9, so it is a normal number m · 2^exponent with m < 2^53.
+        // |value| ≥ 2^53 / 10^17 > 0.09, so it is a normal number m · 2^exponent with m < 2^53.
         let magnitude = value.magnitude
         let significand = magnitude.significandBitPattern | (1 << 52)
         let exponent = Int(magnitude.exponent) - 52

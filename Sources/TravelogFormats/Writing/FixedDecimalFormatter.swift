@@ -5,7 +5,8 @@
 /// `decimals` places with round-half-to-even: the same digits as C's `printf("%.*f")` and so
 /// Foundation's `String(format:)`. Exact ties are rare but real: 0.00390625 (1/256) lies exactly
 /// halfway between 0.0039062 and 0.0039063 and is written "0.0039062". One deliberate difference
-/// from `printf`: a value that rounds to zero is written without a sign ("0.0000000", never
+/// from `printf`, unless asked to keep it (`keepingSignOfZero`, as the command line's GeodSolve-style
+/// output does): a value that rounds to zero is written without a sign ("0.0000000", never
 /// "-0.0000000"). Non-finite values are written "nan", "inf" and "-inf" (they are not numbers in
 /// GPX, KML or JSON; the writers never pass them).
 ///
@@ -17,29 +18,42 @@
 /// - Complexity: O(number of digits written).
 public enum FixedDecimalFormatter {
     /// The most decimals supported; requests beyond it are clamped to it.
-    public static let maximumDecimals = 15
+    public static let maximumDecimals = 17
 
     /// The most bytes one number can take with `decimals` places: a sign, 309 integer digits
     /// (`Double.greatestFiniteMagnitude` has 309), a point and the decimals.
     public static func maximumByteCount(decimals: Int) -> Int { 311 + clamped(decimals) }
 
-    /// `value` written with `decimals` places (clamped to 0...15).
+    /// `value` written with `decimals` places (clamped to 0...17).
     /// - Parameters:
     ///   - value: the number.
     ///   - decimals: digits after the point; 0 writes no point.
     ///   - trimmingTrailingZeros: drop zeros at the end of the fraction, and the point when
     ///     nothing is left after it ("12.500" becomes "12.5", "3.000" becomes "3").
-    public static func string(_ value: Double, decimals: Int, trimmingTrailingZeros: Bool = false) -> String {
+    ///   - keepingSignOfZero: write "-0.000" for -0 and for negative values that round to zero,
+    ///     exactly as `printf("%.*f")` does.
+    public static func string(_ value: Double, decimals: Int, trimmingTrailingZeros: Bool = false,
+                              keepingSignOfZero: Bool = false) -> String {
         let capacity = maximumByteCount(decimals: decimals)
         return String(unsafeUninitializedCapacity: capacity) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
-            return write(value, decimals: decimals, trimmingTrailingZeros: trimmingTrailingZeros, to: base)
+            return write(value, decimals: decimals, trimmingTrailingZeros: trimmingTrailingZeros,
+                         keepingSignOfZero: keepingSignOfZero, to: base)
+        }
+    }
+
+    /// Appends `value` with `decimals` places to `output` (see `string`).
+    public static func append(_ value: Double, decimals: Int, keepingSignOfZero: Bool = false, to output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumByteCount(decimals: decimals)) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let count = write(value, decimals: decimals, trimmingTrailingZeros: false, keepingSignOfZero: keepingSignOfZero, to: base)
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
         }
     }
 
     /// Writes `value` at `output`, which must have room for `maximumByteCount(decimals:)` bytes,
     /// and returns how many bytes were written.
-    static func write(_ value: Double, decimals: Int, trimmingTrailingZeros: Bool,
+    static func write(_ value: Double, decimals: Int, trimmingTrailingZeros: Bool, keepingSignOfZero: Bool = false,
                       to output: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else { return writeNonFinite(value, to: output) }
         let decimals = clamped(decimals)
@@ -54,7 +68,7 @@ public enum FixedDecimalFormatter {
             case 3: scaled.quotientAndRemainder(dividingBy: 1_000)
             default: scaled.quotientAndRemainder(dividingBy: UInt64(scale))
             }
-            return writeParts(negative: value.sign == .minus && scaled != 0,
+            return writeParts(negative: value.sign == .minus && (scaled != 0 || keepingSignOfZero),
                               integer: integer, fraction: fraction, decimals: decimals,
                               trimming: trimmingTrailingZeros, to: output)
         }
@@ -63,9 +77,9 @@ public enum FixedDecimalFormatter {
 
     static let twoToThe53: Double = 9_007_199_254_740_992
 
-    /// 10^`exponent` for 0...15 (decimals are clamped to that range), exact in binary64.
+    /// 10^`exponent` for 0...17 (decimals are clamped to that range), exact in binary64.
     @inline(__always)
-    static func powerOfTen(_ exponent: Int) -> Double { ExactPowerOfTen.value(min(max(exponent, 0), 15)) ?? 1e15 }
+    static func powerOfTen(_ exponent: Int) -> Double { ExactPowerOfTen.value(min(max(exponent, 0), maximumDecimals)) ?? 1e17 }
 
     static func clamped(_ decimals: Int) -> Int { min(max(decimals, 0), maximumDecimals) }
 
