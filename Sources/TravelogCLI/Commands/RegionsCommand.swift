@@ -72,7 +72,7 @@ struct RegionsCommand: AsyncParsableCommand {
             if let circle {
                 shape = .circle(try Self.circle(circle))
             } else if let polygon {
-                let area = try MultiPolygon(geoJSON: Data(contentsOf: URL(fileURLWithPath: polygon)))
+                let area = try GeoJSONAreaReader.multiPolygon(from: Data(contentsOf: URL(fileURLWithPath: polygon)))
                 guard area.polygons.count == 1, let only = area.polygons.first else {
                     throw RegionsCommandError.notOnePolygon(path: polygon, count: area.polygons.count)
                 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TravelogCore
+import TravelogCore
+@testable import TravelogFormats
+import TravelogTestSupport
 
 @Suite("GeoJSON areas (RFC 7946)")
 struct GeoJSONAreaTests {
@@ -9,7 +11,7 @@ struct GeoJSONAreaTests {
     private static let island = "[[[20,0],[22,0],[22,2],[20,2],[20,0]]]"
 
     private func decode(_ text: String) throws(GeoJSONError) -> MultiPolygon {
-        try MultiPolygon(geoJSON: Data(text.utf8))
+        try GeoJSONAreaReader.multiPolygon(from: Data(text.utf8))
     }
 
     private func point(_ longitude: Double, _ latitude: Double) throws -> Coordinate {
@@ -91,8 +93,8 @@ struct GeoJSONAreaTests {
 
     @Test("a committed coverage file decodes into the expected parts")
     func committedFixture() throws {
-        let url = try #require(Bundle.module.url(forResource: "coverage", withExtension: "geojson", subdirectory: "Fixtures/shapes"))
-        let area = try MultiPolygon(geoJSON: Data(contentsOf: url))
+        let url = SharedFixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/shapes/coverage.geojson")
+        let area = try GeoJSONAreaReader.multiPolygon(from: Data(contentsOf: url))
         // Fiji cut at the 180th meridian as RFC 7946 §3.1.9 asks (two parts), and a lake island.
         #expect(area.polygons.count == 3)
         #expect(area.polygons[0].interiorRings.count == 1)

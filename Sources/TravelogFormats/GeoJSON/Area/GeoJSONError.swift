@@ -1,3 +1,4 @@
+import TravelogCore
 /// Why a GeoJSON text could not be read as an area. Every case but ``invalidJSON`` says where,
 /// as a path from the root such as `$.features[2].geometry.coordinates[0][3]`.
 public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,39 +1,43 @@
+import Foundation
+import TravelogCore
+
 /// The GeoJSON objects (RFC 7946) that can hold an area, decoded with Foundation's
-/// `JSONDecoder` and checked as they are read. Internal: the public entry point is
-/// ``MultiPolygon/init(geoJSON:)``.
+/// `JSONDecoder` and checked as they are read (an area is a small document a person draws or
+/// types, unlike the streams of location records `GeoJSONReader` reads). Internal: the public entry
+/// point is `GeoJSONAreaReader`.
 struct GeoJSONAreaObject: Decodable {
     /// The polygons found, in document order.
     let polygons: [Polygon]
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: GeoJSONKey.self)
+        let container = try decoder.container(keyedBy: GeoJSONAreaKey.self)
         let path = GeoJSONPath(decoder.codingPath)
-        switch try GeoJSONType(in: container, at: path) {
+        switch try GeoJSONAreaType(in: container, at: path) {
         case .feature:
-            polygons = try GeoJSONFeature.polygons(in: container, at: path)
+            polygons = try GeoJSONAreaFeature.polygons(in: container, at: path)
         case .featureCollection:
-            polygons = try container.decode([GeoJSONFeature].self, forKey: .features).flatMap(\.polygons)
+            polygons = try container.decode([GeoJSONAreaFeature].self, forKey: .features).flatMap(\.polygons)
         case let geometry:
-            polygons = try GeoJSONGeometry.polygons(of: geometry, in: container, at: path)
+            polygons = try GeoJSONAreaGeometry.polygons(of: geometry, in: container, at: path)
         }
     }
 }
 
 /// The members Travelog reads.
-enum GeoJSONKey: String, CodingKey {
+enum GeoJSONAreaKey: String, CodingKey {
     case type, coordinates, geometries, geometry, features
 }
 
 /// RFC 7946's nine object types.
-enum GeoJSONType: String {
+enum GeoJSONAreaType: String {
     case point = "Point", multiPoint = "MultiPoint", lineString = "LineString"
     case multiLineString = "MultiLineString", polygon = "Polygon", multiPolygon = "MultiPolygon"
     case geometryCollection = "GeometryCollection", feature = "Feature", featureCollection = "FeatureCollection"
 
     /// Reads the `type` member of an object.
-    init(in container: KeyedDecodingContainer<GeoJSONKey>, at path: GeoJSONPath) throws {
+    init(in container: KeyedDecodingContainer<GeoJSONAreaKey>, at path: GeoJSONPath) throws {
         let name = try container.decode(String.self, forKey: .type)
-        guard let type = GeoJSONType(rawValue: name) else {
+        guard let type = GeoJSONAreaType(rawValue: name) else {
             throw GeoJSONError.unknownType(name, path: path.appending("type").description)
         }
         self = type
@@ -41,13 +45,13 @@ enum GeoJSONType: String {
 }
 
 /// A member of a FeatureCollection.
-struct GeoJSONFeature: Decodable {
+struct GeoJSONAreaFeature: Decodable {
     let polygons: [Polygon]
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: GeoJSONKey.self)
+        let container = try decoder.container(keyedBy: GeoJSONAreaKey.self)
         let path = GeoJSONPath(decoder.codingPath)
-        let type = try GeoJSONType(in: container, at: path)
+        let type = try GeoJSONAreaType(in: container, at: path)
         guard type == .feature else {
             throw GeoJSONError.typeNotAllowedHere(type.rawValue, path: path.description)
         }
@@ -55,42 +59,42 @@ struct GeoJSONFeature: Decodable {
     }
 
     /// The polygons of a Feature's geometry; a null geometry has none (RFC 7946 §3.2).
-    static func polygons(in container: KeyedDecodingContainer<GeoJSONKey>, at path: GeoJSONPath) throws -> [Polygon] {
+    static func polygons(in container: KeyedDecodingContainer<GeoJSONAreaKey>, at path: GeoJSONPath) throws -> [Polygon] {
         guard container.contains(.geometry) else {
             throw GeoJSONError.missingMember(name: "geometry", path: path.description)
         }
         if try container.decodeNil(forKey: .geometry) { return [] }
-        return try container.decode(GeoJSONGeometry.self, forKey: .geometry).polygons
+        return try container.decode(GeoJSONAreaGeometry.self, forKey: .geometry).polygons
     }
 }
 
 /// A geometry object: only geometry types are allowed here.
-struct GeoJSONGeometry: Decodable {
+struct GeoJSONAreaGeometry: Decodable {
     let polygons: [Polygon]
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: GeoJSONKey.self)
+        let container = try decoder.container(keyedBy: GeoJSONAreaKey.self)
         let path = GeoJSONPath(decoder.codingPath)
-        polygons = try Self.polygons(of: GeoJSONType(in: container, at: path), in: container, at: path)
+        polygons = try Self.polygons(of: GeoJSONAreaType(in: container, at: path), in: container, at: path)
     }
 
     /// The polygons of a geometry of a given type. An empty `coordinates` array is an empty
     /// geometry (RFC 7946 §3.1) and gives none.
     static func polygons(
-        of type: GeoJSONType, in container: KeyedDecodingContainer<GeoJSONKey>, at path: GeoJSONPath
+        of type: GeoJSONAreaType, in container: KeyedDecodingContainer<GeoJSONAreaKey>, at path: GeoJSONPath
     ) throws -> [Polygon] {
         let coordinatesPath = path.appending("coordinates")
         switch type {
         case .polygon:
-            let rings = try container.decode([[GeoJSONPosition]].self, forKey: .coordinates)
+            let rings = try container.decode([[GeoJSONAreaPosition]].self, forKey: .coordinates)
             return rings.isEmpty ? [] : [try polygon(rings: rings, at: coordinatesPath)]
         case .multiPolygon:
-            let parts = try container.decode([[[GeoJSONPosition]]].self, forKey: .coordinates)
+            let parts = try container.decode([[[GeoJSONAreaPosition]]].self, forKey: .coordinates)
             return try parts.enumerated().compactMap { index, rings in
                 rings.isEmpty ? nil : try polygon(rings: rings, at: coordinatesPath.appending(index))
             }
         case .geometryCollection:
-            return try container.decode([GeoJSONGeometry].self, forKey: .geometries).flatMap(\.polygons)
+            return try container.decode([GeoJSONAreaGeometry].self, forKey: .geometries).flatMap(\.polygons)
         case .point, .multiPoint, .lineString, .multiLineString:
             throw GeoJSONError.notAnArea(type.rawValue, path: path.description)
         case .feature, .featureCollection:
@@ -100,7 +104,7 @@ struct GeoJSONGeometry: Decodable {
 
     /// A polygon from linear rings, checked as RFC 7946 §3.1.6 asks: four or more positions,
     /// the last equal to the first.
-    static func polygon(rings: [[GeoJSONPosition]], at path: GeoJSONPath) throws -> Polygon {
+    static func polygon(rings: [[GeoJSONAreaPosition]], at path: GeoJSONPath) throws -> Polygon {
         var coordinates: [[Coordinate]] = []
         for (index, ring) in rings.enumerated() {
             let ringPath = path.appending(index)
@@ -127,7 +131,7 @@ struct GeoJSONGeometry: Decodable {
 }
 
 /// A position `[longitude, latitude, altitude?]`.
-struct GeoJSONPosition: Decodable {
+struct GeoJSONAreaPosition: Decodable {
     let coordinate: Coordinate
 
     init(from decoder: any Decoder) throws {

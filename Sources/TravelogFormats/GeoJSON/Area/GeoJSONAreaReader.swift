@@ -1,6 +1,8 @@
 import Foundation
+import TravelogCore
 
-extension MultiPolygon {
+/// Reads areas (regions drawn as polygons, coverage areas) from GeoJSON documents.
+public enum GeoJSONAreaReader {
     /// Reads the area of a GeoJSON text (RFC 7946): a Polygon, a MultiPolygon, a
     /// GeometryCollection of them, a Feature holding one (or a null geometry), or a
     /// FeatureCollection of such features. All their polygons become the parts, in document
@@ -12,10 +14,10 @@ extension MultiPolygon {
     ///
     /// - Throws: a ``GeoJSONError`` naming the first problem and where it is.
     /// - Complexity: O(n) in the size of the text.
-    public init(geoJSON data: Data) throws(GeoJSONError) {
+    public static func multiPolygon(from data: Data) throws(GeoJSONError) -> MultiPolygon {
         do {
             let document = try JSONDecoder().decode(GeoJSONAreaObject.self, from: data)
-            self.init(polygons: document.polygons)
+            return MultiPolygon(polygons: document.polygons)
         } catch let error as GeoJSONError {
             throw error
         } catch let error as DecodingError {
