@@ -19,11 +19,8 @@ struct RegionsCommand: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var account: AccountOptions
 
-        func open() async throws -> (any TravelogStore & RegionStore, User) {
-            let opened = try await storeOptions.openStore()
-            guard let store = opened as? any TravelogStore & RegionStore else {
-                throw ValidationError("this store keeps no regions")
-            }
+        func open() async throws -> (any TravelogStore, User) {
+            let store = try await storeOptions.openStore()
             return (store, try await account.resolveUser(in: store, createIfEmpty: false))
         }
 
