@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TravelogServer
 import TravelogAccounts
 import TravelogStore
 

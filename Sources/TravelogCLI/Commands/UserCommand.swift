@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TravelogFormats
-import TravelogServer
 import TravelogAccounts
 import TravelogStore
 
