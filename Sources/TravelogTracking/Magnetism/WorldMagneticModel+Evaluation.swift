@@ -12,7 +12,8 @@ extension WorldMagneticModel {
     ///   - heightMeters: height above the WGS84 ellipsoid, in metres (-1 km to 850 km).
     ///   - decimalYear: the date as a decimal year (see `DecimalYear`).
     /// - Throws: `WorldMagneticModelError.dateOutsideModel` or `.heightOutsideModel`.
-    /// - Complexity: O(N²) for degree N (91 coefficients for the WMM), no allocation.
+    /// - Complexity: O(N²) for degree N (91 coefficients for the WMM), no allocation, no bounds checks
+    ///   in the sums.
     public func field(latitudeDegrees: Double, longitudeDegrees: Double, heightMeters: Double = 0,
                       decimalYear: Double) throws(WorldMagneticModelError) -> MagneticFieldElements {
         guard validYears.contains(decimalYear) else { throw .dateOutsideModel(decimalYear: decimalYear, valid: validYears) }
@@ -34,7 +35,7 @@ extension WorldMagneticModel {
     func unvalidatedField(latitudeDegrees: Double, longitudeDegrees: Double, heightMeters: Double,
                           decimalYear: Double) -> MagneticFieldElements {
         let degree = maximumDegree
-        let count = mainG.count
+        let count = coefficients.count
         let years = decimalYear - epochYear
         // Geodetic to geocentric spherical coordinates (WMM report, equation 7).
         let latitude = latitudeDegrees * .pi / 180
@@ -50,7 +51,8 @@ extension WorldMagneticModel {
         let s = cos(geocentricLatitude)          // sin of the colatitude
         let ratio = Self.referenceRadiusMeters / radius
 
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count + 2 * (degree + 1)) { scratch in
+        return coefficients.withUnsafeBufferPointer { terms in
+          withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count + 2 * (degree + 1)) { scratch in
             let legendre = scratch.baseAddress!
             let derivative = legendre + count
             let cosM = derivative + count
@@ -71,7 +73,7 @@ extension WorldMagneticModel {
                         derivative[index] = x * derivative[index2] - s * legendre[index2]
                     } else {
                         let index1 = (n - 2) * (n - 1) / 2 + m, index2 = previousRow + m
-                        let k = recursionK[index]
+                        let k = terms[index].recursionK
                         legendre[index] = x * legendre[index2] - k * legendre[index1]
                         derivative[index] = x * derivative[index2] - s * legendre[index2] - k * derivative[index1]
                     }
@@ -92,11 +94,11 @@ extension WorldMagneticModel {
                 var sumX = 0.0, sumY = 0.0, sumZ = 0.0
                 for m in 0...n {
                     let index = row + m
-                    let g = mainG[index] + years * secularG[index]
-                    let h = mainH[index] + years * secularH[index]
-                    let norm = schmidt[index]
-                    let p = legendre[index] * norm
-                    let dp = -derivative[index] * norm
+                    let term = terms[index]  // Schmidt-normalised
+                    let g = term.g + years * term.gDot
+                    let h = term.h + years * term.hDot
+                    let p = legendre[index]
+                    let dp = -derivative[index]
                     let cosTerm = g * cosM[m] + h * sinM[m]
                     sumZ += cosTerm * p
                     sumY += (g * sinM[m] - h * cosM[m]) * Double(m) * p
@@ -116,6 +118,7 @@ extension WorldMagneticModel {
             let north = bx * cos(psi) - bz * sin(psi)
             let down = bx * sin(psi) + bz * cos(psi)
             return MagneticFieldElements(northNanotesla: north, eastNanotesla: by, downNanotesla: down)
+          }
         }
     }
 
@@ -141,8 +144,9 @@ extension WorldMagneticModel {
             }
             beforePrevious = previous
             previous = current
-            let g = mainG[index] + years * secularG[index]
-            let h = mainH[index] + years * secularH[index]
+            let term = coefficients[index]  // back to the plain coefficients: this sum has its own norm
+            let g = (term.g + years * term.gDot) / term.schmidt
+            let h = (term.h + years * term.hDot) / term.schmidt
             by += radiusPower * (g * sinL - h * cosL) * current * norm3
         }
         return by

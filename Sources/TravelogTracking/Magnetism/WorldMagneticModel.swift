@@ -25,13 +25,17 @@ public struct WorldMagneticModel: Sendable {
     /// The highest degree (12 for the WMM).
     public let maximumDegree: Int
     /// Main-field coefficients g and h (nT) and their yearly change (nT/year), indexed n(n+1)/2+m.
-    let mainG: [Double]
-    let mainH: [Double]
-    let secularG: [Double]
-    let secularH: [Double]
-    /// Schmidt quasi-normalisation factors and the Legendre recursion constants, indexed like g.
-    let schmidt: [Double]
-    let recursionK: [Double]
+    /// The coefficients by index n(n+1)/2 + m, Schmidt-normalised once here so an evaluation
+    /// multiplies each term once less.
+    let coefficients: [Coefficient]
+
+    /// One (n, m) term: Gauss coefficients (nT) and their secular variation (nT/year), each times
+    /// the Schmidt semi-normalisation factor, the factor itself, and the Legendre recursion's K.
+    struct Coefficient: Sendable {
+        var g = 0.0, h = 0.0, gDot = 0.0, hDot = 0.0
+        var schmidt = 1.0
+        var recursionK = 0.0
+    }
 
     /// Parses a `.COF` file's text.
     /// - Throws: `WorldMagneticModelError.malformedCoefficients` naming the line.
@@ -63,8 +67,11 @@ public struct WorldMagneticModel: Sendable {
         self.name = String(headerFields[1])
         self.epochYear = epoch
         self.maximumDegree = degree
-        self.mainG = g; self.mainH = h; self.secularG = gDot; self.secularH = hDot
-        (self.schmidt, self.recursionK) = Self.normalisation(maximumDegree: degree)
+        let (schmidt, recursionK) = Self.normalisation(maximumDegree: degree)
+        self.coefficients = (0..<count).map { index in
+            Coefficient(g: g[index] * schmidt[index], h: h[index] * schmidt[index], gDot: gDot[index] * schmidt[index],
+                        hDot: hDot[index] * schmidt[index], schmidt: schmidt[index], recursionK: recursionK[index])
+        }
     }
 
     /// Loads a `.COF` file.
