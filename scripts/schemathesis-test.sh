@@ -84,7 +84,15 @@ filtered=0
 "$python" - "${SCHEMATHESIS_REPORT_DIR:-$work/report}" "$root/Tests/Schemathesis/known-failures.txt" <<'PY' || filtered=$?
 import glob, re, sys, xml.etree.ElementTree as ET
 throttled, other, seen = [], [], set()
+# "METHOD PATH CODE" or "METHOD PATH CODE | text the finding must contain".
 known = {line.strip() for line in open(sys.argv[2]) if line.strip() and not line.startswith("#")}
+def known_entry(name, finding):
+    code = finding.split()[1]
+    for entry in known:
+        key, _, text = (part.strip() for part in entry.partition("|"))
+        if key == f"{name} {code}" and text in finding:
+            return entry
+    return None
 for path in glob.glob(sys.argv[1] + "/*.xml"):
     for case in ET.parse(path).getroot().iter("testcase"):
         for element in case:
@@ -97,8 +105,8 @@ for path in glob.glob(sys.argv[1] + "/*.xml"):
             for finding in findings:
                 if finding.startswith("- ST401 ") and "got `429 Too Many Requests`" in finding:
                     throttled.append(case.get("name"))
-                elif f"{case.get('name')} {finding.split()[1]}" in known:
-                    seen.add(f"{case.get('name')} {finding.split()[1]}")
+                elif known_entry(case.get("name"), finding):
+                    seen.add(known_entry(case.get("name"), finding))
                     print(f"KNOWN: {case.get('name')}: {finding.splitlines()[0]}")
                 else:
                     other.append(f"{case.get('name')}: {finding.splitlines()[0]}")
