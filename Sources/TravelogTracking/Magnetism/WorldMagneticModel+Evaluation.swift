@@ -35,7 +35,6 @@ extension WorldMagneticModel {
     func unvalidatedField(latitudeDegrees: Double, longitudeDegrees: Double, heightMeters: Double,
                           decimalYear: Double) -> MagneticFieldElements {
         let degree = maximumDegree
-        let count = coefficients.count
         let years = decimalYear - epochYear
         // Geodetic to geocentric spherical coordinates (WMM report, equation 7).
         let latitude = latitudeDegrees * .pi / 180
@@ -52,61 +51,56 @@ extension WorldMagneticModel {
         let ratio = Self.referenceRadiusMeters / radius
 
         return coefficients.withUnsafeBufferPointer { terms in
-          withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count + 2 * (degree + 1)) { scratch in
-            let legendre = scratch.baseAddress!
-            let derivative = legendre + count
-            let cosM = derivative + count
-            let sinM = cosM + degree + 1
-            // Associated Legendre functions and their derivatives (MAG_PcupLow).
-            legendre[0] = 1; derivative[0] = 0
-            for n in 1...degree {
-                let row = n * (n + 1) / 2, previousRow = (n - 1) * n / 2
-                for m in 0...n {
-                    let index = row + m
-                    if n == m {
-                        let index1 = previousRow + m - 1
-                        legendre[index] = s * legendre[index1]
-                        derivative[index] = s * derivative[index1] + x * legendre[index1]
-                    } else if n == 1 || m > n - 2 {
-                        let index2 = previousRow + m
-                        legendre[index] = x * legendre[index2]
-                        derivative[index] = x * derivative[index2] - s * legendre[index2]
-                    } else {
-                        let index1 = (n - 2) * (n - 1) / 2 + m, index2 = previousRow + m
-                        let k = terms[index].recursionK
-                        legendre[index] = x * legendre[index2] - k * legendre[index1]
-                        derivative[index] = x * derivative[index2] - s * legendre[index2] - k * derivative[index1]
-                    }
-                }
-            }
+          withUnsafeTemporaryAllocation(of: Double.self, capacity: 8 * (degree + 1)) { scratch in
+            // Rows n-2, n-1 and n of the associated Legendre functions and their derivatives
+            // (MAG_PcupLow), kept three rows at a time; each row is summed as soon as it is made
+            // (MAG_Summation), so the whole triangle is never stored.
+            let width = degree + 1
+            var twoBack = scratch.baseAddress!, oneBack = twoBack + width, current = oneBack + width
+            var dTwoBack = current + width, dOneBack = dTwoBack + width, dCurrent = dOneBack + width
+            let cosM = dCurrent + width, sinM = cosM + width
             cosM[0] = 1; sinM[0] = 0
             let cosL = cos(longitude), sinL = sin(longitude)
             for m in stride(from: 1, through: degree, by: 1) {
                 cosM[m] = cosM[m - 1] * cosL - sinM[m - 1] * sinL
                 sinM[m] = cosM[m - 1] * sinL + sinM[m - 1] * cosL
             }
-            // The field in the geocentric frame (MAG_Summation; derivatives with respect to latitude).
+            oneBack[0] = 1; dOneBack[0] = 0  // row 0
             var bx = 0.0, by = 0.0, bz = 0.0
             var radiusPower = ratio * ratio
             for n in 1...degree {
-                radiusPower *= ratio
                 let row = n * (n + 1) / 2
+                // m ≤ n-2: the three-term recursion with K (Schmidt-unnormalised Gauss functions).
+                if n >= 2 {
+                    for m in 0...(n - 2) {
+                        let k = terms[row + m].recursionK
+                        current[m] = x * oneBack[m] - k * twoBack[m]
+                        dCurrent[m] = x * dOneBack[m] - s * oneBack[m] - k * dTwoBack[m]
+                    }
+                }
+                // m = n-1 and m = n.
+                current[n - 1] = x * oneBack[n - 1]
+                dCurrent[n - 1] = x * dOneBack[n - 1] - s * oneBack[n - 1]
+                current[n] = s * oneBack[n - 1]
+                dCurrent[n] = s * dOneBack[n - 1] + x * oneBack[n - 1]
+                // The field in the geocentric frame (derivatives with respect to latitude).
+                radiusPower *= ratio
                 var sumX = 0.0, sumY = 0.0, sumZ = 0.0
                 for m in 0...n {
-                    let index = row + m
-                    let term = terms[index]  // Schmidt-normalised
+                    let term = terms[row + m]  // Schmidt-normalised
                     let g = term.g + years * term.gDot
                     let h = term.h + years * term.hDot
-                    let p = legendre[index]
-                    let dp = -derivative[index]
+                    let p = current[m]
                     let cosTerm = g * cosM[m] + h * sinM[m]
                     sumZ += cosTerm * p
                     sumY += (g * sinM[m] - h * cosM[m]) * Double(m) * p
-                    sumX += cosTerm * dp
+                    sumX -= cosTerm * dCurrent[m]
                 }
                 bz -= radiusPower * Double(n + 1) * sumZ
                 by += radiusPower * sumY
                 bx -= radiusPower * sumX
+                (twoBack, oneBack, current) = (oneBack, current, twoBack)
+                (dTwoBack, dOneBack, dCurrent) = (dOneBack, dCurrent, dTwoBack)
             }
             if abs(s) > 1e-10 {
                 by /= s
