@@ -263,6 +263,11 @@ def check_timeline(devtools):
     """Yesterday's day timeline (visits and the trip in order, local times), the calendar marking
     the days with data, and the distance chart."""
     visits = devtools.wait_for("document.querySelectorAll('#timeline .timeline-visit').length >= 2", 10)
+    # The timeline is drawn by a request of its own: wait until it shows the same day as the journal
+    # (right after switching days it may still show the day before).
+    devtools.wait_for("(() => { const t = document.querySelector('#timeline .timeline-visit .timeline-time');"
+                      " const o = document.querySelector('#journal li:last-child .muted');"
+                      " return Boolean(t && o && o.textContent.includes(t.textContent)); })()", 10)
     trips = devtools.evaluate("document.querySelectorAll('#timeline .timeline-trip').length")
     order = devtools.evaluate("[...document.querySelectorAll('#timeline li')].map((e) => e.className.replace('timeline-', '')).join(',')")
     report(bool(visits) and trips >= 1 and order.startswith("visit,trip,visit"),

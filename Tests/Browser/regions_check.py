@@ -1,6 +1,7 @@
 """The page's regions in a real browser (imported by page_test.py): a region is added by naming
 it and clicking the map, locations that leave it are posted through the API, and the transition
-arrives in the day timeline ("left Corner 08:12"); the region is then deleted from its list."""
+arrives in the day timeline ("left Corner 08:12") and beside the region in its list; a polygon is
+drawn by clicking its corners; the regions are then deleted from their list."""
 
 import datetime
 import json
@@ -49,7 +50,31 @@ def check_regions(devtools, base_url, token, post_locations, report, iso):
     shown = devtools.wait_for("[...document.querySelectorAll('#timeline .timeline-transition')]"
                               ".map((row) => row.textContent).join(' | ')", TRANSITION_DEADLINE_SECONDS)
     report(bool(shown) and "left Corner" in shown, f"a transition arrives in the timeline ({shown!r})")
+    listed = devtools.wait_for("(() => { const row = document.querySelector('#regions li .region-transitions');"
+                               " return row && row.textContent.includes('left') ? row.textContent : ''; })()", 10)
+    report(bool(listed), f"the region's list shows its transitions of the day ({listed!r})")
+
+    # A polygon: name it, press "Draw a polygon", click three corners around the map's centre, finish.
+    devtools.evaluate("document.getElementById('region-name').focus()")
+    devtools.call("Input.insertText", {"text": "Park"})
+    devtools.evaluate("document.getElementById('region-draw').click()")
+    devtools.evaluate("document.getElementById('map').scrollIntoView()")  # focusing the name scrolled the page
+    box = devtools.evaluate("(() => { const r = document.getElementById('map').getBoundingClientRect();"
+                            " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+    for dx, dy in ((-60, -40), (60, -40), (0, 60)):
+        click(devtools, box[0] + dx, box[1] + dy)
+    devtools.evaluate("document.getElementById('region-draw').click()")
+    drawn = devtools.wait_for("document.getElementById('map').dataset.regionCount === '2'", 10)
+    regions = json.loads(devtools.evaluate("fetch('/api/v1/regions', {headers: {Accept: 'application/json'}})"
+                                           ".then((r) => r.text())") or "[]")
+    park = [region for region in regions if region.get("name") == "Park"]
+    said = devtools.evaluate("document.getElementById('region-status').textContent")
+    report(bool(drawn) and len(park) == 1 and len((park[0].get("polygon") or [[]])[0]) >= 4,
+           f"clicking a polygon's corners on the map adds it ({park}; the page said {said!r})")
+
     devtools.evaluate("window.confirm = () => true")
-    devtools.evaluate("document.querySelector('#regions .region-remove').click()")
-    removed = devtools.wait_for("document.getElementById('map').dataset.regionCount === '0'", 10)
-    report(bool(removed), "deleting the region from its list removes it from the map")
+    removed = True
+    for left in ("1", "0"):
+        devtools.evaluate("document.querySelector('#regions .region-remove').click()")
+        removed = removed and bool(devtools.wait_for(f"document.getElementById('map').dataset.regionCount === '{left}'", 10))
+    report(bool(removed), "deleting the regions from their list removes them from the map")

@@ -1,6 +1,7 @@
-// Travelog's regions (geofences) on the page: the user's regions drawn on the map, a region added
-// by naming it and clicking the map, removed from its popup or the list, and the transitions of
-// the chosen days in the timeline ("left Home 08:12"). A plain script that app.js calls through
+// Travelog's regions (geofences) on the page: the user's regions drawn on the map, a circle added
+// by naming it and clicking the map, a polygon by clicking its corners, removed from its popup or
+// the list, and the transitions of the chosen days in the timeline ("left Home 08:12") and beside
+// each region ("arrived 08:01, left 15:32"). A plain script that app.js calls through
 // window.TravelogRegions (attach once the map exists, showTransitions after each timeline).
 //
 // `#map[data-region-count]` counts the regions drawn and `#timeline[data-transition-count]` the
@@ -12,6 +13,11 @@ window.TravelogRegions = (() => {
   let group = null;
   let api = null;
   let adding = false;
+  /** The corners clicked so far while a polygon is drawn (null when none is), and their outline. */
+  let corners = null;
+  let outline = null;
+  /** The transitions of the chosen days, for the list of regions. */
+  let lastTransitions = [];
 
   function $(id) { return document.getElementById(id); }
 
@@ -34,7 +40,11 @@ window.TravelogRegions = (() => {
     map = leafletMap;
     api = request;
     group = L.featureGroup().addTo(map);
-    map.on('click', (event) => { if (adding) add(event.latlng); });
+    map.on('click', (event) => {
+      if (adding) add(event.latlng);
+      else if (corners) addCorner(event.latlng);
+    });
+    $('region-draw').addEventListener('click', () => (corners ? finishPolygon() : startPolygon()));
     $('region-add').addEventListener('click', () => {
       adding = !adding;
       $('region-add').setAttribute('aria-pressed', String(adding));
@@ -71,6 +81,7 @@ window.TravelogRegions = (() => {
       shape.bindPopup(popup).addTo(group);
 
       const row = element('li');
+      row.dataset.regionId = String(region.id);
       const where = (region.states || []).filter((state) => state.state === 'inside').map((state) => state.device);
       row.append(element('span', 'region-name', region.name),
                  element('span', 'muted', region.circle ? ` ${Math.round(region.circle.radiusMeters)} m` : ' polygon'),
@@ -79,15 +90,81 @@ window.TravelogRegions = (() => {
       button.type = 'button';
       button.setAttribute('aria-label', `Delete the region ${region.name}`);
       button.addEventListener('click', () => removeRegion(region));
-      row.append(' ', button);
+      row.append(' ', button, element('div', 'region-transitions muted'));
       list.append(row);
     }
     map.getContainer().dataset.regionCount = String(regions.length);
+    listTransitions();
+  }
+
+  /** Each region's transitions of the chosen days beside it: "arrived 08:01, left 15:32". */
+  function listTransitions() {
+    for (const row of document.querySelectorAll('#regions li[data-region-id]')) {
+      const own = lastTransitions.filter((transition) => String(transition.region) === row.dataset.regionId);
+      const text = own.map((transition) => `${transition.transition === 'enter' ? 'arrived' : 'left'} ${wallClock(transition.time)}`
+        + (transition.device ? ` (${transition.device})` : '')).join(', ');
+      row.querySelector('.region-transitions').textContent = text;
+    }
+  }
+
+  /** A time as the page writes times: the browser's clock format at the browser's wall time. */
+  function wallClock(time) {
+    const clock = window.TravelogTimeline ? window.TravelogTimeline.clock : (iso) => iso.slice(11, 16);
+    const local = new Date(time);
+    return clock(new Date(local.getTime() - local.getTimezoneOffset() * 60000).toISOString().slice(0, 16));
+  }
+
+  function startPolygon() {
+    adding = false;
+    $('region-add').setAttribute('aria-pressed', 'false');
+    corners = [];
+    outline = L.polyline([], { color: '#6a1b9a', weight: 2, dashArray: '4 4' }).addTo(map);
+    $('region-draw').setAttribute('aria-pressed', 'true');
+    $('region-draw').textContent = 'Finish the polygon';
+    map.getContainer().classList.add('placing-region');
+    status('Click the map at each corner, then “Finish the polygon”.');
+  }
+
+  function addCorner(latlng) {
+    corners.push(latlng);
+    outline.setLatLngs(corners.length > 2 ? [...corners, corners[0]] : corners);
+    status(`${corners.length} corner${corners.length === 1 ? '' : 's'}; at least 3.`);
+  }
+
+  function stopDrawing() {
+    if (outline) outline.remove();
+    corners = null;
+    outline = null;
+    $('region-draw').setAttribute('aria-pressed', 'false');
+    $('region-draw').textContent = 'Draw a polygon';
+    map.getContainer().classList.remove('placing-region');
+  }
+
+  /** The polygon of the corners clicked, named by the panel's field, as GeoJSON rings [lon, lat]. */
+  async function finishPolygon() {
+    const points = corners;
+    stopDrawing();
+    if (points.length < 3) return status('A polygon needs at least 3 corners.', true);
+    const name = $('region-name').value.trim() || window.prompt('A name for this region', 'Park');
+    if (!name) return status('');
+    const ring = [...points, points[0]].map((point) => [point.lng, point.lat]);
+    try {
+      await api('/api/v1/regions', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, polygon: [ring] }),
+      });
+      $('region-name').value = '';
+      status(`Added ${name}.`);
+      await load();
+    } catch (error) {
+      status(`The region could not be added: ${error.message}`, true);
+    }
   }
 
   /** A circle region at `latlng`, with the name and radius of the panel's fields. */
   async function add(latlng) {
     adding = false;
+    if (corners) stopDrawing();
     $('region-add').setAttribute('aria-pressed', 'false');
     map.getContainer().classList.remove('placing-region');
     const name = $('region-name').value.trim() || window.prompt('A name for this region', 'Home');
@@ -145,6 +222,8 @@ window.TravelogRegions = (() => {
       timeline.insertBefore(row, later || null);
     }
     timeline.dataset.transitionCount = String(transitions.length);
+    lastTransitions = transitions;
+    listTransitions();
   }
 
   return { attach, showTransitions, reload: load };
