@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 travelog="$root/.build/debug/travelog"
 max_examples=8
-max_seconds=120
+max_seconds=240
 seed=11
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,7 +65,7 @@ SCHEMATHESIS_HOOKS=travelog_hooks PYTHONPATH="$root/Tests/Schemathesis${PYTHONPA
   --header "Authorization: Bearer $token" \
   --checks all --mode all --phases examples,coverage,fuzzing,stateful \
   --max-examples "$max_examples" --max-time "$max_seconds" --seed "$seed" \
-  --workers 2 --request-timeout 20 --suppress-health-check all --no-color \
+  --workers 1 --request-timeout 20 --suppress-health-check all --no-color \
   --report junit --report-dir "${SCHEMATHESIS_REPORT_DIR:-$work/report}" || status=$?
 if ! kill -0 "$server_pid" 2>/dev/null; then
   echo "FAIL: the server died during the run:"; tail -40 "$work/server.log"; exit 1
