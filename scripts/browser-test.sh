@@ -11,6 +11,8 @@
 # stopped on exit. Prints PASS/FAIL lines; exits non-zero on failure.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=scripts/test-server.sh
+. "$root/scripts/test-server.sh"
 travelog="$root/.build/debug/travelog"
 mode=test
 points=1000000
@@ -56,16 +58,8 @@ fi
 
 # The server on a free port; tiles from the discard port, where nothing answers.
 tile_origin="http://127.0.0.1:9/"
-TRAVELOG_WORLD="$root/.build-data/world.tlworld" "$travelog" serve --port 0 --tiles "${tile_origin}{z}/{x}/{y}.png" 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 1 300); do
-  port="$(sed -n 's|.*open http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"
-  [ -n "$port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { echo "FAIL: the server stopped:"; cat "$work/server.log"; exit 1; }
-  sleep 0.1
-done
-[ -n "${port:-}" ] || { echo "FAIL: the server did not start"; cat "$work/server.log"; exit 1; }
-url="http://127.0.0.1:$port"
+export TRAVELOG_WORLD="$root/.build-data/world.tlworld"
+start_test_server "$work/server.log" --tiles "${tile_origin}{z}/{x}/{y}.png"
 
 # Headless chromium on a free DevTools port (it writes the port to DevToolsActivePort).
 sandbox=()

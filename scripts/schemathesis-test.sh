@@ -9,6 +9,8 @@
 #   scripts/schemathesis-test.sh [--travelog PATH] [--max-examples N] [--max-seconds S] [--seed N]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=scripts/test-server.sh
+. "$root/scripts/test-server.sh"
 travelog="$root/.build/debug/travelog"
 max_examples=8
 max_seconds=240
@@ -45,16 +47,7 @@ token="$("$travelog" device add --user "$user" reader --scope read --json \
   | "$python" -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
 
 # Tiles from the discard port, where nothing answers (no network is used); no webhook leaves the host.
-"$travelog" serve --port 0 --tiles "http://127.0.0.1:9/{z}/{x}/{y}.png" --metrics off 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 1 300); do
-  port="$(sed -n 's|.*open http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"
-  [ -n "$port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { echo "FAIL: the server stopped:"; cat "$work/server.log"; exit 1; }
-  sleep 0.1
-done
-[ -n "${port:-}" ] || { echo "FAIL: the server did not start"; cat "$work/server.log"; exit 1; }
-url="http://127.0.0.1:$port"
+start_test_server "$work/server.log" --tiles "http://127.0.0.1:9/{z}/{x}/{y}.png" --metrics off
 curl -fsS "$url/api/openapi.yaml" -o "$work/openapi.yaml"
 
 status=0
