@@ -81,9 +81,14 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         .target(
             name: "TravelogRender",
-            dependencies: ["TravelogCore", "TravelogStore", "CCairo"],
+            dependencies: ["TravelogCore", "TravelogStore", "CCairo", "CPNG"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -4,6 +4,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case sizeOutOfRange(widthPixels: Int, heightPixels: Int)
     /// cairo refused to create or draw on a surface; the value is cairo's `cairo_status_t`.
     case cairoFailed(status: UInt32, operation: String)
+    /// libpng refused to encode an image; the value is libpng's message.
+    case pngEncodingFailed(message: String)
     /// The bytes are not a PNG image cairo can read.
     case notAPNG(byteCount: Int)
     /// A file of world outlines is not in the format ``WorldOutlines`` reads.
@@ -14,6 +16,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .sizeOutOfRange(width, height):
             "an image of \(width) × \(height) pixels: each side must be from 1 to \(Canvas.maximumSidePixels)"
         case let .cairoFailed(status, operation): "cairo failed to \(operation) (status \(status))"
+        case let .pngEncodingFailed(message): "libpng failed to encode a PNG image: \(message)"
         case let .notAPNG(count): "\(count) bytes are not a PNG image"
         case let .malformedOutlines(path, reason): "\(path) is not a world outline file: \(reason)"
         }

@@ -87,44 +87,26 @@ public final class Canvas {
         cairo_restore(context)
     }
 
-    /// The image as PNG bytes.
-    /// - Throws: ``RenderError/cairoFailed(status:operation:)``.
+    /// The image as PNG bytes (paletted when it has at most 256 distinct pixels; ``PNGEncoder``).
+    /// - Throws: ``RenderError/pngEncodingFailed(message:)``.
     public func pngData() throws(RenderError) -> Data {
-        cairo_surface_flush(surface)
-        let writer = PNGByteWriter()
-        let status = withExtendedLifetime(writer) {
-            cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
-                guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-                Unmanaged<PNGByteWriter>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(writer).toOpaque())
-        }
-        try Self.check(status, "encode a PNG image")
-        return writer.data
+        try withPixels { (encoder) throws(RenderError) in try encoder.encode() }
     }
 
     /// The pixels row by row from the top, four bytes each (red, green, blue, alpha), with
     /// straight alpha: what a PNG of the canvas holds.
     public func rgbaBytes() -> [UInt8] {
+        (try? withPixels { $0.straightRGBA() }) ?? []
+    }
+
+    /// Runs `body` on the surface's pixels, flushed.
+    private func withPixels<Result>(_ body: (PNGEncoder) throws(RenderError) -> Result) throws(RenderError) -> Result {
         cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return [] }
-        var bytes = [UInt8](repeating: 0, count: widthPixels * heightPixels * 4)
-        for row in 0..<heightPixels {
-            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<widthPixels {
-                let pixel = line[column]  // premultiplied ARGB in native byte order
-                let alpha = Int(pixel >> 24)
-                let target = (row * widthPixels + column) * 4
-                bytes[target + 3] = UInt8(alpha)
-                guard alpha > 0 else { continue }
-                for (offset, shift) in [(0, 16), (1, 8), (2, 0)] as [(Int, UInt32)] {
-                    let premultiplied = Int((pixel >> shift) & 0xFF)
-                    bytes[target + offset] = UInt8(min(255, (premultiplied * 255 + alpha / 2) / alpha))
-                }
-            }
+        guard let data = cairo_image_surface_get_data(surface) else {
+            throw .cairoFailed(status: cairo_surface_status(surface).rawValue, operation: "read the pixels")
         }
-        return bytes
+        return try body(PNGEncoder(pixels: UnsafeRawPointer(data), widthPixels: widthPixels, heightPixels: heightPixels,
+                                   strideBytes: Int(cairo_image_surface_get_stride(surface))))
     }
 
     func setSource(_ color: RenderColor) {
@@ -138,11 +120,6 @@ public final class Canvas {
             throw .cairoFailed(status: status.rawValue, operation: operation)
         }
     }
-}
-
-/// Collects what cairo's PNG writer hands out.
-private final class PNGByteWriter {
-    var data = Data()
 }
 
 /// Hands PNG bytes to cairo's reader in the pieces it asks for.

@@ -84,7 +84,7 @@ public struct MapSnapshotter {
         }
         let renderer = HistoryTileRenderer(layer: options.layer, pixelScale: options.pixelScale)
         let content = index.content(in: renderer.queryRect(for: projection), zoom: zoomLevel, filter: filter)
-        renderer.draw(content, projection: projection, on: canvas)
+        try renderer.draw(content, projection: projection, on: canvas)
         PinRenderer(projection: projection).draw(pins, on: canvas)
         MapDecorations.drawScaleBar(projection: projection, on: canvas)
         MapDecorations.drawAttribution(attribution.joined(separator: " · "), projection: projection, on: canvas)

@@ -34,42 +34,42 @@ public struct HistoryTileRenderer {
         let projection = MapProjection(tile: tile, pixelScale: pixelScale)
         let canvas = try Canvas(widthPixels: Int(projection.widthPixels.rounded()), heightPixels: Int(projection.heightPixels.rounded()))
         let content = index.content(in: queryRect(for: projection), zoom: tile.zoom, filter: filter)
-        draw(content, projection: projection, on: canvas)
+        try draw(content, projection: projection, on: canvas)
         return canvas
     }
 
     /// Draws content read from the index onto a canvas showing `projection`.
-    public func draw(_ content: HistoryTileContent, projection: MapProjection, on canvas: Canvas) {
+    /// - Throws: ``RenderError/cairoFailed(status:operation:)`` when cairo cannot paint a path.
+    public func draw(_ content: HistoryTileContent, projection: MapProjection, on canvas: Canvas) throws(RenderError) {
         switch layer {
-        case .path: drawLines(content.lines, projection: projection, on: canvas)
+        case .path: try drawLines(content.lines, projection: projection, on: canvas)
         case .heat: HeatmapRenderer(projection: projection).draw(content.fixes, on: canvas)
         case .points: drawDots(content, projection: projection, on: canvas)
         }
     }
 
-    /// One stroke per device, with round joins and caps.
-    private func drawLines(_ lines: [HistoryTileContent.Line], projection: MapProjection, on canvas: Canvas) {
-        let context = canvas.context
-        let devices = Set(lines.map(\.deviceIndex)).sorted()
-        for device in devices {
+    /// A vertex closer than this (in pixels) to the last one drawn is skipped, unless it ends
+    /// its line: the path moves by at most this much, and a dense track costs what its pixels do.
+    static let simplificationPixels = 0.5
+
+    /// One mask per device (round joins and caps, ``LineMask``), painted in the device's colour.
+    private func drawLines(_ lines: [HistoryTileContent.Line], projection: MapProjection, on canvas: Canvas) throws(RenderError) {
+        let tolerance = Self.simplificationPixels * Self.simplificationPixels
+        for device in Set(lines.map(\.deviceIndex)).sorted() {
+            var mask = LineMask(widthPixels: canvas.widthPixels, heightPixels: canvas.heightPixels,
+                                lineWidthPixels: projection.roadWidthPixels)
             for line in lines where line.deviceIndex == device {
-                var last = PixelPoint(x: .infinity, y: .infinity)
-                for (position, point) in line.points.enumerated() {
-                    let pixel = projection.point(for: point)
-                    if position == 0 {
-                        cairo_move_to(context, pixel.x, pixel.y)
-                        if line.points.count == 1 { cairo_line_to(context, pixel.x, pixel.y) }
-                    } else if abs(pixel.x - last.x) + abs(pixel.y - last.y) >= 0.25 || position == line.points.count - 1 {
-                        cairo_line_to(context, pixel.x, pixel.y)
-                    } else {
-                        continue
-                    }
+                var last = projection.point(for: line.points[0])
+                if line.points.count == 1 { mask.addSegment(from: last, to: last) }
+                for position in line.points.indices.dropFirst() {
+                    let pixel = projection.point(for: line.points[position])
+                    let dx = pixel.x - last.x, dy = pixel.y - last.y
+                    guard dx * dx + dy * dy >= tolerance || position == line.points.count - 1 else { continue }
+                    mask.addSegment(from: last, to: pixel)
                     last = pixel
                 }
             }
-            canvas.setSource(RenderColor.device(device))
-            cairo_set_line_width(context, projection.roadWidthPixels)
-            cairo_stroke(context)
+            try mask.fill(on: canvas, color: RenderColor.device(device))
         }
     }
 

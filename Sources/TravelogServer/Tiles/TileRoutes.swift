@@ -73,7 +73,7 @@ struct TileRoutes {
             loaded.index.content(in: renderer.queryRect(for: projection), zoom: tile.zoom, filter: Self.filter(parameters, loaded: loaded))
         }
         let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
-        renderer.draw(content, projection: projection, on: canvas)
+        try renderer.draw(content, projection: projection, on: canvas)
         return Response.bytes(try canvas.pngData(), contentType: "image/png", extraHeaders: headers)
     }
 
