@@ -37,27 +37,40 @@ final class HTTPConnection {
     private var received: [UInt8] = []
     private var readIndex = 0
 
-    init(port: Int) throws {
+    /// - Parameters:
+    ///   - port: the server's loopback port.
+    ///   - sourceAddress: the loopback address (127.x.y.z) to connect from, so that the server sees
+    ///     several clients; the kernel's choice when nil.
+    init(port: Int, sourceAddress: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure.socket(operation: "socket", errno: errno) }
         hostHeader = "127.0.0.1:\(port)"
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        // A failed bind or connect throws after every property is set, so `deinit` closes the socket.
+        if let sourceAddress {
+            guard Self.withAddress(sourceAddress, port: 0, { bind(descriptor, $0, $1) }) == 0 else {
+                throw Failure.socket(operation: "bind to \(sourceAddress)", errno: errno)
             }
         }
-        // A failed connect throws after every property is set, so `deinit` closes the socket.
-        guard connected == 0 else { throw Failure.socket(operation: "connect to \(hostHeader)", errno: errno) }
+        guard Self.withAddress("127.0.0.1", port: port, { connect(descriptor, $0, $1) }) == 0 else {
+            throw Failure.socket(operation: "connect to \(hostHeader)", errno: errno)
+        }
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         received.reserveCapacity(1 << 16)
     }
 
     deinit { close(descriptor) }
+
+    /// Calls `body` with an IPv4 socket address and its length.
+    static func withAddress(_ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
 
     /// Sends one request and reads its whole response.
     func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Response {

@@ -75,59 +75,21 @@ enum ServerIngestBenchmarks {
     static var owntracksConnections: Int { environment["TRAVELOG_BENCH_CONNECTIONS"].flatMap(Int.init) ?? 4 }
     static let owntracksWarmUpSeconds = 1.0
 
-    /// Single-location OwnTracks posts at a fixed rate, open loop: request `i` is due at
-    /// `start + i / rate` on connection `i mod n`, and its latency runs from that due time to the
-    /// end of its response, so a stall also counts against every request queued behind it
-    /// (no coordinated omission). Target: p99 < 20 ms.
+    /// Single-location OwnTracks posts at a fixed rate from a few keep-alive connections
+    /// (`OwnTracksLoad`: open loop, latency from each request's due time). Target: p99 < 20 ms.
     static func owntracks(_ context: BenchmarkContext) async throws {
         let (server, token) = try ServerProcess.prepare(context, name: "server-owntracks")
         try server.start()
         defer { server.stop() }
-        let port = server.port
-        let rate = owntracksRate, connections = owntracksConnections
-        let warmUp = Int(owntracksWarmUpSeconds * rate), measured = Int(owntracksSeconds * rate)
-        let total = warmUp + measured
-        let intervalNanoseconds = 1e9 / rate
-        let authorization = ServerProcess.basic(ServerProcess.userName, token)
-        let latencies = LockedList<UInt64>()
-        let lateSends = LockedList<UInt64>()
-        let failures = LockedList<String>()
-        let start = BlockingThreads.nowNanoseconds() + 50_000_000
-        await BlockingThreads.run(connections) { lane in
-            var mine: [UInt64] = [], late: [UInt64] = []
-            do {
-                let connection = try HTTPConnection(port: port)
-                for index in stride(from: lane, to: total, by: connections) {
-                    let due = start + UInt64(Double(index) * intervalNanoseconds)
-                    BlockingThreads.sleep(untilNanoseconds: due)
-                    let sent = BlockingThreads.nowNanoseconds()
-                    let response = try connection.send("POST", "/api/v1/owntracks", headers: [
-                        authorization, ("Content-Type", "application/json"),
-                    ], body: ServerPayloads.owntracksLocation(index: index))
-                    let done = BlockingThreads.nowNanoseconds()
-                    if index >= warmUp {
-                        mine.append(done - due)
-                        late.append(sent - due)
-                    }
-                    if response.status != 200 || response.body.first != UInt8(ascii: "[") {
-                        failures.append(contentsOf: ["HTTP \(response.status): \(response.text.prefix(200))"])
-                    }
-                }
-            } catch {
-                failures.append(contentsOf: ["\(error)"])
-            }
-            latencies.append(contentsOf: mine)
-            lateSends.append(contentsOf: late)
-        }
-        let elapsed = seconds(since: start)
+        let load = OwnTracksLoad(rate: owntracksRate, seconds: owntracksSeconds, connections: owntracksConnections,
+                                 warmUpSeconds: owntracksWarmUpSeconds)
+        let result = await load.run(port: server.port, authorization: ServerProcess.basic(ServerProcess.userName, token))
         let stored = try server.storedLocationCount(token: token)
-        let summary = LatencySummary(nanoseconds: latencies.all)
-        let lateness = LatencySummary(nanoseconds: lateSends.all)
-        print("  \(total) requests (\(warmUp) warm-up, not counted) at \(Int(rate))/s over \(connections) keep-alive "
-              + "connections in \(Figures.seconds(elapsed)); server stored \(stored)")
-        print("  latency from due time: \(summary.line([50, 90, 99, 99.9]))")
-        print("  send lateness (a connection still busy at the due time): \(lateness.line([50, 99]))")
-        report(failures.all)
+        print("  \(result.requests) requests (\(result.warmUpRequests) warm-up, not counted) at \(Int(load.rate))/s over "
+              + "\(load.connections) keep-alive connections in \(Figures.seconds(result.elapsedSeconds)); server stored \(stored)")
+        print("  latency from due time: \(result.latency.line([50, 90, 99, 99.9]))")
+        print("  send lateness (a connection still busy at the due time): \(result.lateness.line([50, 99]))")
+        report(result.failures)
     }
 
     // MARK: Shared

@@ -42,6 +42,8 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-overland", ServerIngestBenchmarks.overland),
     ("server-large-body", LargeBodyBenchmark.run),
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
+    ("server-slow-connections", HardeningBenchmarks.slowConnections),
+    ("server-login-flood", HardeningBenchmarks.loginFlood),
     ("server-path", ServerPathBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
     ("time-zones", TimeZoneBenchmark.run),

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Single-location OwnTracks posts at a fixed rate, open loop: request `i` is due at
+/// `start + i / rate` on connection `i mod n`, and its latency runs from that due time to the end
+/// of its response, so a stall also counts against every request queued behind it (no
+/// coordinated omission). The first `warmUpSeconds` of requests are sent but not counted.
+struct OwnTracksLoad {
+    var rate: Double
+    var seconds: Double
+    var connections: Int
+    var warmUpSeconds = 1.0
+
+    struct Result {
+        var requests: Int
+        var warmUpRequests: Int
+        var elapsedSeconds: Double
+        /// From each request's due time to the end of its response.
+        var latency: LatencySummary
+        /// From the due time to the send (a connection still busy with the previous request).
+        var lateness: LatencySummary
+        var failures: [String]
+    }
+
+    /// Posts to a server on `port`. `firstIndex` numbers the payloads, so that a second run with
+    /// another first index sends new locations rather than duplicates.
+    func run(port: Int, authorization: (String, String), firstIndex: Int = 0) async -> Result {
+        let warmUp = Int(warmUpSeconds * rate), total = warmUp + Int(seconds * rate)
+        let intervalNanoseconds = 1e9 / rate
+        let connections = connections
+        let latencies = LockedList<UInt64>(), lateSends = LockedList<UInt64>(), failures = LockedList<String>()
+        let start = BlockingThreads.nowNanoseconds() + 50_000_000
+        await BlockingThreads.run(connections) { lane in
+            var mine: [UInt64] = [], late: [UInt64] = []
+            do {
+                let connection = try HTTPConnection(port: port)
+                for index in stride(from: lane, to: total, by: connections) {
+                    let due = start + UInt64(Double(index) * intervalNanoseconds)
+                    BlockingThreads.sleep(untilNanoseconds: due)
+                    let sent = BlockingThreads.nowNanoseconds()
+                    let response = try connection.send("POST", "/api/v1/owntracks", headers: [
+                        authorization, ("Content-Type", "application/json"),
+                    ], body: ServerPayloads.owntracksLocation(index: firstIndex + index))
+                    let done = BlockingThreads.nowNanoseconds()
+                    if index >= warmUp {
+                        mine.append(done - due)
+                        late.append(sent - due)
+                    }
+                    if response.status != 200 || response.body.first != UInt8(ascii: "[") {
+                        failures.append(contentsOf: ["HTTP \(response.status): \(response.text.prefix(200))"])
+                    }
+                }
+            } catch {
+                failures.append(contentsOf: ["\(error)"])
+            }
+            latencies.append(contentsOf: mine)
+            lateSends.append(contentsOf: late)
+        }
+        return Result(requests: total, warmUpRequests: warmUp, elapsedSeconds: ServerIngestBenchmarks.seconds(since: start),
+                      latency: LatencySummary(nanoseconds: latencies.all), lateness: LatencySummary(nanoseconds: lateSends.all),
+                      failures: failures.all)
+    }
+}
