@@ -112,7 +112,9 @@ enum TrackerBenchmarks {
     // MARK: tracker-10hz
 
     /// `tracker-10hz`: a `travelog track --nmea udp://` process fed 10 fixes a second (RMC + GGA
-    /// datagrams) for 60 s: its CPU time (from /proc) as a share of one core, and its peak RSS.
+    /// datagrams) for 60 s: its CPU time (from /proc) as a share of one core, its peak RSS, what the
+    /// RSS is made of at the end (/proc/PID/smaps_rollup), and which executable the process runs
+    /// (`travelog track` replaces itself by the lean `travelog-track` when it is beside `travelog`).
     static func tenHertz(_ context: BenchmarkContext) throws {
         let port = UInt16.random(in: 40_000...60_000)
         let queue = context.workDirectory.appendingPathComponent("tracker-10hz.sqlite").path
@@ -150,9 +152,26 @@ enum TrackerBenchmarks {
         }
         let cpu = cpuSeconds(process.processIdentifier) - before
         let wall = Date().timeIntervalSince(start)
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/exe")) ?? "?"
+        let rollup = memoryRollupKilobytes(process.processIdentifier)
+        print("process            \(executable)")
         print("fixes sent         \(seconds * rate) at \(rate)/s over \(String(format: "%.0f", wall)) s (UDP, RMC + GGA)")
         print("CPU                \(String(format: "%.2f", 100 * cpu / wall)) % of one core")
         print("peak RSS           \(String(format: "%.1f", Double(peakRSS) / 1024)) MB")
+        print("RSS at the end     \(String(format: "%.1f", Double(rollup["Rss"] ?? 0) / 1024)) MB: anonymous "
+              + "\(String(format: "%.1f", Double(rollup["Anonymous"] ?? 0) / 1024)) MB, file-backed "
+              + "\(String(format: "%.1f", Double((rollup["Rss"] ?? 0) - (rollup["Anonymous"] ?? 0)) / 1024)) MB (smaps_rollup)")
+    }
+
+    /// The kB fields of /proc/PID/smaps_rollup (Rss, Anonymous, Pss_File, …).
+    static func memoryRollupKilobytes(_ pid: Int32) -> [String: Int] {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return [:] }
+        var fields: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            if parts.count >= 2, parts[0].hasSuffix(":"), let value = Int(parts[1]) { fields[String(parts[0].dropLast())] = value }
+        }
+        return fields
     }
 
     static func cpuSeconds(_ pid: Int32) -> Double {

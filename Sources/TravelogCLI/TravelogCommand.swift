@@ -1,4 +1,5 @@
 import ArgumentParser
+import TravelogTrackCLI
 
 /// The root of the `travelog` command line. Subcommands are thin: they parse, call the modules,
 /// and print for people (or `--json` for scripts).

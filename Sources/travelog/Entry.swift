@@ -4,6 +4,7 @@ import TravelogCLI
 @main
 enum Entry {
     static func main() async {
+        LeanTracker.execIfTracking(CommandLine.arguments)
         await TravelogCommand.main()
     }
 }

@@ -10,6 +10,9 @@ Checks:
      (distances by `travelog geodesic inverse`, WGS84).
   3. kill -9 of the tracker mid-stream and a server stopped for a while lose nothing: every fix
      either tracker run kept reaches the server exactly once.
+  4. `travelog track` runs as the lean `travelog-track` beside it (the same process, replaced), with
+     the same help, errors and exit codes as in-process (TRAVELOG_TRACK_IN_PROCESS=1), and keeps a
+     fix sent to it over UDP. This one needs no fixtures.
 
 Usage: track_test.py --travelog BIN [--fixtures DIR]
 """
@@ -244,15 +247,75 @@ def test_kill_and_outage(travelog, fixtures, work):
     check(len(stored) == len({p[0] for p in kept}), "nothing is stored twice")
 
 
+def nmea_sentence(body):
+    checksum = 0
+    for byte in body.encode():
+        checksum ^= byte
+    return f"${body}*{checksum:02X}\r\n"
+
+
+def wait_for_text(path, text, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if os.path.exists(path) and text in open(path).read():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_lean_executable(travelog, work):
+    lean = os.path.join(os.path.dirname(os.path.abspath(travelog)), "travelog-track")
+    if not check(os.access(lean, os.X_OK), f"the lean tracker is built beside travelog ({lean})"):
+        return
+    in_process = dict(os.environ, TRAVELOG_TRACK_IN_PROCESS="1")
+    for args in (["--help"], ["run", "--help"], ["status", "--help"], ["--queue-capacity", "0"], ["--gpsd", "a:1", "--nmea", "b"]):
+        lean_run = subprocess.run([travelog, "track"] + args, capture_output=True, text=True)
+        own_run = subprocess.run([travelog, "track"] + args, capture_output=True, text=True, env=in_process)
+        check((lean_run.returncode, lean_run.stdout, lean_run.stderr) == (own_run.returncode, own_run.stdout, own_run.stderr),
+              f"`travelog track {' '.join(args)}` answers the same through travelog-track as in-process (exit {lean_run.returncode})",
+              f"lean: {lean_run.returncode} {lean_run.stdout[:300]!r} {lean_run.stderr[:300]!r}\n"
+              f"      in-process: {own_run.returncode} {own_run.stdout[:300]!r} {own_run.stderr[:300]!r}")
+    for env, expected in ((os.environ, "travelog-track"), (in_process, "travelog")):
+        port = free_port()
+        queue, log = os.path.join(work, f"lean-{expected}.q"), os.path.join(work, f"lean-{expected}.log")
+        process = subprocess.Popen([travelog, "track", "--nmea", f"udp://:{port}", "--queue", queue],
+                                   stdout=subprocess.DEVNULL, stderr=open(log, "w"), env=env)
+        try:
+            started = wait_for_text(log, "reading NMEA over UDP")
+            executable = os.path.basename(os.readlink(f"/proc/{process.pid}/exe")) if process.poll() is None else "(exited)"
+            check(started and executable == expected,
+                  f"`travelog track` {'with TRAVELOG_TRACK_IN_PROCESS=1 ' if env is in_process else ''}runs as {expected} (process {executable})",
+                  open(log).read())
+            queued, start = 0, time.time()
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+                for second in range(50):  # one epoch a second; an epoch is complete when the next one starts
+                    now = time.gmtime(start + second)
+                    hhmmss, ddmmyy = time.strftime("%H%M%S.00", now), time.strftime("%d%m%y", now)
+                    datagram = (nmea_sentence(f"GPRMC,{hhmmss},A,4630.00000,N,00636.00000,E,0.27,0.0,{ddmmyy},,,A")
+                                + nmea_sentence(f"GPGGA,{hhmmss},4630.00000,N,00636.00000,E,1,09,0.9,372.0,M,48.0,M,,"))
+                    sender.sendto(datagram.encode(), ("127.0.0.1", port))
+                    time.sleep(0.2)
+                    status = subprocess.run([travelog, "track", "status", "--queue", queue, "--json"], capture_output=True, text=True)
+                    queued = json.loads(status.stdout).get("queued_count", 0) if status.returncode == 0 else 0
+                    if queued:
+                        break
+            check(queued >= 1, f"{expected} kept a fix sent over UDP in its queue ({queued} queued)", open(log).read())
+        finally:
+            stop(process)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--travelog", required=True)
     parser.add_argument("--fixtures", default=os.environ.get("TRAVELOG_SHARED_FIXTURES") or
                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "fixtures"))
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="travelog-track-lean.") as work:
+        test_lean_executable(args.travelog, work)
     if not os.path.isdir(os.path.join(args.fixtures, "gpsd")):
         print(f"SKIPPED: the tracker's gpsd tests need ../shared/fixtures/gpsd beside the repository ({args.fixtures} is absent)")
-        return 0
+        print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
+        return 1 if RESULTS["failed"] else 0
     for tool in ("gpsfake", "gpxlogger"):
         if subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True).returncode != 0:
             print(f"FAIL: {tool} is missing (Debian gpsd / gpsd-clients; `make test` installs them)")

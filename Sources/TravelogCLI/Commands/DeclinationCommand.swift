@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TravelogTrackCLI
 import TravelogTracking
 
 /// `travelog declination LAT LON`: the magnetic declination of the World Magnetic Model 2025,

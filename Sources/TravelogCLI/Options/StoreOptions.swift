@@ -3,6 +3,7 @@ import Foundation
 import TravelogPostgres
 import TravelogSQLite
 import TravelogStore
+import TravelogTrackCLI
 
 /// Where the data lives: `--db PATH` (a SQLite file, or a `postgres://` address for PostgreSQL),
 /// else `$TRAVELOG_DB`, else the XDG data directory.
@@ -19,11 +20,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     static func resolvePath(option: String?, environment: [String: String]) -> String {
-        if let option, !option.isEmpty { return option }
-        if let path = environment["TRAVELOG_DB"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return dataHome + "/travelog/travelog.sqlite"
+        DefaultDatabasePath.resolve(option: option, environment: environment)
     }
 
     /// The database for messages: the file's path, or the server's address without its password.

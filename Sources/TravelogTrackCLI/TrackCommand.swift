@@ -6,8 +6,8 @@ import TravelogTracking
 /// `travelog track`: the location service for Linux GPS hardware. Reads gpsd or an NMEA stream
 /// through the location manager, queues every kept fix on disk, uploads batches to an Overland
 /// receiver (a Travelog server), and optionally records a GPX file.
-struct TrackCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct TrackCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "track",
         abstract: "Record locations from gpsd or an NMEA receiver, queue them on disk and upload them.",
         discussion: """
@@ -16,6 +16,8 @@ struct TrackCommand: AsyncParsableCommand {
             """,
         subcommands: [Run.self, Status.self],
         defaultSubcommand: Run.self)
+
+    public init() {}
 
     /// The default queue: `$XDG_STATE_HOME/travelog/track-queue.sqlite` (`~/.local/state/…`).
     static func defaultQueuePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
