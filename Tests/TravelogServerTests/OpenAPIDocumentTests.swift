@@ -27,6 +27,29 @@ struct OpenAPIDocumentTests {
         return pairs
     }
 
+    /// The lines of one operation of the document (`method` lower case), from its `    get:` line to
+    /// the next operation or path.
+    static func operation(_ method: String, _ path: String) -> [Substring] {
+        let text = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let pathLine = lines.firstIndex(of: "  \(path):"),
+              let start = lines[pathLine...].firstIndex(of: "    \(method):") else { return [] }
+        let rest = lines[(start + 1)...]
+        let end = rest.firstIndex { line in
+            !line.hasPrefix("     ") && (line.hasPrefix("    ") || line.hasPrefix("  /") || !line.hasPrefix(" "))
+        } ?? lines.endIndex
+        return Array(lines[start..<end])
+    }
+
+    /// The status codes the document lists for an operation.
+    static func statuses(_ method: String, _ path: String) -> Set<String> {
+        Set(operation(method, path).compactMap { line in
+            let trimmed = line.drop { $0 == " " }
+            guard line.hasPrefix("        \""), trimmed.count > 5, trimmed.dropFirst(4).hasPrefix("\":") else { return nil }
+            return String(trimmed.dropFirst().prefix(3))
+        })
+    }
+
     @Test("is OpenAPI 3.1 and describes exactly the routes the server has")
     func inStepWithRoutes() async throws {
         let text = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)

@@ -118,6 +118,7 @@ extension GeoJSONGeometry {
         var index = 0
         var element: JSONEvent? = first
         while let event = element {
+            if event != .number || index >= 3 { hasLoosePosition = true }
             do {
                 let value = try parser.lenientDouble(after: event)
                 switch index {

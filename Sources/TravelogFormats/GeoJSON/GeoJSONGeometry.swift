@@ -54,6 +54,9 @@ struct GeoJSONGeometry {
     var members: [GeoJSONGeometry] = []
     /// Whether `coordinates` or `geometries` were there at all.
     var hasContent = false
+    /// Whether a position was written as files do but RFC 7946 does not: a number in a string, or
+    /// more than three elements (read all the same; a strict reader refuses it).
+    var hasLoosePosition = false
     /// What makes the whole geometry unusable (positions nested unevenly, a wrong `type`).
     var problem: RecordRejection?
 

@@ -85,6 +85,8 @@ public final class GeoJSONReader: LocationFileReader {
     private var sawFeatureArray = false
     private var current: GeoJSONFeatureRecords?
     private var numbering = GeoJSONTrackNumbering()
+    /// Whether every feature must be a Point feature (see `init`).
+    private let pointFeaturesOnly: Bool
 
     /// How many things of each kind were skipped so far.
     public private(set) var skipped: [SkipReason: Int] = [:]
@@ -96,8 +98,12 @@ public final class GeoJSONReader: LocationFileReader {
     /// - Parameters:
     ///   - source: where the bytes come from.
     ///   - options: the parser's limits and block size.
-    public init(source: any ByteSource, options: JSONParser.Options = JSONParser.Options()) {
+    ///   - pointFeaturesOnly: read the script API's batch, which its OpenAPI document describes
+    ///     exactly: a feature of `features` that is not a `Feature` with a Point of two or three
+    ///     numbers (or without geometry, skipped) is a `.rejected` record, not read or skipped.
+    public init(source: any ByteSource, options: JSONParser.Options = JSONParser.Options(), pointFeaturesOnly: Bool = false) {
         parser = JSONParser(source: source, options: options)
+        self.pointFeaturesOnly = pointFeaturesOnly
     }
 
     public var bytesConsumed: Int { parser.bytesConsumed }
@@ -156,7 +162,9 @@ public final class GeoJSONReader: LocationFileReader {
                     return .rejected(RecordRejection(position: error.position,
                                                      reason: .invalidValue(field: "features", value: error.found)))
                 }
-                current = GeoJSONFeatureRecords(try GeoJSONObject.read(from: &parser, start: start))
+                let object = try GeoJSONObject.read(from: &parser, start: start)
+                if pointFeaturesOnly, let problem = object.pointFeatureProblem { return .rejected(problem) }
+                current = GeoJSONFeatureRecords(object)
             case .ending:
                 _ = try parser.next()  // nil at the end; throws for anything after the document
                 stage = .finished

@@ -109,7 +109,7 @@ struct IngestRoutes {
         let outcome: HistoryWriter.Outcome
         do {
             if detected == .format(.geojson) {
-                var reader = GeoJSONReader(source: body.byteSource())
+                var reader = GeoJSONReader(source: body.byteSource(), pointFeaturesOnly: true)
                 outcome = try await writer.write(reading: &reader, body: body, bodyByteCount: body.byteCount, to: &target,
                                                  source: manual ? .manual : .api, visitSource: .file, route: "locations",
                                                  policy: .atomic)

@@ -83,8 +83,11 @@ struct TileRoutes {
         let parameters = try await ReadParameters(request, identity: identity, store: store)
         var options = MapSnapshotter.Options()
         do throws(SnapshotParameterError) {
-            if let text = request.query("region") { options.region = try MapSnapshotter.Options.region(parsing: text) }
-            if let text = request.query("size") { (options.widthPoints, options.heightPoints) = try MapSnapshotter.Options.size(parsing: text) }
+            // An empty region or size (a form's blank field) is the default, as the document allows.
+            if let text = request.query("region"), !text.isEmpty { options.region = try MapSnapshotter.Options.region(parsing: text) }
+            if let text = request.query("size"), !text.isEmpty {
+                (options.widthPoints, options.heightPoints) = try MapSnapshotter.Options.size(parsing: text)
+            }
             if let text = request.query("scale") { options.pixelScale = try MapSnapshotter.Options.scale(parsing: text) }
             if let text = request.query("layer") { options.layer = try MapSnapshotter.Options.layer(parsing: text) }
         } catch {
@@ -127,8 +130,8 @@ struct TileRoutes {
     /// outlines and a graticule).
     func worldBaseTile(_ request: Request, _ context: TravelogRequestContext) throws -> Response {
         let tile = try Self.tile(context)
-        guard let worldOutlines else { throw APIError.notFound("no offline world base: build it with make world") }
         let scale = try Self.tileScale(request)
+        guard let worldOutlines else { throw APIError.notFound("no offline world base: build it with make world") }
         let projection = MapProjection(tile: tile, pixelScale: scale)
         let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
         worldOutlines.draw(projection: projection, on: canvas)
