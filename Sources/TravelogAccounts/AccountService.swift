@@ -50,7 +50,7 @@ public final class AccountService: Sendable {
     public func setPassword(_ password: String, userID: UserID) async throws(AccountError) {
         try Self.check(password)
         let cost = bcryptCost
-        let hash = await Self.offload { Bcrypt.hash(password, cost: cost) }
+        let hash = try await Self.offload { Bcrypt.hash(password, cost: cost) }
         try await wrap { () throws(StoreError) in try await store.setPasswordHash(hash, userID: userID) }
         verified.withLock { $0 = $0.filter { $0.value.userID != userID } }
         _ = try await wrap { () throws(StoreError) in try await store.deleteSessions(userID: userID) }
@@ -76,9 +76,9 @@ public final class AccountService: Sendable {
             return user
         }
         let checked: String
-        if let hash { checked = hash } else { checked = await unmatchableHash() }
+        if let hash { checked = hash } else { checked = try await unmatchableHash() }
         passwordChecks.add(1, ordering: .relaxed)
-        let matches = await Self.offload { Bcrypt.verify(password, hash: checked) }
+        let matches = try await Self.offload { Bcrypt.verify(password, hash: checked) }
         guard let user, hash != nil, matches else {
             throttle.withLock { $0.failed(keys, at: Date()) }
             return nil
@@ -91,10 +91,10 @@ public final class AccountService: Sendable {
         return user
     }
 
-    private func unmatchableHash() async -> String {
+    private func unmatchableHash() async throws(AccountError) -> String {
         if let hash = dummyHash.withLock({ $0 }) { return hash }
         let cost = bcryptCost
-        let hash = await Self.offload { Bcrypt.hash(Secrets.newSecret(), cost: cost) }
+        let hash = try await Self.offload { Bcrypt.hash(Secrets.newSecret(), cost: cost) }
         dummyHash.withLock { $0 = $0 ?? hash }
         return hash
     }
@@ -201,12 +201,11 @@ public final class AccountService: Sendable {
         }
     }
 
-    /// bcrypt takes a quarter of a second of CPU: run it on a dispatch thread, not on the
-    /// concurrency pool that serves requests.
-    static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
+    /// bcrypt takes a quarter of a second of CPU: run it on the password hashing thread, not on the
+    /// concurrency pool that serves requests nor on as many GCD threads as there are logins.
+    /// - Throws: `AccountError.busy` when too many checks wait already.
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(AccountError) -> T {
+        try await PasswordHashingQueue.shared.run(work)
     }
 
     private func wrap<T>(_ body: () async throws(StoreError) -> T) async throws(AccountError) -> T {

@@ -110,7 +110,7 @@ extension AccountError {
         switch self {
         case .store(let error): .storeFailed(error)
         case .passwordTooShort: .badRequest(description)
-        case .throttled(let seconds): .tooManyRequests(retryAfterSeconds: seconds, description)
+        case .throttled(let seconds), .busy(let seconds): .tooManyRequests(retryAfterSeconds: seconds, description)
         case .unknownUser, .unknownDevice: .notFound(description)
         }
     }
