@@ -31,11 +31,12 @@ struct BeaconsCommandTests {
 
     @Test("a capture's beacons are listed nearest first, and --uuid keeps one region's")
     func ranging() throws {
-        let sightings = try BTSnoopCapture(bytes: Self.capture()).beaconSightings()
-        let all = BeaconsCommand.lines(sightings, region: nil, json: false)
+        var everything = try BeaconScan(regions: [])
+        let all = try BeaconsCommand.lines(&everything, bytes: Self.capture(), json: false)
         #expect(all.count == 3)
         let region = try BeaconRegion(identifier: "shop", proximityUUID: Self.uuid, major: 7)
-        let shop = BeaconsCommand.lines(sightings, region: region, json: true)
+        var narrowed = try BeaconScan(regions: [], filter: region)
+        let shop = try BeaconsCommand.lines(&narrowed, bytes: Self.capture(), json: true)
         let objects = try shop.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.map { $0["minor"] as? Int } == [2, 1])  // nearest first
         #expect(objects.first?["proximity"] as? String == "near" && objects.last?["proximity"] as? String == "far")
@@ -43,9 +44,21 @@ struct BeaconsCommandTests {
         #expect(distances.count == 2 && distances[0] < distances[1])
     }
 
-    @Test("a major without a UUID, a minor without a major, and a malformed UUID are refused",
-          arguments: [["--major", "1"], ["--uuid", "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "--minor", "1"], ["--uuid", "nope"]])
+    @Test("a major without a UUID, a minor without a major, a malformed UUID or region, and no capture without --live are refused",
+          arguments: [["--major", "1"], ["--uuid", "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "--minor", "1"], ["--uuid", "nope"],
+                      ["--region", "nope"], ["--region", "F7826DA6-4FA2-4E98-8024-BC5B71E0893E,1,2,3"],
+                      ["--region", "F7826DA6-4FA2-4E98-8024-BC5B71E0893E,70000"]])
     func validation(arguments: [String]) {
         #expect(throws: (any Error).self) { _ = try TravelogCommand.parseAsRoot(["beacons", "scan.btsnoop"] + arguments) }
+    }
+
+    @Test("--region UUID[,major[,minor]] is a beacon region named by its text")
+    func regionArgument() throws {
+        let region = try BeaconsCommand.region("F7826DA6-4FA2-4E98-8024-BC5B71E0893E, 100,3")
+        #expect(region.identifier == "F7826DA6-4FA2-4E98-8024-BC5B71E0893E, 100,3")
+        #expect(region.proximityUUID == Self.uuid && region.major == 100 && region.minor == 3)
+        #expect(try BeaconsCommand.region("F7826DA6-4FA2-4E98-8024-BC5B71E0893E").major == nil)
+        #expect(throws: (any Error).self) { _ = try TravelogCommand.parseAsRoot(["beacons"]) }
+        _ = try TravelogCommand.parseAsRoot(["beacons", "--live"])
     }
 }

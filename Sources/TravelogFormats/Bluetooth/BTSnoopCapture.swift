@@ -36,29 +36,10 @@ public struct BTSnoopCapture: Sendable {
     /// - Throws: ``BTSnoopError`` for a wrong header or a record cut short.
     /// - Complexity: O(n) in the bytes.
     public init(bytes: some Collection<UInt8>) throws(BTSnoopError) {
-        let bytes = Array(bytes)
-        guard bytes.count >= 16, Array(bytes[0..<8]) == Self.magic else { throw .notBTSnoop }
-        let version = Self.uint32(bytes, at: 8)
-        guard version == 1 else { throw .unsupportedVersion(version) }
-        let datalinkValue = Self.uint32(bytes, at: 12)
-        guard let datalink = Datalink(rawValue: datalinkValue) else { throw .unsupportedDatalink(datalinkValue) }
-        var records: [BTSnoopRecord] = []
-        var offset = 16
-        while offset < bytes.count {
-            guard offset + 24 <= bytes.count else { throw .truncatedRecord(recordIndex: records.count, byteOffset: offset) }
-            let included = Int(Self.uint32(bytes, at: offset + 4))
-            guard offset + 24 + included <= bytes.count else { throw .truncatedRecord(recordIndex: records.count, byteOffset: offset) }
-            let microseconds = Int64(bitPattern: UInt64(Self.uint32(bytes, at: offset + 16)) << 32 | UInt64(Self.uint32(bytes, at: offset + 20)))
-            // Microseconds since 2001-01-01 are exact in a Double; one division rounds once.
-            let referenceMicroseconds = microseconds &- Self.unixEpochMicroseconds &- 978_307_200_000_000
-            records.append(BTSnoopRecord(
-                originalLength: Int(Self.uint32(bytes, at: offset)),
-                flags: Self.uint32(bytes, at: offset + 8),
-                cumulativeDrops: Self.uint32(bytes, at: offset + 12),
-                timestamp: Date(timeIntervalSinceReferenceDate: Double(referenceMicroseconds) / 1e6),
-                data: Array(bytes[(offset + 24)..<(offset + 24 + included)])))
-            offset += 24 + included
-        }
+        var reader = BTSnoopStreamReader()
+        let records = try reader.append(bytes)
+        try reader.finish()
+        guard let datalink = reader.datalink else { throw .notBTSnoop }
         self.datalink = datalink
         self.records = records
     }
@@ -82,17 +63,8 @@ public struct BTSnoopCapture: Sendable {
     public func advertisingReports() throws(BTSnoopError) -> [LEAdvertisingReport] {
         var reports: [LEAdvertisingReport] = []
         for (index, record) in records.enumerated() {
-            guard let event = record.hciEvent(datalink: datalink) else { continue }
-            do {
-                reports += try LEAdvertisingReport.reports(inEvent: event, timestamp: record.timestamp)
-            } catch {
-                throw .malformedEvent(recordIndex: index, subeventCode: error.subeventCode, needed: error.needed, available: error.available)
-            }
+            reports += try record.advertisingReports(datalink: datalink, recordIndex: index)
         }
         return reports
-    }
-
-    private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 }

@@ -41,4 +41,17 @@ public struct BTSnoopRecord: Sendable, Hashable {
             return flags & 0b11 == 0b11 ? data[...] : nil
         }
     }
+
+    /// The LE advertising reports (legacy and extended) of this record's HCI event, each with the
+    /// record's timestamp; none for other packets.
+    /// - Parameter recordIndex: the record's place in its capture, for the error.
+    /// - Throws: ``BTSnoopError/malformedEvent(recordIndex:subeventCode:needed:available:)``.
+    public func advertisingReports(datalink: BTSnoopCapture.Datalink, recordIndex: Int) throws(BTSnoopError) -> [LEAdvertisingReport] {
+        guard let event = hciEvent(datalink: datalink) else { return [] }
+        do {
+            return try LEAdvertisingReport.reports(inEvent: event, timestamp: timestamp)
+        } catch {
+            throw .malformedEvent(recordIndex: recordIndex, subeventCode: error.subeventCode, needed: error.needed, available: error.available)
+        }
+    }
 }
