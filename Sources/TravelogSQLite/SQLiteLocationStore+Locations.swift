@@ -138,14 +138,14 @@ extension SQLiteLocationStore {
     public func deviceSummaries(userID: UserID) async throws(StoreError) -> [DeviceSummary] {
         try await read("summarising devices") { db in
             try Row.fetchAll(db, sql: """
-                SELECT d.id, d.user_id, d.name, d.created_at_ms, d.app,
+                SELECT d.id, d.user_id, d.name, d.created_at_ms, d.app, d.token_scope,
                     (SELECT count(*) FROM locations WHERE device_id = d.id),
                     (SELECT min(timestamp_ms) FROM locations WHERE device_id = d.id),
                     (SELECT max(timestamp_ms) FROM locations WHERE device_id = d.id)
                 FROM devices d WHERE d.user_id = ? ORDER BY d.name
                 """, arguments: [userID.rawValue]).map { row in
-                let first: Int64? = row[6], last: Int64? = row[7]
-                return DeviceSummary(device: Self.device(row), locationCount: row[5],
+                let first: Int64? = row[7], last: Int64? = row[8]
+                return DeviceSummary(device: Self.device(row), locationCount: row[6],
                                      firstTimestamp: first.map(StoragePrecision.date(milliseconds:)),
                                      lastTimestamp: last.map(StoragePrecision.date(milliseconds:)))
             }

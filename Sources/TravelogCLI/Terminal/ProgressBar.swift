@@ -30,6 +30,19 @@ final class ProgressBar: @unchecked Sendable {
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 
+    /// Updates the display with items done of a known total.
+    func update(items: Int, totalItems: Int, itemName: String) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let line = Self.render(label: label, items: items, totalItems: totalItems, itemName: itemName,
+                               elapsedSeconds: now.timeIntervalSince(started))
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
     /// Clears the line (before the summary is printed).
     func finish() {
         guard enabled else { return }
@@ -42,9 +55,7 @@ final class ProgressBar: @unchecked Sendable {
         var parts = [label]
         if let totalBytes, totalBytes > 0 {
             let fraction = min(1, Double(bytes) / Double(totalBytes))
-            let width = 24
-            let filled = Int(fraction * Double(width))
-            parts.append("[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled) + "]")
+            parts.append(bar(fraction))
             parts.append(String(Int(fraction * 100)) + "%")
             parts.append(Self.bytes(bytes) + "/" + Self.bytes(totalBytes))
             if fraction > 0, fraction < 1, elapsedSeconds > 0 {
@@ -56,6 +67,22 @@ final class ProgressBar: @unchecked Sendable {
         parts.append("\(items) \(itemName)")
         if elapsedSeconds > 0 { parts.append("\(Int(Double(items) / elapsedSeconds))/s") }
         return parts.joined(separator: "  ")
+    }
+
+    /// The text of one progress line counting items of a known total: bar, items, rate and time left.
+    static func render(label: String, items: Int, totalItems: Int, itemName: String, elapsedSeconds: Double) -> String {
+        let fraction = totalItems > 0 ? min(1, Double(items) / Double(totalItems)) : 1
+        var parts = [label, bar(fraction), String(Int(fraction * 100)) + "%", "\(items)/\(totalItems) \(itemName)"]
+        if elapsedSeconds > 0 { parts.append("\(Int(Double(items) / elapsedSeconds))/s") }
+        if fraction > 0, fraction < 1, elapsedSeconds > 0 { parts.append("ETA " + duration(elapsedSeconds / fraction - elapsedSeconds)) }
+        return parts.joined(separator: "  ")
+    }
+
+    /// A bar of 24 characters, `fraction` of it filled.
+    static func bar(_ fraction: Double) -> String {
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        return "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled) + "]"
     }
 
     static func bytes(_ count: Int) -> String {

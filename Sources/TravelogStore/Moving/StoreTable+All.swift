@@ -1,0 +1,64 @@
+extension StoreTable {
+    /// Every table a move copies, parents before children (foreign keys hold after each one).
+    public static let all: [StoreTable] = [
+        StoreTable("users", .none, [("id", .integer), ("name", .text), ("created_at_ms", .integer), ("password_hash", .text)]),
+        devices,
+        StoreTable("sessions", .stored, key: ["id_sha256"], [("id_sha256", .text), ("expires_at_ms", .integer)]),
+        StoreTable("imports", .device, [
+            ("id", .integer), ("device_id", .integer), ("file_name", .text), ("content_sha256", .text), ("format", .text),
+            ("imported_at_ms", .integer), ("inserted_count", .integer), ("duplicate_count", .integer),
+            ("rejected_count", .integer), ("state", .text), ("heartbeat_ms", .integer),
+        ]),
+        locations,
+        StoreTable("places", .stored, [("id", .integer), ("name", .text), ("latitude_e7", .integer),
+                                       ("longitude_e7", .integer), ("radius_m", .real)]),
+        StoreTable("visits", .device, [
+            ("id", .integer), ("device_id", .integer), ("source", .text), ("arrival_ms", .integer),
+            ("departure_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer), ("radius_m", .real),
+            ("location_count", .integer), ("name", .text), ("address", .text), ("external_place_id", .text),
+            ("placemark_json", .text), ("place_id", .integer), ("title", .text), ("hidden", .boolean),
+            ("merged_until_ms", .integer),
+        ]),
+        StoreTable("notification_channels", .stored, [("id", .integer), ("kind", .text), ("url", .text), ("secret", .text)]),
+        StoreTable("notification_deliveries", .channel, [
+            ("id", .integer), ("channel_id", .integer), ("event_key", .text), ("message_json", .text), ("state", .text),
+            ("attempts", .integer), ("next_attempt_ms", .integer), ("last_result", .text), ("updated_at_ms", .integer),
+        ]),
+        StoreTable("rejected_items", .stored, [
+            ("id", .integer), ("device_id", .integer), ("route", .text), ("reason", .text), ("raw", .text),
+            ("raw_byte_count", .integer), ("received_at_ms", .integer), ("fingerprint", .text),
+        ]),
+        StoreTable("regions", .stored, [
+            ("id", .integer), ("name", .text), ("shape", .text), ("center_latitude_e7", .integer),
+            ("center_longitude_e7", .integer), ("radius_m", .real), ("rings_json", .text), ("notify_on_entry", .boolean),
+            ("notify_on_exit", .boolean), ("beacon_uuid", .text), ("beacon_major", .integer), ("beacon_minor", .integer),
+            ("created_at_ms", .integer), ("updated_at_ms", .integer),
+        ]),
+        StoreTable("region_transitions", .device, [
+            ("id", .integer), ("device_id", .integer), ("region_id", .integer), ("kind", .text),
+            ("occurred_at_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer),
+            ("horizontal_accuracy_m", .real), ("source", .text),
+        ]),
+        StoreTable("region_checkpoints", .device, key: ["device_id"], [
+            ("device_id", .integer), ("evaluated_through_ms", .integer), ("offered_fingerprint", .text),
+        ]),
+        StoreTable("region_states", .device, key: ["device_id", "region_id"], [
+            ("device_id", .integer), ("region_id", .integer), ("state", .text), ("pending_since_ms", .integer),
+        ]),
+    ]
+
+    /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
+    public static let devices = StoreTable("devices", .stored, [
+        ("id", .integer), ("name", .text), ("created_at_ms", .integer), ("app", .text), ("token_sha256", .text),
+        ("token_scope", .text),
+    ])
+
+    /// `locations`, by far the largest: read device by device in the order of its unique key.
+    public static let locations = StoreTable("locations", .device, key: ["timestamp_ms", "latitude_e7", "longitude_e7"],
+                                             perDevice: true, [
+        ("device_id", .integer), ("timestamp_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer),
+        ("altitude_m", .real), ("horizontal_accuracy_m", .real), ("vertical_accuracy_m", .real), ("speed_mps", .real),
+        ("speed_accuracy_mps", .real), ("course_deg", .real), ("course_accuracy_deg", .real), ("utc_offset_s", .integer),
+        ("source", .text), ("import_id", .integer),
+    ])
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogPostgres
+import TravelogSQLite
+import TravelogStore
+import TravelogTestSupport
+
+/// Moving a whole database between stores (`StoreMove`): SQLite to SQLite always, and SQLite to
+/// PostgreSQL and back when a test server is at hand.
+@Suite("Moving a database between stores")
+struct StoreMoveTests {
+    static func sqlite(_ name: String) throws -> SQLiteLocationStore {
+        try SQLiteLocationStore(path: TestDirectory.makeFolder("move").appendingPathComponent(name + ".sqlite").path)
+    }
+
+    @Test("a move copies every row of every table, verifies each table and the copy works as a store")
+    func sqliteToSQLite() async throws {
+        let source = try Self.sqlite("source")
+        try await StoreMoveFixture.fill(source)
+        let destination = try Self.sqlite("destination")
+        let reports = try await StoreMove(from: source, to: destination, batchRowCount: 50).run()
+        #expect(reports.map(\.table) == StoreTable.all.map(\.name))
+        #expect(reports.allSatisfy { $0.matches })
+        #expect(reports.first { $0.table == "locations" }?.source.rowCount == 425)
+        #expect(try await StoreMoveFixture.dump(destination) == StoreMoveFixture.dump(source))
+        try await Self.expectSameQueries(source, destination)
+        // The copy goes on with new ids after the moved ones.
+        #expect(try await destination.addUser(named: "carol").id == UserID(rawValue: 3))
+    }
+
+    @Test("an interrupted move goes on where it stopped and stores each row once")
+    func resume() async throws {
+        let source = try Self.sqlite("source")
+        try await StoreMoveFixture.fill(source)
+        let destination = try Self.sqlite("destination")
+        let failing = FailingDestination(store: destination, appendsBeforeFailure: 6)
+        await #expect(throws: StoreError.self) { try await StoreMove(from: source, to: failing, batchRowCount: 40).run() }
+        let partial = try await destination.rowCount(of: StoreTable.locations)
+        #expect(partial > 0 && partial < 425)
+        let reports = try await StoreMove(from: source, to: destination, batchRowCount: 40).run()
+        #expect(reports.allSatisfy { $0.matches })
+        #expect(reports.first { $0.table == "locations" }?.copiedRowCount == 425 - partial)
+        #expect(reports.first { $0.table == "users" }?.copiedRowCount == 0)
+        #expect(try await StoreMoveFixture.dump(destination) == StoreMoveFixture.dump(source))
+    }
+
+    @Test("a destination that held rows of its own fails verification in those tables")
+    func notEmpty() async throws {
+        let source = try Self.sqlite("source")
+        try await StoreMoveFixture.fill(source)
+        let destination = try Self.sqlite("destination")
+        _ = try await destination.addUser(named: "zoe")
+        let reports = try await StoreMove(from: source, to: destination).run()
+        #expect(reports.filter { !$0.matches }.map(\.table) == ["users"])
+    }
+
+    @Test("the checksum does not depend on the order of the rows, and tells rows apart")
+    func checksum() {
+        var forward = StoreTableChecksum(), backward = StoreTableChecksum(), other = StoreTableChecksum()
+        let rows: [StoreRow] = [[1, "a", nil], [2, "a", 0.5], [1, "b", nil]]
+        rows.forEach { forward.add($0) }
+        rows.reversed().forEach { backward.add($0) }
+        [[1, "a", nil], [2, "a", 0.5], [1, "b", 0]].forEach { other.add($0) }
+        #expect(forward == backward)
+        #expect(forward != other)
+        #expect(forward.description.count == 16)
+    }
+
+    @Test("SQLite to PostgreSQL and back keeps every row of every table", .enabled(if: PostgresTestServer.url != nil, "no PostgreSQL server"))
+    func throughPostgres() async throws {
+        let source = try Self.sqlite("source")
+        try await StoreMoveFixture.fill(source)
+        let postgres = try await PostgresTestServer.makeStore()
+        defer { postgres.close() }
+        #expect(try await StoreMove(from: source, to: postgres, batchRowCount: 64).run().allSatisfy { $0.matches })
+        #expect(try await StoreMoveFixture.dump(postgres) == StoreMoveFixture.dump(source))
+        try await Self.expectSameQueries(source, postgres)
+        let back = try Self.sqlite("back")
+        #expect(try await StoreMove(from: postgres, to: back, batchRowCount: 64).run().allSatisfy { $0.matches })
+        #expect(try await StoreMoveFixture.dump(back) == StoreMoveFixture.dump(source))
+        try await Self.expectSameQueries(source, back)
+        // PostgreSQL's id counters were moved past the moved ids.
+        #expect(try await postgres.addUser(named: "carol").id == UserID(rawValue: 3))
+    }
+
+    /// The stores answer the same to the queries that read derived data (day boxes, summaries).
+    static func expectSameQueries(_ one: any TravelogStore, _ other: any TravelogStore) async throws {
+        let ada = UserID(rawValue: 1)
+        let area = CoordinateBox(south: 52.5, west: 13.3, north: 52.53, east: 13.5)
+        let query = LocationQuery(userID: ada, area: area)
+        let expected = try await one.locations(query)
+        #expect(!expected.isEmpty)
+        #expect(try await other.locations(query) == expected)
+        #expect(try await other.deviceSummaries(userID: ada) == one.deviceSummaries(userID: ada))
+    }
+}
+
+/// A destination that fails after some batches, as an interrupted move does.
+final class FailingDestination: StoreTableAccess, @unchecked Sendable {
+    let store: any StoreTableAccess
+    private var appendsLeft: Int
+    private let lock = NSLock()
+
+    init(store: any StoreTableAccess, appendsBeforeFailure: Int) {
+        self.store = store
+        appendsLeft = appendsBeforeFailure
+    }
+
+    func append(_ rows: [StoreRow], to table: StoreTable) async throws(StoreError) {
+        let left = lock.withLock { appendsLeft -= 1; return appendsLeft }
+        guard left >= 0 else { throw .database(operation: "moving", message: "interrupted") }
+        try await store.append(rows, to: table)
+    }
+
+    func rows(of table: StoreTable, device: StoreTableDevice?, after key: StoreRow?, limit: Int) async throws(StoreError) -> [StoreRow] {
+        try await store.rows(of: table, device: device, after: key, limit: limit)
+    }
+
+    func lastKey(of table: StoreTable, device: StoreTableDevice?) async throws(StoreError) -> StoreRow? {
+        try await store.lastKey(of: table, device: device)
+    }
+
+    func rowCount(of table: StoreTable) async throws(StoreError) -> Int { try await store.rowCount(of: table) }
+
+    func finishMove() async throws(StoreError) { try await store.finishMove() }
+}
