@@ -3,8 +3,8 @@ import PostgresNIO
 import TravelogCore
 import TravelogStore
 
-/// Turns `locations` rows into domain values and locations into INSERT statements: the one place
-/// of the PostgreSQL store that knows the columns.
+/// Turns `locations` rows into domain values and locations into COPY rows: the one place of the
+/// PostgreSQL store that knows the columns.
 enum PostgresLocationRows {
     static let plausibility = LocationPlausibility()
 
@@ -15,9 +15,13 @@ enum PostgresLocationRows {
         utc_offset_s, source, import_id
         """
 
-    /// Rows per INSERT. The rows travel as one array per column, so a statement has 15
-    /// parameters however many rows it carries.
-    static let rowsPerStatement = 10_000
+    /// Rows per COPY message (about 1 MB).
+    static let rowsPerMessage = 10_000
+
+    /// The columns `copyText` writes, in its order (the staging table has the columns of `locations`).
+    static let copyColumns = ["user_id", "device_id", "timestamp_ms", "latitude_e7", "longitude_e7", "altitude_m",
+                              "horizontal_accuracy_m", "vertical_accuracy_m", "speed_mps", "speed_accuracy_mps",
+                              "course_deg", "course_accuracy_deg", "utc_offset_s", "source", "import_id"]
 
     static func storedLocation(_ row: PostgresRow) throws(StoreError) -> StoredLocation {
         let operation = "reading a location"
@@ -41,46 +45,39 @@ enum PostgresLocationRows {
                               importID: importID.map(ImportID.init(rawValue:)))
     }
 
-    /// One INSERT of `batch` (at most `rowsPerStatement`) that skips rows whose key is stored
-    /// already, and returns one row per location it stored.
-    ///
-    /// Arrays cannot carry NULLs here, so the nullable columns travel as values no location has:
-    /// NaN for an unknown altitude (`Location` keeps only finite ones), `Int32.min` for an unknown
-    /// UTC offset, 0 for no import (ids start at 1).
+    /// `batch` as rows of `COPY locations_staging (copyColumns) FROM STDIN` in the text format.
     /// - Parameter owners: each device's user.
-    static func insert(_ batch: ArraySlice<StoredLocation>, owners: [DeviceID: UserID]) -> PostgresQuery {
-        var users: [Int64] = [], devices: [Int64] = [], times: [Int64] = []
-        var latitudes: [Int32] = [], longitudes: [Int32] = [], offsets: [Int32] = []
-        var altitudes: [Double] = [], horizontal: [Double] = [], vertical: [Double] = [], speeds: [Double] = []
-        var speedAccuracies: [Double] = [], courses: [Double] = [], courseAccuracies: [Double] = []
-        var sources: [String] = [], imports: [Int64] = []
+    static func copyText(_ batch: ArraySlice<StoredLocation>, owners: [DeviceID: UserID]) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: batch.count * 120)
+        func integer(_ value: Int64) {
+            buffer.writeString(String(value))
+            buffer.writeInteger(UInt8(ascii: "\t"))
+        }
+        func real(_ value: Double?) {
+            if let value { buffer.writeString(PostgresCopyText.text(value)) } else { buffer.writeStaticString("\\N") }
+            buffer.writeInteger(UInt8(ascii: "\t"))
+        }
         for stored in batch {
             let key = stored.key, location = stored.location
-            users.append(owners[stored.deviceID]?.rawValue ?? 0)
-            devices.append(stored.deviceID.rawValue)
-            times.append(key.timestampMilliseconds)
-            latitudes.append(Int32(clamping: key.latitudeE7))
-            longitudes.append(Int32(clamping: key.longitudeE7))
-            altitudes.append(location.altitudeMeters ?? .nan)
-            horizontal.append(location.horizontalAccuracyMeters)
-            vertical.append(location.verticalAccuracyMeters)
-            speeds.append(location.speedMetersPerSecond)
-            speedAccuracies.append(location.speedAccuracyMetersPerSecond)
-            courses.append(location.courseDegrees)
-            courseAccuracies.append(location.courseAccuracyDegrees)
-            offsets.append(location.utcOffsetSeconds.map { Int32(clamping: $0) } ?? .min)
-            sources.append(stored.source.rawValue)
-            imports.append(stored.importID?.rawValue ?? 0)
+            integer(owners[stored.deviceID]?.rawValue ?? 0)
+            integer(stored.deviceID.rawValue)
+            integer(key.timestampMilliseconds)
+            integer(key.latitudeE7)
+            integer(key.longitudeE7)
+            real(location.altitudeMeters)
+            real(location.horizontalAccuracyMeters)
+            real(location.verticalAccuracyMeters)
+            real(location.speedMetersPerSecond)
+            real(location.speedAccuracyMetersPerSecond)
+            real(location.courseDegrees)
+            real(location.courseAccuracyDegrees)
+            if let offset = location.utcOffsetSeconds { integer(Int64(offset)) } else { buffer.writeStaticString("\\N\t") }
+            PostgresCopyText.write(stored.source.rawValue, into: &buffer)
+            buffer.writeInteger(UInt8(ascii: "\t"))
+            if let importID = stored.importID { buffer.writeString(String(importID.rawValue)) } else { buffer.writeStaticString("\\N") }
+            buffer.writeInteger(UInt8(ascii: "\n"))
         }
-        return """
-            INSERT INTO locations (user_id, device_id, timestamp_ms, latitude_e7, longitude_e7, altitude_m, horizontal_accuracy_m,
-                vertical_accuracy_m, speed_mps, speed_accuracy_mps, course_deg, course_accuracy_deg, utc_offset_s, source, import_id)
-            SELECT u, d, t, la, lo, nullif(al, 'NaN'), ha, va, s, sa, c, ca, nullif(o, -2147483648), src, nullif(i, 0)
-            FROM unnest(\(users), \(devices), \(times), \(latitudes), \(longitudes), \(altitudes), \(horizontal), \(vertical),
-                \(speeds), \(speedAccuracies), \(courses), \(courseAccuracies), \(offsets), \(sources), \(imports))
-                AS r (u, d, t, la, lo, al, ha, va, s, sa, c, ca, o, src, i)
-            ON CONFLICT DO NOTHING RETURNING 1
-            """
+        return buffer
     }
 
     /// The SELECT for a query: always scoped to the query's user.

@@ -20,14 +20,7 @@ extension PostgresLocationStore {
             if let unknown = batch.first(where: { owners[$0.deviceID] == nil }) {
                 throw StoreError.unknownDevice(unknown.deviceID)
             }
-            var inserted = 0
-            var start = batch.startIndex
-            while start < batch.endIndex {
-                let end = min(start + PostgresLocationRows.rowsPerStatement, batch.endIndex)
-                inserted += try await connection.query(PostgresLocationRows.insert(batch[start..<end], owners: owners),
-                                                       logger: logger).collect().count
-                start = end
-            }
+            let inserted = try await Self.copy(batch, owners: owners, on: connection, logger: logger)
             if !importIDs.isEmpty {
                 // Each import belongs to the batch's users: the heartbeat tells it is still running.
                 let users = Set(owners.values.map(\.rawValue)).sorted()
@@ -38,6 +31,32 @@ extension PostgresLocationStore {
             return inserted
         }
         return InsertSummary(inserted: inserted, duplicates: batch.count - inserted)
+    }
+
+    /// Stores the new locations of `batch` through COPY into a staging table (a temporary table of
+    /// the connection, emptied at each commit) merged into `locations` with ON CONFLICT DO NOTHING,
+    /// so the idempotency key is the table's unique key, as with single rows.
+    /// - Returns: how many locations were new.
+    static func copy(_ batch: [StoredLocation], owners: [DeviceID: UserID], on connection: PostgresConnection,
+                     logger: Logger) async throws -> Int {
+        try await connection.query("""
+            CREATE TEMPORARY TABLE IF NOT EXISTS locations_staging (LIKE locations) ON COMMIT DELETE ROWS
+            """, logger: logger)
+        try await connection.copyFrom(table: "locations_staging", columns: PostgresLocationRows.copyColumns,
+                                      logger: logger) { writer in
+            var start = batch.startIndex
+            while start < batch.endIndex {
+                let end = min(start + PostgresLocationRows.rowsPerMessage, batch.endIndex)
+                try await writer.write(PostgresLocationRows.copyText(batch[start..<end], owners: owners))
+                start = end
+            }
+        }
+        let stored = try await connection.query("""
+            WITH stored AS (
+                INSERT INTO locations SELECT * FROM locations_staging ON CONFLICT DO NOTHING RETURNING 1
+            ) SELECT count(*) FROM stored
+            """, logger: logger).collect().first
+        return Int(try stored?.decode(Int64.self) ?? 0)
     }
 
     public func beginImport(deviceID: DeviceID, provenance: ImportProvenance) async throws(StoreError) -> ImportID {
