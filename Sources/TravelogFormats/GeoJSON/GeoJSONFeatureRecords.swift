@@ -48,6 +48,28 @@ struct GeoJSONFeatureRecords {
         }
     }
 
+    /// The one record of a plain Point feature (a fix or a waypoint, as `next` would give it), read
+    /// without building the feature's state: the shape of every Overland item and of most GPS
+    /// apps' exports. `nil` for any other feature, which then goes through `init` and `next`.
+    static func pointFeatureRecord(_ object: GeoJSONObject, numbering: inout GeoJSONTrackNumbering) -> FormatRecord? {
+        guard object.problem == nil, object.isFeature, !object.properties.isTrip, object.properties.action == nil,
+              object.properties.positionTimes == nil, let geometry = object.geometry,
+              geometry.kind == .point, geometry.problem == nil, geometry.positions.count == 1
+        else { return nil }
+        let properties = object.properties
+        if let problem = properties.problemForFix { return .rejected(problem) }
+        let position = geometry.positions[0]
+        guard let coordinate = position.coordinate else {
+            return .rejected(geometry.positionProblems[0] ?? RecordRejection(position: geometry.start, reason: .missingField("coordinates")))
+        }
+        guard let time = properties.time else {
+            return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters),
+                                      name: properties.name))
+        }
+        let kind = FormatPoint.Kind.track(track: numbering.pointTrack(), segment: 0)
+        return .point(FormatPoint(kind: kind, position: .fix(fix(coordinate, position, time, properties)), name: properties.name))
+    }
+
     /// The next step, or nil when the feature has given everything.
     mutating func next(numbering: inout GeoJSONTrackNumbering) -> Step? {
         if let step = single {
@@ -113,7 +135,7 @@ struct GeoJSONFeatureRecords {
                                           name: properties.name))
             }
             let kind = FormatPoint.Kind.track(track: numbering.pointTrack(), segment: 0)
-            return .point(FormatPoint(kind: kind, position: .fix(fix(coordinate, position, time)), name: properties.name))
+            return .point(FormatPoint(kind: kind, position: .fix(Self.fix(coordinate, position, time, properties)), name: properties.name))
         }
         if leaf.kind == .multiPoint, properties.positionTimes == nil {
             return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters)))
@@ -130,7 +152,8 @@ struct GeoJSONFeatureRecords {
     }
 
     /// A Point feature's fix: the position, with what the properties say about it.
-    private func fix(_ coordinate: Coordinate, _ position: GeoJSONGeometry.Position, _ time: ParsedTimestamp) -> Location {
+    private static func fix(_ coordinate: Coordinate, _ position: GeoJSONGeometry.Position, _ time: ParsedTimestamp,
+                            _ properties: GeoJSONProperties) -> Location {
         Location(coordinate: coordinate,
                  altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters,
                  horizontalAccuracyMeters: properties.horizontalAccuracyMeters ?? -1,

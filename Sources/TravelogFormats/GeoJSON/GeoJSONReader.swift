@@ -122,13 +122,16 @@ public final class GeoJSONReader: LocationFileReader {
 
     private func advance() throws -> FormatRecord? {
         while true {
-            if var records = current.take() {
-                if let step = records.next(numbering: &numbering) {
-                    current = records
-                    switch step {
-                    case .record(let record): return record
-                    case .skip(let reason): skipped[reason, default: 0] += 1
-                    }
+            if current != nil {
+                // Stepped in place: the feature's state is large, and copying it per record cost more
+                // than reading the record.
+                guard let step = current!.next(numbering: &numbering) else {
+                    current = nil
+                    continue
+                }
+                switch step {
+                case .record(let record): return record
+                case .skip(let reason): skipped[reason, default: 0] += 1
                 }
                 continue
             }
@@ -164,6 +167,7 @@ public final class GeoJSONReader: LocationFileReader {
                 }
                 let object = try GeoJSONObject.read(from: &parser, start: start)
                 if pointFeaturesOnly, let problem = object.pointFeatureProblem { return .rejected(problem) }
+                if let record = GeoJSONFeatureRecords.pointFeatureRecord(object, numbering: &numbering) { return record }
                 current = GeoJSONFeatureRecords(object)
             case .ending:
                 _ = try parser.next()  // nil at the end; throws for anything after the document
