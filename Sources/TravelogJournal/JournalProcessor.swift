@@ -40,32 +40,54 @@ public struct JournalProcessor: Sendable {
     /// when both are `nil`).
     /// - Returns: the visits that arrived and the ones that ended, for notifications.
     public func process(device: Device, from: Date? = nil, to: Date? = nil) async throws -> VisitChanges {
+        try await run(device: device, from: from, to: to).changes
+    }
+
+    /// Re-processes like `process`, and says where detection stood at the end of the data when the
+    /// stretch reached it, so that the next batch can continue from there.
+    func run(device: Device, from: Date?, to: Date?) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
         let (start, end) = try await stretch(device: device, from: from, to: to)
-        let box = DetectionBox(VisitDetector(tuning: tuning))
+        return try await detect(device: device, continuing: JournalResumePoint(detector: VisitDetector(tuning: tuning), anchor: start),
+                                readFrom: start, readTo: end)
+    }
+
+    /// Feeds the device's fixes from `readFrom` to `end` (those after `state.lastFixTime` only) to
+    /// the detector as `state` left it, and replaces the detected visits arriving from
+    /// `state.anchor` on with what it finds.
+    /// - Returns: the changes, and where detection stands when `end` is the end of the data.
+    func detect(device: Device, continuing state: JournalResumePoint, readFrom: Date?,
+                readTo end: Date?) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
+        let box = DetectionBox(state.detector, latestFix: state.lastFixTime)
         var query = LocationQuery(userID: device.userID, deviceIDs: [device.id])
-        query.from = start
+        query.from = readFrom
         query.to = end
+        let fedUpTo = state.lastFixTime
         try await store.forEachBatch(query, batchSize: 20_000) { batch in
-            for stored in batch { box.ingest(stored.location) }
+            for stored in batch where fedUpTo.map({ stored.location.timestamp > $0 }) ?? true { box.ingest(stored.location) }
         }
-        var visits = box.departed
+        let departed = state.openVisits + box.departed
+        var visits = departed
         if end == nil, let current = box.detector.currentVisit, let latest = box.latestFix,
            now().timeIntervalSince(latest) <= tuning.maximumSilenceSeconds {
             visits.append(current)  // still going on: the data ends at this place, and recently
         } else {
-            visits += box.detector.finish().map(\.visit)
+            var ending = box.detector  // a copy: the resume point goes on from the stay, not its end
+            visits += ending.finish().map(\.visit)
         }
         let detected = merger.merged(visits).map { visit in
             JournalVisit(deviceID: device.id, source: .detected, arrival: visit.arrival, departure: visit.departure,
                          center: visit.center, radiusMeters: visit.radiusMeters, locationCount: visit.locationCount,
                          placemark: describer?.placemark(for: visit.center))
         }
-        let journal = try await withoutDescribed(detected, device: device, from: start, to: end)
-        // Every visit found arrives inside the stretch read, so the stretch is what is replaced.
-        let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: start ?? .distantPast,
+        let journal = try await withoutDescribed(detected, device: device, from: state.anchor, to: end)
+        // Every visit found arrives after the anchor, so that is what is replaced.
+        let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: state.anchor ?? .distantPast,
                                                     to: end, with: journal)
-        try await assignPlaces(userID: device.userID, from: start, to: end)
-        return changes
+        try await assignPlaces(userID: device.userID, from: state.anchor, to: end)
+        guard end == nil, let latest = box.latestFix else { return (changes, nil) }
+        let open = merger.openTail(departed)
+        return (changes, JournalResumePoint(detector: box.detector, anchor: open.first?.arrival ?? state.anchor,
+                                            openVisits: Array(open), lastFixTime: latest))
     }
 
     /// Stores visits a file or an app described itself (Google's, Overland's), replacing those of
@@ -102,10 +124,14 @@ public struct JournalProcessor: Sendable {
         }
         guard let to else { return (start, nil) }
         var end = to.addingTimeInterval(Self.marginSeconds)
-        let after = try await store.visits(userID: device.userID, deviceIDs: [device.id], from: to, to: end, includeHidden: true)
-        for stored in after where stored.visit.source == .detected {
-            guard let departure = stored.visit.departure else { return (start, nil) }
-            end = max(end, departure.addingTimeInterval(Self.marginSeconds))
+        // A stay going on at the end is read whole, and so is one going on at the end that makes.
+        while true {
+            let crossing = try await store.visits(userID: device.userID, deviceIDs: [device.id], from: end, to: end, includeHidden: true)
+                .filter { $0.visit.source == .detected && $0.visit.arrival < end }
+            guard !crossing.isEmpty else { break }
+            let departures = crossing.map(\.visit.departure)
+            if departures.contains(nil) { return (start, nil) }
+            end = departures.compactMap { $0 }.max()!.addingTimeInterval(Self.marginSeconds)
         }
         // When nothing was recorded after the stretch, it reaches the end of the data: a stay there
         // is still going on, not ended by the edge of the stretch.
@@ -145,7 +171,10 @@ private final class DetectionBox: @unchecked Sendable {
     var departed: [Visit] = []
     var latestFix: Date?
 
-    init(_ detector: VisitDetector) { self.detector = detector }
+    init(_ detector: VisitDetector, latestFix: Date?) {
+        self.detector = detector
+        self.latestFix = latestFix
+    }
 
     func ingest(_ location: Location) {
         latestFix = max(latestFix ?? location.timestamp, location.timestamp)

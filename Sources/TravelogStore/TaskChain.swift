@@ -10,15 +10,21 @@ public final class TaskChain: Sendable {
 
     /// Runs `job` after every job submitted before, and returns when it is done.
     public func run(_ job: @escaping @Sendable () async -> Void) async {
-        let task = tail.withLock { tail -> Task<Void, Never> in
+        await value(of: job)
+    }
+
+    /// Runs `job` after every job submitted before, and returns what it returned.
+    @discardableResult
+    public func value<Value: Sendable>(of job: @escaping @Sendable () async -> Value) async -> Value {
+        let task = tail.withLock { tail -> Task<Value, Never> in
             let previous = tail
             let next = Task {
                 await previous?.value
-                await job()
+                return await job()
             }
-            tail = next
+            tail = Task { _ = await next.value }
             return next
         }
-        await task.value
+        return await task.value
     }
 }

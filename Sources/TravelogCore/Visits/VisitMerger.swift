@@ -46,6 +46,18 @@ public struct VisitMerger: Sendable, Hashable {
         return result
     }
 
+    /// The visits of the last group `merged` makes: the ones a visit that comes later may still
+    /// join. Everything before them is final.
+    /// - Parameter visits: visits in time order, as for `merged`.
+    public func openTail(_ visits: [Visit]) -> ArraySlice<Visit> {
+        var start = visits.endIndex
+        while start > visits.startIndex {
+            start -= 1
+            guard start > visits.startIndex, joins(visits[start - 1], visits[start]) else { break }
+        }
+        return visits[start...]
+    }
+
     private func joins(_ earlier: Visit, _ later: Visit) -> Bool {
         let departure = earlier.departure ?? earlier.arrival
         return later.arrival.timeIntervalSince(departure) <= maximumGapSeconds

@@ -73,7 +73,7 @@ struct JournalRoutes {
             let identity = try context.requirePerson()
             var visits = 0
             for device in try await store.devices(userID: identity.user.id) {
-                let changes = try await journal.processor.process(device: device)
+                let changes = try await journal.reprocess(device: device)
                 visits += changes.arrived.count
             }
             return try Response.json(["newVisits": visits])

@@ -44,6 +44,8 @@ public final class JournalService: Service, Sendable {
     let notify: @Sendable (JournalNotification) async -> Void
     let logger: Logger
     private let pending = Mutex<[DeviceID: (device: Device, from: Date, to: Date)]>([:])
+    /// Where each device's detection stood after its latest batches (touched only inside `chain`).
+    private let resumePoints = Mutex<[DeviceID: [JournalResumePoint]]>([:])
     private let chain = TaskChain()
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
@@ -83,12 +85,23 @@ public final class JournalService: Service, Sendable {
         }
         for item in work {
             do {
-                let changes = try await processor.process(device: item.device, from: item.from, to: item.to)
+                var points = resumePoints.withLock { $0.removeValue(forKey: item.device.id) } ?? []
+                let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points)
+                resumePoints.withLock { $0[item.device.id] = points }
                 await announce(changes, device: item.device)
             } catch {
                 logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])
             }
         }
+    }
+
+    /// Re-processes a device's whole history, in turn with the batches (its resume points start
+    /// over).
+    public func reprocess(device: Device) async throws -> VisitChanges {
+        try await chain.value { [self] () async -> Result<VisitChanges, any Error> in
+            resumePoints.withLock { _ = $0.removeValue(forKey: device.id) }
+            do { return .success(try await processor.process(device: device)) } catch { return .failure(error) }
+        }.get()
     }
 
     public func run() async throws {

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogJournal
+import TravelogSQLite
+import TravelogStore
+import TravelogTestSupport
+
+@Suite("The journal going on from where it stood (resume points)")
+struct JournalResumeTests {
+    /// The test day with a three-minute absence from the office (300 m away and back, too short to
+    /// be a visit), which the merger joins into one office visit across two detected stays.
+    static func dayWithShortAbsence() -> [Location] {
+        let away = Coordinate(validLatitude: JournalProcessorTests.office.latitude + 0.0027, longitude: JournalProcessorTests.office.longitude)!
+        return JournalProcessorTests.dayOfFixes().enumerated().map { minute, fix in
+            guard (700..<703).contains(minute) else { return fix }
+            var moved = fix
+            moved.coordinate = away
+            return moved
+        }
+    }
+
+    static func wholeDayVisits(_ fixes: [Location]) async throws -> [StoredVisit] {
+        let (store, device) = try await JournalProcessorTests.prepared()
+        try await JournalProcessorTests.store(fixes, in: store, device: device)
+        _ = try await JournalProcessor(store: store, describer: nil).process(device: device)
+        return try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+    }
+
+    /// Stores the day in random chunks, swapping the order of two neighbouring chunks now and then
+    /// (uploads in flight together), processing each as the server does: with resume points.
+    static func chunkedVisits(_ fixes: [Location], seed: UInt64, swapping: Bool) async throws -> (visits: [StoredVisit], arrivals: Int) {
+        let (store, device) = try await JournalProcessorTests.prepared()
+        let processor = JournalProcessor(store: store, describer: nil)
+        var random = SplitMix64(seed: seed)
+        var chunks: [ArraySlice<Location>] = []
+        var index = 0
+        while index < fixes.count {
+            let size = 1 + Int(random.next() % 120)
+            chunks.append(fixes[index..<min(fixes.count, index + size)])
+            index += size
+        }
+        if swapping {
+            var position = 0
+            while position + 1 < chunks.count {
+                if random.next() % 3 == 0 { chunks.swapAt(position, position + 1) }
+                position += 2
+            }
+        }
+        var points: [JournalResumePoint] = []
+        var arrivals = 0
+        for chunk in chunks {
+            try await JournalProcessorTests.store(chunk, in: store, device: device)
+            let changes = try await processor.process(device: device, from: chunk.first?.timestamp, to: chunk.last?.timestamp,
+                                                      resumePoints: &points)
+            arrivals += changes.arrived.count
+        }
+        let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        return (visits, arrivals)
+    }
+
+    @Test("batches in order, each read from where the last one stopped, give exactly the visits of the whole day, merged absence included",
+          arguments: [UInt64(3), 17, 99])
+    func inOrder(seed: UInt64) async throws {
+        let fixes = Self.dayWithShortAbsence()
+        let expected = try await Self.wholeDayVisits(fixes)
+        #expect(expected.count == 3, "the absence is merged away: home, office, home")
+        let (found, arrivals) = try await Self.chunkedVisits(fixes, seed: seed, swapping: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.center) == expected.map(\.visit.center))
+        #expect(found.map(\.visit.locationCount) == expected.map(\.visit.locationCount))
+        #expect(arrivals == 3, "each visit arrives once")
+    }
+
+    @Test("batches stored out of order go on from an older point and still give the visits of the whole day",
+          arguments: [UInt64(5), 23, 71])
+    func outOfOrder(seed: UInt64) async throws {
+        let fixes = Self.dayWithShortAbsence()
+        let expected = try await Self.wholeDayVisits(fixes)
+        let (found, _) = try await Self.chunkedVisits(fixes, seed: seed, swapping: true)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.center) == expected.map(\.visit.center))
+    }
+
+    @Test("a batch older than every resume point drops them all and re-reads the stretch as before")
+    func olderBatchDropsPoints() async throws {
+        let (store, device) = try await JournalProcessorTests.prepared()
+        let processor = JournalProcessor(store: store, describer: nil)
+        let fixes = JournalProcessorTests.dayOfFixes()
+        var points: [JournalResumePoint] = []
+        let late = fixes[600...]
+        try await JournalProcessorTests.store(late, in: store, device: device)
+        _ = try await processor.process(device: device, from: late.first?.timestamp, to: late.last?.timestamp, resumePoints: &points)
+        #expect(points.count == 1)
+        #expect(points.last?.lastFixTime == late.last?.timestamp)
+        let early = fixes[..<600]
+        try await JournalProcessorTests.store(early, in: store, device: device)
+        _ = try await processor.process(device: device, from: early.first?.timestamp, to: early.last?.timestamp, resumePoints: &points)
+        #expect(points.count == 1, "the point after the late fixes was stale; the re-read made a new one")
+        let expected = try await Self.wholeDayVisits(fixes)
+        let found = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+    }
+}
