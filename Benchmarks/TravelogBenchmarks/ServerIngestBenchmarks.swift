@@ -1,6 +1,7 @@
 import Foundation
 
-/// `server-overland` and `server-owntracks`: a release `travelog serve` on a fresh SQLite database,
+/// `server-overland` and `server-owntracks`: a release `travelog serve` on a fresh database (SQLite,
+/// or PostgreSQL with `--db postgres://…`),
 /// driven over loopback keep-alive connections from this process (see `ServerProcess`).
 enum ServerIngestBenchmarks {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A real `travelog serve` child process on a fresh SQLite database and a loopback port the kernel
+/// A real `travelog serve` child process on a fresh database (a SQLite file, or a new schema of the
+/// PostgreSQL server given with `--db`) and a loopback port the kernel
 /// picks (`--port 0`; the port is read from the line the server prints once it listens), with the
 /// account the benchmarks drive it as: user `ada` with a password and device `phone` with a token,
 /// both made with the CLI as a person would.
@@ -25,16 +26,20 @@ final class ServerProcess {
     static let deviceName = "phone"
 
     let executable: URL
+    /// The SQLite file or the `postgres://` address.
     let databasePath: String
+    let logPath: String
     private(set) var port = 0
     private var process: Process?
 
-    /// A new empty database `NAME.sqlite` in the work folder, with the user and the device.
+    /// A new empty database (`NAME.sqlite` in the work folder, or a new schema on the PostgreSQL
+    /// server), with the user and the device.
     /// - Returns: the server (not yet started) and the device's token.
     static func prepare(_ context: BenchmarkContext, name: String) throws -> (server: ServerProcess, token: String) {
         let path = context.workDirectory.appendingPathComponent("\(name).sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let server = ServerProcess(executable: context.travelogExecutable, databasePath: path)
+        let database = context.postgresServer.map { newSchema(on: $0, name: name) } ?? path
+        let server = ServerProcess(executable: context.travelogExecutable, databasePath: database, logPath: path + ".log")
         _ = try server.command(["user", "add", userName, "--password-stdin"], input: password + "\n")
         let output = try server.command(["device", "add", "--user", userName, deviceName, "--scope", "read", "--json"])
         guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
@@ -42,9 +47,17 @@ final class ServerProcess {
         return (server, token)
     }
 
-    init(executable: URL, databasePath: String) {
+    init(executable: URL, databasePath: String, logPath: String) {
         self.executable = executable
         self.databasePath = databasePath
+        self.logPath = logPath
+    }
+
+    /// The server's address with a schema no run has used (`bench_NAME_…`, left for the operator to drop).
+    static func newSchema(on server: String, name: String) -> String {
+        let schema = "bench_" + name.replacingOccurrences(of: "-", with: "_") + "_"
+            + UUID().uuidString.prefix(8).lowercased()
+        return server + (server.contains("?") ? "&" : "?") + "schema=" + schema
     }
 
     deinit { stop() }
@@ -73,9 +86,8 @@ final class ServerProcess {
         return text
     }
 
-    /// Starts `travelog serve` and waits until it listens. Its log goes to `DATABASE.log`.
+    /// Starts `travelog serve` and waits until it listens. Its log goes to `logPath`.
     func start() throws {
-        let logPath = databasePath + ".log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let process = Process()

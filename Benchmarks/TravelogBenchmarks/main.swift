@@ -1,11 +1,14 @@
 // `make bench`: every benchmark prints its figures (never asserts on time). Build in release mode.
-// Usage: TravelogBenchmarks --work-dir DIR --travelog PATH [NAME…]
+// Usage: TravelogBenchmarks --work-dir DIR --travelog PATH [--db postgres://…] [NAME…]
 import Foundation
 
 /// What every benchmark gets: a folder for generated inputs and the path of the release `travelog`.
 struct BenchmarkContext {
     var workDirectory: URL
     var travelogExecutable: URL
+    /// A PostgreSQL server (`--db postgres://…`) for the server benchmarks and `migrate`; each run
+    /// gets a schema of its own. SQLite files in the work folder when `nil`.
+    var postgresServer: String?
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,7 +20,8 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 }
 let context = BenchmarkContext(
     workDirectory: URL(fileURLWithPath: option("--work-dir", default: ".bench")),
-    travelogExecutable: URL(fileURLWithPath: option("--travelog", default: ".build/release/travelog"))
+    travelogExecutable: URL(fileURLWithPath: option("--travelog", default: ".build/release/travelog")),
+    postgresServer: Optional(option("--db", default: "")).flatMap { $0.isEmpty ? nil : $0 }
 )
 try FileManager.default.createDirectory(at: context.workDirectory, withIntermediateDirectories: true)
 
@@ -40,6 +44,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("owntracks-read", LocationJSONBenchmarks.owntracks),
     ("gpx-read", GPXReadBenchmark.run),
     ("server-overland", ServerIngestBenchmarks.overland),
+    ("migrate", MigrateBenchmark.run),
     ("server-large-body", LargeBodyBenchmark.run),
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
     ("server-slow-connections", HardeningBenchmarks.slowConnections),
