@@ -1,21 +1,23 @@
 import TravelogCore
 
 extension TimeZoneBoundaries {
-    /// Loads a time-zone boundaries file, checking all of it.
+    /// Loads a time-zone boundaries file, checking all of it. The file is mapped, not read: once
+    /// checked, its pages leave memory, and a lookup brings back the few it touches (its cell's
+    /// record and the edges it tests), so memory is paid for the places looked up.
     /// - Parameter path: the file, usually `.build-data/timezones.tlzones`.
     /// - Throws: `TimeZoneBoundariesError.fileNotFound`, `.unreadable` or `.corrupt(path:offset:reason:)`.
-    /// - Complexity: O(file size).
+    /// - Complexity: O(file size); memory kept about 1/14 of the points' bytes (checkpoints) plus the small tables.
     public init(contentsOfFile path: String) throws(TimeZoneBoundariesError) {
-        let bytes: [UInt8]
+        let bytes: MappedBytes
         do {
-            bytes = try BinaryDataFile.contents(ofFile: path)
+            bytes = try MappedBytes(contentsOfFile: path)
         } catch {
             switch error {
             case .notFound: throw .fileNotFound(path: path)
             case .unreadable(let errno): throw .unreadable(path: path, errno: errno)
             }
         }
-        try self.init(bytes: bytes, path: path)
+        try self.init(mapped: bytes, path: path)
     }
 
     /// Reads time-zone boundaries from the bytes of a file, checking all of it.
@@ -23,11 +25,17 @@ extension TimeZoneBoundaries {
     /// - Throws: `TimeZoneBoundariesError.corrupt(path:offset:reason:)` at the first inconsistency.
     /// - Complexity: O(bytes.count).
     public init(bytes: [UInt8], path: String) throws(TimeZoneBoundariesError) {
-        var reader = LittleEndianReader(bytes: bytes, path: path)
-        guard bytes.count >= Self.headerBytes else {
-            throw reader.corrupt(at: 0, .truncated(section: "header", expectedBytes: Self.headerBytes, fileBytes: bytes.count))
+        try self.init(mapped: MappedBytes(copying: bytes), path: path)
+    }
+
+    /// Reads time-zone boundaries from mapped (or copied) bytes, checking all of it; keeps the small
+    /// tables as arrays and reads the grid, the cell records and the points where they lie.
+    init(mapped file: MappedBytes, path: String) throws(TimeZoneBoundariesError) {
+        var reader = LittleEndianReader(bytes: file.copy(0..<min(file.count, Self.headerBytes)), path: path)
+        guard file.count >= Self.headerBytes else {
+            throw reader.corrupt(at: 0, .truncated(section: "header", expectedBytes: Self.headerBytes, fileBytes: file.count))
         }
-        guard Array(bytes[0..<8]) == Self.magic else { throw reader.corrupt(at: 0, .notTimeZoneBoundaries) }
+        guard reader.bytes.prefix(8).elementsEqual(Self.magic) else { throw reader.corrupt(at: 0, .notTimeZoneBoundaries) }
         reader.offset = 8
         let version = reader.uint32()
         guard version == Self.formatVersion else { throw reader.corrupt(at: 8, .unsupportedVersion(version)) }
@@ -50,14 +58,19 @@ extension TimeZoneBoundaries {
             ("points", pointBytes),
         ]
         var end = Self.headerBytes
+        var gridStart = 0
         for (section, size) in sections {
+            if section == "grid" { gridStart = end }
             end += size
-            guard end <= bytes.count else {
-                throw reader.corrupt(at: end - size, .truncated(section: section, expectedBytes: end, fileBytes: bytes.count))
+            guard end <= file.count else {
+                throw reader.corrupt(at: end - size, .truncated(section: section, expectedBytes: end, fileBytes: file.count))
             }
         }
-        guard end == bytes.count else { throw reader.corrupt(at: end, .trailingBytes(count: bytes.count - end)) }
+        guard end == file.count else { throw reader.corrupt(at: end, .trailingBytes(count: file.count - end)) }
 
+        // The tables before the grid are small (kilobytes): copied out and kept as arrays.
+        reader = LittleEndianReader(bytes: file.copy(0..<gridStart), path: path)
+        let bytes = reader.bytes
         reader.offset = Self.headerBytes
         let nameOffsets = try reader.firstIndexes("zone-name offset", count: zoneCount + 1, total: nameBytes, minimumStep: 0)
         let namesStart = reader.offset
@@ -76,10 +89,9 @@ extension TimeZoneBoundaries {
         reader.offset = zonesStart + padded(2 * polygonCount)
         let polygonFirstRing = try reader.firstIndexes("first ring of polygon", count: polygonCount + 1, total: ringCount, minimumStep: 1)
         let ringFirstPoint = try reader.firstIndexes("first point of ring", count: ringCount + 1, total: pointCount, minimumStep: 2)
-        let gridStart = reader.offset
-        let cells = reader.uint32Column(cellCount)
-        let recordsStart = reader.offset
-        let records = reader.uint32Column(recordWords)
+        let cells = MappedUInt32Column(bytes: file, start: gridStart, count: cellCount)
+        let recordsStart = gridStart + 4 * cellCount
+        let records = MappedUInt32Column(bytes: file, start: recordsStart, count: recordWords)
         for cell in 0..<cellCount {
             let entry = cells[cell]
             if entry & Self.wholeCellFlag != 0 {
@@ -92,7 +104,16 @@ extension TimeZoneBoundaries {
                 throw reader.corrupt(at: recordsStart + 4 * word, .referenceOutOfRange(what: what, index: cell, value: value, limit: limit))
             }
         }
-        let (longitudes, latitudes) = try reader.points(count: pointCount, byteCount: pointBytes, unitsPerDegree: Int64(unitsPerDegree))
+        file.releasePages(before: recordsStart + 4 * recordWords)
+        let points: PackedPoints
+        do {
+            points = try PackedPoints(bytes: file, start: recordsStart + 4 * recordWords, byteCount: pointBytes,
+                                      count: pointCount, unitsPerDegree: Int64(unitsPerDegree))
+        } catch {
+            throw reader.corrupt(at: error.offset, error.reason)
+        }
+        // All checked: the pages leave memory until a lookup touches them again.
+        file.releasePages()
 
         self.path = path
         zoneIdentifiers = names
@@ -101,8 +122,7 @@ extension TimeZoneBoundaries {
         self.ringFirstPoint = ringFirstPoint
         self.cells = cells
         cellRecords = records
-        self.longitudes = longitudes
-        self.latitudes = latitudes
+        self.points = points
         self.cellUnits = Int64(cellUnits)
         self.unitsPerDegree = Int64(unitsPerDegree)
         self.columns = Int(columns)
@@ -111,7 +131,7 @@ extension TimeZoneBoundaries {
 
     /// The first word of a cell record that refers past its table, with what it refers to, or `nil`
     /// when the whole record is sound.
-    static func problem(inRecordAt start: Int, of words: [UInt32], polygonCount: Int,
+    static func problem(inRecordAt start: Int, of words: MappedUInt32Column, polygonCount: Int,
                         pointCount: Int) -> (word: Int, what: String, value: UInt32, limit: Int)? {
         guard start + 2 <= words.count else { return (0, "the record of cell", UInt32(truncatingIfNeeded: start), words.count) }
         let count = Int(words[start]), sameZoneFrom = Int(words[start + 1])
@@ -150,46 +170,5 @@ extension LittleEndianReader {
             }
         }
         return values
-    }
-
-    /// The points: zig-zag LEB128 differences, longitude then latitude, to the end of the file.
-    /// - Complexity: O(byteCount).
-    mutating func points(count: Int, byteCount: Int, unitsPerDegree: Int64) throws(TimeZoneBoundariesError) -> ([Int32], [Int32]) {
-        var longitudes = [Int32](repeating: 0, count: count), latitudes = [Int32](repeating: 0, count: count)
-        let start = offset, end = offset + byteCount
-        var position = start
-        var failure: (offset: Int, reason: TimeZoneBoundariesCorruption)?
-        bytes.withUnsafeBufferPointer { input in
-            longitudes.withUnsafeMutableBufferPointer { xs in
-                latitudes.withUnsafeMutableBufferPointer { ys in
-                    var x: Int64 = 0, y: Int64 = 0
-                    for point in 0..<count {
-                        for axis in 0..<2 {
-                            var value: UInt64 = 0, shift: UInt64 = 0
-                            while true {
-                                guard position < end, shift < 64 else { failure = (position, .badVarint(point: point)); return }
-                                let byte = input[position]
-                                position += 1
-                                value |= UInt64(byte & 0x7F) << shift
-                                if byte < 0x80 { break }
-                                shift += 7
-                            }
-                            let delta = Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
-                            if axis == 0 { x &+= delta } else { y &+= delta }
-                        }
-                        guard (-180 * unitsPerDegree...180 * unitsPerDegree).contains(x), (-90 * unitsPerDegree...90 * unitsPerDegree).contains(y) else {
-                            failure = (position, .coordinateOutOfRange(point: point, longitude: x, latitude: y))
-                            return
-                        }
-                        xs[point] = Int32(x)
-                        ys[point] = Int32(y)
-                    }
-                }
-            }
-        }
-        if let failure { throw corrupt(at: failure.offset, failure.reason) }
-        guard position == end else { throw corrupt(at: position, .trailingBytes(count: end - position)) }
-        offset = end
-        return (longitudes, latitudes)
     }
 }

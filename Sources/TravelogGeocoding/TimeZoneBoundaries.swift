@@ -29,7 +29,9 @@ import TravelogCore
 ///
 /// Coordinates are quantised to 1e-5° (about 1 m); the source's borders are much coarser than that.
 /// Every offset, reference and point is checked when the file is loaded, so a loaded value is
-/// trusted afterwards.
+/// trusted afterwards. The file is mapped rather than read, and the grid, the records and the
+/// points are used where they lie (the points decoded edge by edge, ``PackedPoints``): after the
+/// load's check the pages leave memory, and lookups bring back only those they touch.
 public struct TimeZoneBoundaries: Sendable {
     /// The first eight bytes of every time-zone file.
     public static let magic: [UInt8] = Array("TLZONES1".utf8)
@@ -48,11 +50,11 @@ public struct TimeZoneBoundaries: Sendable {
     let polygonZones: [UInt16]
     let polygonFirstRing: [UInt32]
     let ringFirstPoint: [UInt32]
-    let cells: [UInt32]
-    let cellRecords: [UInt32]
-    /// Longitudes and latitudes of the points, in 1/`unitsPerDegree` degrees.
-    let longitudes: [Int32]
-    let latitudes: [Int32]
+    /// The grid and the cell records, read where they lie in the mapped file.
+    let cells: MappedUInt32Column
+    let cellRecords: MappedUInt32Column
+    /// The rings' points (in 1/`unitsPerDegree` degrees), decoded where a lookup needs them.
+    let points: PackedPoints
     let cellUnits: Int64
     let unitsPerDegree: Int64
     let columns: Int
@@ -62,7 +64,7 @@ public struct TimeZoneBoundaries: Sendable {
     public var polygonCount: Int { polygonZones.count }
 
     /// The number of points of all rings.
-    public var pointCount: Int { longitudes.count }
+    public var pointCount: Int { points.count }
 
     /// The IANA identifier of the zone a coordinate lies in (`Etc/GMT±N` at sea), or `nil` where
     /// the data has none.
