@@ -65,3 +65,46 @@ struct LineReaderTests {
         }
     }
 }
+
+/// How much a reader asks for at each read (the free space of its block), noted in a shared log.
+private struct RecordingByteSource: ByteSource {
+    final class Log { var requestedBytes: [Int] = [] }
+    var inner: MemoryByteSource
+    let log = Log()
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(FormatError) -> Int {
+        log.requestedBytes.append(buffer.count)
+        return try inner.read(into: buffer)
+    }
+
+    var totalByteCount: Int? { inner.totalByteCount }
+}
+
+@Suite("LineReader's block")
+struct LineReaderBlockTests {
+    /// The reads a LineReader with a 64 KB block makes for `bytes`, and how many lines it gives.
+    static func reads(_ bytes: [UInt8]) throws -> (requests: [Int], lines: Int) {
+        let source = RecordingByteSource(inner: MemoryByteSource(bytes))
+        var reader = LineReader(source: source, blockSizeBytes: 65_536)
+        var lines = 0
+        while try reader.next() != nil { lines += 1 }
+        return (source.log.requestedBytes, lines)
+    }
+
+    @Test("a short input is read with a small block, not a block of blockSizeBytes")
+    func shortInput() throws {
+        let (requests, lines) = try Self.reads(Array("a,b\n1,2\n".utf8))
+        #expect(lines == 2)
+        #expect(requests.allSatisfy { $0 <= 4096 }, "\(requests)")
+    }
+
+    @Test("a long input doubles the block while the source fills it, up to blockSizeBytes; every line is read")
+    func longInput() throws {
+        let line = Array("52.5,13.4,2024-03-01T09:00:00Z\n".utf8)
+        let bytes = Array(repeating: line, count: 20_000).flatMap { $0 }
+        let (requests, lines) = try Self.reads(bytes)
+        #expect(lines == 20_000)
+        #expect((requests.max() ?? 0) > 32_768 && (requests.max() ?? 0) <= 65_536, "\(requests.prefix(12))")
+        #expect(requests.count < 40, "\(requests.count) reads of \(bytes.count) bytes")
+    }
+}

@@ -65,9 +65,9 @@ enum FuzzTarget: String, CaseIterable {
         return drain(reader)
     }
 
-    /// Reads records until the end or the first `FormatError`, checking each.
-    private static func drain(_ reader: any LocationFileReader) -> (records: [FormatRecord], failed: Bool) {
-        var reader = reader
+    /// Reads records until the end or the first `FormatError`, checking each. The reader is taken,
+    /// not copied: a copy of a value-type reader would copy its block on the first read.
+    private static func drain(_ reader: consuming any LocationFileReader) -> (records: [FormatRecord], failed: Bool) {
         var records: [FormatRecord] = []
         while records.count < maximumRecords {
             let record: FormatRecord?

@@ -22,7 +22,11 @@ public struct LineReader {
     private enum Encoding { case undecided, utf8, utf16LittleEndian, utf16BigEndian }
 
     private var source: any ByteSource
+    /// The block starts small and doubles while the source fills it, up to `blockSizeBytes` (and
+    /// beyond only for a longer line): a short input never pays for a large block.
     private var block: [UInt8]
+    private let blockSizeBytes: Int
+    private var lastReadFilledBlock = false
     private var blockCount = 0
     private var blockIndex = 0
     /// Original-input offset of `block[0]`.
@@ -39,12 +43,15 @@ public struct LineReader {
     /// Bytes of the original input consumed so far.
     public var bytesConsumed: Int { blockStartOffset + blockIndex }
 
+    static let firstBlockBytes = 4096
+
     /// - Parameters:
     ///   - source: where the bytes come from.
-    ///   - blockSizeBytes: how much to read at a time.
+    ///   - blockSizeBytes: how much to read at a time once the input has proved long.
     public init(source: any ByteSource, blockSizeBytes: Int = 1 << 20) {
         self.source = source
-        self.block = [UInt8](repeating: 0, count: max(16, blockSizeBytes))
+        self.blockSizeBytes = max(16, blockSizeBytes)
+        self.block = [UInt8](repeating: 0, count: min(self.blockSizeBytes, Self.firstBlockBytes))
     }
 
     /// The next line, or `nil` at the end of input. A last line without terminator is returned;
@@ -87,33 +94,28 @@ public struct LineReader {
             }
             // A surrogate pair starts where its first half does.
             let offset = surrogateOffset ?? bytesConsumed
-            let scalarBytes = try nextUnit(lineSoFar: line.count)
-            guard let byte = scalarBytes.first else {
+            guard let scalar = try nextUTF16Scalar(lineSoFar: line.count) else {
                 surrogateOffset = offset
                 continue
             }
             surrogateOffset = nil
             if pendingCR {
                 pendingCR = false
-                if byte == 0x0A { continue }  // CR LF: the CR ended the line already
+                if scalar == "\n" { continue }  // CR LF: the CR ended the line already
             }
-            if byte == 0x0A || byte == 0x0D {
-                pendingCR = byte == 0x0D
+            if scalar == "\n" || scalar == "\r" {
+                pendingCR = scalar == "\r"
                 lineNumber += 1
                 return Line(bytes: line, number: lineNumber, byteOffset: lineStart ?? offset)
             }
             if lineStart == nil { lineStart = offset }
-            line.append(contentsOf: scalarBytes)
+            UTF8.encode(scalar) { line.append($0) }
         }
     }
 
-    /// Consumes one code unit (UTF-8: a byte; UTF-16: a unit or a surrogate pair) and returns its
-    /// UTF-8 bytes (empty for the first half of a pair).
-    private mutating func nextUnit(lineSoFar: Int) throws(FormatError) -> [UInt8] {
-        if encoding == .utf8 {
-            defer { blockIndex += 1 }
-            return [block[blockIndex]]
-        }
+    /// Consumes one UTF-16 code unit and returns its scalar: `nil` for the first half of a
+    /// surrogate pair, which the second half completes.
+    private mutating func nextUTF16Scalar(lineSoFar: Int) throws(FormatError) -> Unicode.Scalar? {
         let first = block[blockIndex], second = block[blockIndex + 1]
         let position = SourcePosition(byteOffset: bytesConsumed, line: lineNumber + 1, column: lineSoFar + 1)
         blockIndex += 2
@@ -124,16 +126,16 @@ public struct LineReader {
                 throw .invalidEncoding(position, expected: "a UTF-16 low surrogate after a high surrogate")
             }
             let value = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(unit) - 0xDC00)
-            return Array(String(Character(Unicode.Scalar(value) ?? "\u{FFFD}")).utf8)
+            return Unicode.Scalar(value) ?? "\u{FFFD}"
         }
         if (0xD800...0xDBFF).contains(unit) {
             pendingHighSurrogate = unit
-            return []
+            return nil
         }
         guard let scalar = Unicode.Scalar(unit) else {
             throw .invalidEncoding(position, expected: "a UTF-16 code unit, not a lone low surrogate")
         }
-        return Array(String(Character(scalar)).utf8)
+        return scalar
     }
 
     /// Reads until at least `minimumBytes` are unconsumed (keeping what is left of the current block)
@@ -165,7 +167,9 @@ public struct LineReader {
 
     /// Appends what the source gives to the block. - Returns: false at end of input.
     private mutating func readMore() throws(FormatError) -> Bool {
-        if blockCount == block.count { block.append(contentsOf: repeatElement(0, count: block.count)) }
+        if blockCount == block.count || (lastReadFilledBlock && block.count < blockSizeBytes) {
+            block.append(contentsOf: repeatElement(0, count: block.count))
+        }
         var readError: FormatError?
         let count = block.withUnsafeMutableBytes { buffer in
             do throws(FormatError) {
@@ -177,6 +181,7 @@ public struct LineReader {
         }
         if let readError { throw readError }
         blockCount += count
+        lastReadFilledBlock = blockCount == block.count
         return count > 0
     }
 
