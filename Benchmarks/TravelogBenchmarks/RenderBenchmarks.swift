@@ -71,6 +71,13 @@ enum RenderBenchmarks {
         let seconds = try measure { for tile in tiles { bytes += try tilePNG(tile, layer: .path, index: index) } }
         print(String(format: "travelog path tiles z14: %.0f tiles/s (%d tiles in %.2f s, %.1f KB per PNG, one core)",
                      Double(tiles.count) / seconds, tiles.count, seconds, Double(bytes) / Double(tiles.count) / 1024))
+        // The tile with the most fixes, to look at.
+        let counts = Dictionary(locations.map { (Tile(containing: $0.coordinate, zoom: 14), 1) }, uniquingKeysWith: +)
+        if let busiest = counts.max(by: { $0.value < $1.value })?.key {
+            let sample = context.workDirectory.appendingPathComponent("render-z14-busiest.png")
+            try HistoryTileRenderer(layer: .path).drawTile(busiest, index: index, filter: .init()).pngData().write(to: sample)
+            print("the busiest tile, \(busiest) (\(counts[busiest] ?? 0) fixes): \(sample.path)")
+        }
         // The same track and tiles for Mapnik.
         let trackFile = context.workDirectory.appendingPathComponent("render-track-500k.csv")
         let tileFile = context.workDirectory.appendingPathComponent("render-tiles-z14.txt")

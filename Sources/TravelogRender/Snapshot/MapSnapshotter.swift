@@ -83,7 +83,8 @@ public struct MapSnapshotter {
             canvas.fill(WorldBaseStyle.land)
         }
         let renderer = HistoryTileRenderer(layer: options.layer, pixelScale: options.pixelScale)
-        let content = index.content(in: renderer.queryRect(for: projection), zoom: zoomLevel, filter: filter)
+        let content = index.content(in: renderer.queryRect(for: projection), zoom: zoomLevel, filter: filter,
+                                    parts: renderer.contentParts)
         try renderer.draw(content, projection: projection, on: canvas)
         PinRenderer(projection: projection).draw(pins, on: canvas)
         MapDecorations.drawScaleBar(projection: projection, on: canvas)

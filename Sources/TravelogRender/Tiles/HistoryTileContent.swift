@@ -12,6 +12,17 @@ public struct HistoryTileContent: Sendable {
         public var points: [MapPoint]
     }
 
+    /// What to collect for a tile (``HistoryTileIndex/content(in:zoom:filter:parts:)``).
+    public struct Parts: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The pieces of track (the path).
+        public static let lines = Parts(rawValue: 1)
+        /// The weighted fixes inside the area (the heatmap and the points).
+        public static let fixes = Parts(rawValue: 2)
+        public static let all: Parts = [.lines, .fixes]
+    }
+
     /// The pieces of track that touch the area.
     public var lines: [Line] = []
     /// The fixes inside the area, each standing for `weight` merged fixes.

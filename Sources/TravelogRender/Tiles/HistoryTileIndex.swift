@@ -91,10 +91,13 @@ public struct HistoryTileIndex: Sendable {
     ///     kernel reaches into it); x may leave the world by less than a world.
     ///   - zoom: the zoom level the tile is drawn at, which picks the level.
     ///   - filter: the time range and devices.
-    /// - Complexity: O(squares covered + vertices filed there · log of that).
-    public func content(in mapRect: MapRect, zoom: Int, filter: Filter) -> HistoryTileContent {
+    ///   - parts: what to collect: a path needs only the lines, a heatmap only the fixes.
+    /// - Complexity: O(squares covered + vertices filed there), plus a sort of those vertices
+    ///   when they are few against the level's size.
+    public func content(in mapRect: MapRect, zoom: Int, filter: Filter,
+                        parts: HistoryTileContent.Parts = .all) -> HistoryTileContent {
         let level = levels[levelIndex(zoom: zoom)]
-        let found = vertices(of: level, in: mapRect)
+        let found = level.vertices(in: mapRect)
         let from = filter.from?.timeIntervalSince1970 ?? -Double.infinity
         let to = filter.to?.timeIntervalSince1970 ?? Double.infinity
         func accepted(_ index: Int) -> Bool {
@@ -102,29 +105,35 @@ public struct HistoryTileIndex: Sendable {
             return time >= from && time <= to && (filter.devices?.contains(Int(level.device[index])) ?? true)
         }
         var content = HistoryTileContent()
-        var openEnds: [UInt32: Int] = [:]  // vertex → the line that ends there
+        // Per device, the line being drawn and the vertex it waits for. Vertices come in
+        // ascending order and a track's next vertex is the device's next one, so when a device's
+        // next vertex found is not the one awaited, that one lies outside and the line has ended.
+        var open: [(device: UInt16, awaited: UInt32, line: Int)] = []
         for vertex in found {
             let index = Int(vertex)
             guard accepted(index) else { continue }
             let point = level.point(index)
-            if mapRect.contains(point) {
+            let device = level.device[index]
+            if parts.contains(.fixes), mapRect.contains(point) {
                 content.fixes.append(WeightedMapPoint(point: point, weight: Double(level.weight[index])))
-                content.fixDevices.append(Int(level.device[index]))
+                content.fixDevices.append(Int(device))
             }
-            let line = openEnds.removeValue(forKey: vertex)
+            guard parts.contains(.lines) else { continue }
+            let slot = open.firstIndex { $0.device == device }
+            var line = slot.flatMap { open[$0].awaited == vertex ? open[$0].line : nil }
             let next = level.next[index]
-            guard next != IndexLevel.noVertex, accepted(Int(next)) else {
-                if line == nil { content.lines.append(HistoryTileContent.Line(deviceIndex: Int(level.device[index]), points: [point])) }
+            if next == IndexLevel.noVertex || !accepted(Int(next)) {
+                if line == nil { content.lines.append(HistoryTileContent.Line(deviceIndex: Int(device), points: [point])) }
+                if let slot { open[slot].awaited = IndexLevel.noVertex }
                 continue
             }
             if let line {
                 content.lines[line].points.append(level.point(Int(next)))
-                openEnds[next] = line
             } else {
-                content.lines.append(HistoryTileContent.Line(deviceIndex: Int(level.device[index]),
-                                                             points: [point, level.point(Int(next))]))
-                openEnds[next] = content.lines.count - 1
+                content.lines.append(HistoryTileContent.Line(deviceIndex: Int(device), points: [point, level.point(Int(next))]))
+                line = content.lines.count - 1
             }
+            if let slot { open[slot] = (device, next, line!) } else { open.append((device, next, line!)) }
         }
         return content
     }
@@ -144,39 +153,5 @@ public struct HistoryTileIndex: Sendable {
         }
         guard minX <= maxX else { return .null }
         return MapRect(x: Double(minX), y: Double(minY), width: Double(maxX - minX), height: Double(maxY - minY))
-    }
-
-    /// The vertices filed under the squares a rect covers, ascending and without repeats.
-    private func vertices(of level: IndexLevel, in mapRect: MapRect) -> [UInt32] {
-        let count = 1 << level.bucketZoom
-        let size = Tile.sizeMapPoints(zoom: level.bucketZoom)
-        let firstRow = max(0, Int((mapRect.minY / size).rounded(.down)))
-        let lastRow = min(count - 1, Int((mapRect.maxY / size).rounded(.down)))
-        let firstColumn = Int((mapRect.minX / size).rounded(.down))
-        let lastColumn = min(firstColumn + count - 1, Int((mapRect.maxX / size).rounded(.down)))
-        guard firstRow <= lastRow else { return [] }
-        var found: [UInt32] = []
-        if (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > level.buckets.count {
-            // A wide area over a sparse grid: walk the squares that exist instead.
-            for (key, bucket) in level.buckets {
-                let row = Int(key >> 32), column = Int(key & 0xFFFF_FFFF)
-                guard row >= firstRow, row <= lastRow else { continue }
-                let inside = (firstColumn...lastColumn).contains(column)
-                    || (firstColumn...lastColumn).contains(column - count) || (firstColumn...lastColumn).contains(column + count)
-                if inside { found.append(contentsOf: bucket) }
-            }
-        } else {
-            for row in firstRow...lastRow {
-                for column in firstColumn...lastColumn {
-                    let wrapped = ((column % count) + count) % count
-                    if let bucket = level.buckets[level.key(column: wrapped, row: row)] { found.append(contentsOf: bucket) }
-                }
-            }
-        }
-        found.sort()
-        var unique: [UInt32] = []
-        unique.reserveCapacity(found.count)
-        for vertex in found where unique.last != vertex { unique.append(vertex) }
-        return unique
     }
 }

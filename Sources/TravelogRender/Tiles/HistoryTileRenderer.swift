@@ -21,6 +21,9 @@ public struct HistoryTileRenderer {
         }
     }
 
+    /// What the layer draws from the index's content: lines for the path, fixes otherwise.
+    public var contentParts: HistoryTileContent.Parts { layer == .path ? .lines : .fixes }
+
     /// The area to ask the index for when drawing an image.
     public func queryRect(for projection: MapProjection) -> MapRect {
         let margin = reachPixels(projection) / projection.pixelsPerMapPoint
@@ -33,7 +36,7 @@ public struct HistoryTileRenderer {
     public func drawTile(_ tile: Tile, index: HistoryTileIndex, filter: HistoryTileIndex.Filter) throws(RenderError) -> Canvas {
         let projection = MapProjection(tile: tile, pixelScale: pixelScale)
         let canvas = try Canvas(widthPixels: Int(projection.widthPixels.rounded()), heightPixels: Int(projection.heightPixels.rounded()))
-        let content = index.content(in: queryRect(for: projection), zoom: tile.zoom, filter: filter)
+        let content = index.content(in: queryRect(for: projection), zoom: tile.zoom, filter: filter, parts: contentParts)
         try draw(content, projection: projection, on: canvas)
         return canvas
     }

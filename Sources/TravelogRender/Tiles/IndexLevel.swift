@@ -66,6 +66,63 @@ struct IndexLevel: Sendable {
 
     func key(column: Int, row: Int) -> UInt64 { UInt64(row) << 32 | UInt64(column) }
 
+    /// The vertices filed under the squares a rect covers, ascending and without repeats.
+    /// - Complexity: O(squares covered + vertices filed there), plus sorting them (nearly sorted
+    ///   runs, one per square) when they are fewer than a 16th of the level; more are put in
+    ///   order through a bitmap of the level's vertices.
+    func vertices(in mapRect: MapRect) -> [UInt32] {
+        let count = 1 << bucketZoom
+        let size = Tile.sizeMapPoints(zoom: bucketZoom)
+        let firstRow = max(0, Int((mapRect.minY / size).rounded(.down)))
+        let lastRow = min(count - 1, Int((mapRect.maxY / size).rounded(.down)))
+        let firstColumn = Int((mapRect.minX / size).rounded(.down))
+        let lastColumn = min(firstColumn + count - 1, Int((mapRect.maxX / size).rounded(.down)))
+        guard firstRow <= lastRow else { return [] }
+        var found: [UInt32] = []
+        if (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > buckets.count {
+            // A wide area over a sparse grid: walk the squares that exist instead.
+            for (key, bucket) in buckets {
+                let row = Int(key >> 32), column = Int(key & 0xFFFF_FFFF)
+                guard row >= firstRow, row <= lastRow else { continue }
+                let inside = (firstColumn...lastColumn).contains(column)
+                    || (firstColumn...lastColumn).contains(column - count) || (firstColumn...lastColumn).contains(column + count)
+                if inside { found.append(contentsOf: bucket) }
+            }
+        } else {
+            for row in firstRow...lastRow {
+                for column in firstColumn...lastColumn {
+                    let wrapped = ((column % count) + count) % count
+                    if let bucket = buckets[key(column: wrapped, row: row)] { found.append(contentsOf: bucket) }
+                }
+            }
+        }
+        return found.count > self.count / 16 ? Self.ascendingThroughBitmap(found, below: self.count) : Self.ascendingBySorting(found)
+    }
+
+    private static func ascendingBySorting(_ found: [UInt32]) -> [UInt32] {
+        var found = found
+        found.sort()
+        var unique: [UInt32] = []
+        unique.reserveCapacity(found.count)
+        for vertex in found where unique.last != vertex { unique.append(vertex) }
+        return unique
+    }
+
+    private static func ascendingThroughBitmap(_ found: [UInt32], below limit: Int) -> [UInt32] {
+        var words = [UInt64](repeating: 0, count: (limit + 63) / 64)
+        for vertex in found { words[Int(vertex >> 6)] |= 1 << UInt64(vertex & 63) }
+        var unique: [UInt32] = []
+        unique.reserveCapacity(found.count)
+        for (index, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                unique.append(UInt32(index * 64 + bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        return unique
+    }
+
     /// Files the segment's start vertex under every square the segment passes through except the
     /// start's own, walking the grid square by square.
     ///

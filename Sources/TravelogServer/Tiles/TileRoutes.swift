@@ -70,7 +70,8 @@ struct TileRoutes {
         let projection = MapProjection(tile: tile, pixelScale: scale)
         // The tile's content is read under the lock (the squares it covers); drawing happens outside.
         let content = try await tiles.withIndex(userID: identity.user.id) { loaded in
-            loaded.index.content(in: renderer.queryRect(for: projection), zoom: tile.zoom, filter: Self.filter(parameters, loaded: loaded))
+            loaded.index.content(in: renderer.queryRect(for: projection), zoom: tile.zoom,
+                                 filter: Self.filter(parameters, loaded: loaded), parts: renderer.contentParts)
         }
         let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
         try renderer.draw(content, projection: projection, on: canvas)
