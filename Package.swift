@@ -289,6 +289,7 @@ let package = Package(
                 "TravelogImport",
                 "TravelogJournal",
                 "TravelogSQLite",
+                "TravelogPostgres",
                 "TravelogRender",
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -14,6 +14,8 @@ public final class PostgresLocationStore: TravelogStore {
     public let url: PostgresConnectionURL
     let client: PostgresClient
     let logger: Logger
+    /// The LISTEN/NOTIFY channel of the store's schema (`StoredLocationFeed`).
+    let liveChannel: String
     private let running: Task<Void, Never>
 
     /// Connects to the database at `url` and applies pending migrations (several processes may
@@ -24,6 +26,7 @@ public final class PostgresLocationStore: TravelogStore {
     public init(url: PostgresConnectionURL, schema: String? = nil, maximumConnections: Int = 20) async throws(StoreError) {
         self.url = url
         let schema = schema ?? url.schema
+        liveChannel = String(("travelog_live_" + (schema ?? "default")).prefix(63))
         if let schema, schema.isEmpty || !schema.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) {
             throw .cannotOpen(path: url.description, reason: "'\(schema)' is not a plain schema name")
         }

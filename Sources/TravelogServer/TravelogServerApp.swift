@@ -37,6 +37,8 @@ public struct TravelogServerApp: Sendable {
     let tiles: HistoryTiles
     /// The offline world base, when its outline file (`make world`) was found.
     let worldOutlines: WorldOutlines?
+    /// The live stream across server processes, when the store is shared (PostgreSQL).
+    let liveRelay: LiveFeedRelay?
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
@@ -57,7 +59,13 @@ public struct TravelogServerApp: Sendable {
         tiles = HistoryTiles(store: store)
         worldOutlines = configuration.worldOutlinesPath.flatMap { try? WorldOutlines(contentsOf: $0) }
         let regions = RegionEvaluator(store: store) { message, userID in _ = await notifications.notify(message, userID: userID) }
-        var writer = HistoryWriter(store: store, journal: journal, observer: ServerHistoryObserver(hub: hub, metrics: metrics, tiles: tiles))
+        var liveRelay: LiveFeedRelay?
+        if let feed = store as? any StoredLocationFeed {
+            liveRelay = LiveFeedRelay(feed: feed, store: store, hub: hub, logger: logger)
+        }
+        self.liveRelay = liveRelay
+        var writer = HistoryWriter(store: store, journal: journal,
+                                   observer: ServerHistoryObserver(hub: hub, metrics: metrics, tiles: tiles, relay: liveRelay))
         writer.regions = regions
         self.writer = writer
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
@@ -122,7 +130,7 @@ public struct TravelogServerApp: Sendable {
                 idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: [hub, journal, notifications],
+            services: ([hub, journal, notifications] as [any Service]) + (liveRelay.map { [$0] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

@@ -11,6 +11,8 @@ struct ServerHistoryObserver: HistoryObserver {
     let hub: LiveHub
     let metrics: ServerMetrics
     let tiles: HistoryTiles
+    /// The other server processes on the database, when they can be told (PostgreSQL).
+    let relay: LiveFeedRelay?
 
     /// Imported history reaches the live stream only where it is this recent, seconds (an import
     /// of years is drawn when the page reloads its range, not streamed point by point).
@@ -27,6 +29,7 @@ struct ServerHistoryObserver: HistoryObserver {
         }
         guard !live.isEmpty else { return }
         hub.publish(userID: device.userID, LiveUpdate(deviceName: device.name, source: source, locations: live))
+        await relay?.announce(live, device: device, source: source)
     }
 
     func didQuarantine(count: Int, route: String) async {
