@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The page in a real browser: Debian's chromium, headless, driven over the DevTools protocol by
 # Tests/Browser/page_test.py (Debian's python3-websocket). Needs chromium, python3-websocket and
-# libjs-leaflet (`make test` installs them).
+# libjs-leaflet with libjs-leaflet.markercluster (`make test` installs them). $TRAVELOG_MAP_SCREENSHOTS (a
+# folder) keeps screenshots of the map's pins, popup, legend and fit.
 #
 #   scripts/browser-test.sh [--travelog PATH]                   the page test (default: the debug build)
 #   scripts/browser-test.sh --bench-million [--travelog PATH]   time to the first drawn path over 1M stored points

@@ -29,6 +29,7 @@ import urllib.request
 
 import websocket  # Debian: python3-websocket
 
+from journal_map_check import check_journal_map
 from regions_check import check_regions
 
 #: The longest a live location may take from the POST to the drawn path.
@@ -143,8 +144,8 @@ def log_in(devtools, user, password):
 
 
 def console_errors(devtools, tile_origin):
-    """Errors logged by the page, except failed tile loads (no tile server answers in the test) and
-    the 401 of the first session check (a visitor who is not logged in)."""
+    """Errors logged by the page, except failed tile loads (no tile server answers in the test). A
+    401 is an error too: the page asks who is logged in only after a login in this browser."""
     errors, tile_failures = [], 0
     for event in devtools.events:
         method, params = event["method"], event.get("params", {})
@@ -158,8 +159,6 @@ def console_errors(devtools, tile_origin):
             url = entry.get("url", "")
             if url.startswith(tile_origin):
                 tile_failures += 1
-                continue
-            if url.endswith("/api/v1/session") and "401" in entry.get("text", ""):
                 continue
             errors.append(f"{entry.get('text')} {url}".strip())
     return errors, tile_failures
@@ -373,6 +372,10 @@ def run_test(arguments):
     report(bool(ready), f"the path is drawn after logging in ({devtools.evaluate(POINT_COUNT)} points,"
                         f" {time.monotonic() - started:.2f} s)")
     if not ready:
+        errors, _ = console_errors(devtools, arguments.tile_origin)
+        state = devtools.evaluate("JSON.stringify([document.getElementById('map').dataset, location.href,"
+                                  " document.getElementById('login-error').textContent, document.getElementById('status').textContent])")
+        print(f"console errors: {errors}; page: {state}")
         return
     before, path_requests, _ = settle(devtools)
     report(devtools.evaluate("document.querySelectorAll('#locations li').length") == 60,
@@ -411,6 +414,9 @@ def run_test(arguments):
                        + ("" if not errors else f": {errors}"))
 
     check_journal(devtools)
+    check_journal_map(devtools, report, base_url, arguments.token, post_locations, iso)
+    errors, _ = console_errors(devtools, arguments.tile_origin)
+    report(not errors, "no console errors (no 401) over the whole visit, a reload included" + ("" if not errors else f": {errors}"))
     check_regions(devtools, base_url, arguments.token, post_locations, report, iso)
     check_import(devtools)
     check_heatmap(devtools, arguments.screenshot)

@@ -36,4 +36,17 @@ public struct RenderColor: Hashable, Sendable {
     public static func device(_ index: Int) -> RenderColor {
         devicePalette[index % devicePalette.count]
     }
+
+    /// The palette entry of a device's colour, from its name alone, so a device keeps its colour
+    /// whatever the order its user's devices are listed in: FNV-1a (32 bits) of the name's UTF-16
+    /// code units, modulo the palette's size. The page computes the same (journal-map.js).
+    /// - Complexity: O(length of the name).
+    public static func devicePaletteIndex(name: String) -> Int {
+        var hash: UInt32 = 0x811C_9DC5
+        for unit in name.utf16 {
+            hash ^= UInt32(unit)
+            hash = hash &* 0x0100_0193
+        }
+        return Int(hash % UInt32(devicePalette.count))
+    }
 }

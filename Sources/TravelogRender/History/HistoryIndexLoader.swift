@@ -12,8 +12,8 @@ public enum HistoryIndexLoader {
     /// A user's index and the device index of each of the user's devices.
     public struct Loaded: Sendable {
         public var index: HistoryTileIndex
-        /// Device → index in ``HistoryTileIndex`` (and in ``RenderColor/devicePalette``): the
-        /// order of the user's devices.
+        /// Device → index in ``HistoryTileIndex``, unique per device, whose colour
+        /// (``RenderColor/device(_:)``) is the one its name chooses (``colorIndices(_:)``).
         public var deviceIndices: [DeviceID: Int]
         /// The last fix added per device.
         public var lastLocations: [DeviceID: Location]
@@ -24,7 +24,7 @@ public enum HistoryIndexLoader {
     public static func load(store: any LocationStore & AccountStore & JournalStore, userID: UserID, devices: [Device]? = nil,
                             from: Date? = nil, to: Date? = nil) async throws -> Loaded {
         let all = try await store.devices(userID: userID)
-        let deviceIndices = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, $0) })
+        let deviceIndices = colorIndices(all)
         let state = Mutex(Loaded(index: HistoryTileIndex(), deviceIndices: deviceIndices, lastLocations: [:]))
         for device in devices ?? all {
             guard let deviceIndex = deviceIndices[device.id] else { continue }
@@ -37,6 +37,21 @@ public enum HistoryIndexLoader {
             }
         }
         return state.withLock { $0 }
+    }
+
+    /// A unique index per device whose palette entry is the one the device's name chooses
+    /// (``RenderColor/devicePaletteIndex(name:)``): the first device of a palette entry gets the
+    /// entry's index, the next the index one palette further, and so on.
+    static func colorIndices(_ devices: [Device]) -> [DeviceID: Int] {
+        var taken = Set<Int>()
+        var indices: [DeviceID: Int] = [:]
+        for device in devices {
+            var index = RenderColor.devicePaletteIndex(name: device.name)
+            while taken.contains(index) { index += RenderColor.devicePalette.count }
+            taken.insert(index)
+            indices[device.id] = index
+        }
+        return indices
     }
 
     /// The journal's visits of the range as pins, titled with the person's title, else the

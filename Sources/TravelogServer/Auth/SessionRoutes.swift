@@ -9,6 +9,10 @@ struct SessionRoutes {
     let accounts: AccountService
     let configuration: ServerConfiguration
 
+    /// A cookie the page can read (not HttpOnly, and holding no secret) that says a login was made
+    /// in this browser: the page asks `GET /api/v1/session` only when it is there, so a visitor who
+    /// is not logged in causes no 401 in the browser's console. It lives as long as the session.
+    static let signedInCookie = "travelog_signed_in"
 
     struct LoginForm: Decodable {
         var user: String
@@ -42,6 +46,9 @@ struct SessionRoutes {
             response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: secret,
                                       maxAge: Int(configuration.sessionLifetimeSeconds), path: "/",
                                       secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: Self.signedInCookie, value: "1",
+                                      maxAge: Int(configuration.sessionLifetimeSeconds), path: "/",
+                                      secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
             return response
         }
         router.get("/api/v1/session") { _, context in
@@ -54,6 +61,8 @@ struct SessionRoutes {
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: "", maxAge: 0, path: "/",
                                       secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: Self.signedInCookie, value: "", maxAge: 0, path: "/",
+                                      secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
             return response
         }
     }

@@ -6,7 +6,8 @@ struct WebRoutes {
 
 
     /// The page (`/` and each of its scripts and styles by name: `/app.js`, `/import.js`…), Leaflet
-    /// under `/vendor/leaflet/`, and the OpenAPI document at `/api/openapi.yaml`.
+    /// and Leaflet.markercluster (Debian's `libjs-leaflet.markercluster` installs into Leaflet's
+    /// folder) under `/vendor/leaflet/`, and the OpenAPI document at `/api/openapi.yaml`.
     func add(to router: RouteRegistry) {
         let pages = [("/", "index.html")] + web.own.keys.filter { $0 != "index.html" }.sorted().map { ("/\($0)", $0) }
         for (path, name) in pages {
@@ -21,7 +22,7 @@ struct WebRoutes {
         router.get("/vendor/leaflet/**") { request, _ in
             let relative = String(request.uri.path.dropFirst("/vendor/leaflet/".count))
             guard let asset = web.leaflet(relative) else {
-                throw APIError.notFound("Leaflet's \(relative) is not installed (Debian package libjs-leaflet)")
+                throw APIError.notFound("Leaflet's \(relative) is not installed (Debian packages libjs-leaflet, libjs-leaflet.markercluster)")
             }
             var headers = HTTPFields()
             headers[.cacheControl] = "max-age=86400"

@@ -20,7 +20,6 @@
   /** Wait this long after live locations before asking the server for the new distance. */
   const DISTANCE_REFRESH_MILLISECONDS = 5000;
   const UNITS_KEY = 'travelog.units';
-  const COLORS = ['#d7263d', '#1565c0', '#1b998b', '#f46036', '#8e44ad', '#b08900'];
 
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const $ = (id) => document.getElementById(id);
@@ -35,7 +34,6 @@
     pathGroup: null,
     /** Device name → {color, lines: [L.Polyline], lastTime: ms | null}. */
     tracks: new Map(),
-    colors: new Map(),
     pointCount: 0,
     /** The zoom the drawn path was simplified for. */
     pathZoom: null,
@@ -102,8 +100,20 @@
 
   // MARK: Session
 
+  /** The readable cookie the server sets beside the session's HttpOnly one (SessionRoutes.signedInCookie). */
+  const SIGNED_IN_COOKIE = 'travelog_signed_in';
+
+  function signedIn() {
+    return document.cookie.split(';').some((pair) => pair.trim().startsWith(`${SIGNED_IN_COOKIE}=`));
+  }
+
+  /** Asks who is logged in only when a login was made in this browser: no 401 for a visitor. */
   async function start() {
     bindControls();
+    if (!signedIn()) {
+      showLogin('');
+      return;
+    }
     let response;
     try {
       response = await fetch('/api/v1/session', {
@@ -113,8 +123,13 @@
       $('loading').textContent = 'The server cannot be reached. Reload the page to try again.';
       return;
     }
-    if (response.ok) enterApp(await response.json());
-    else showLogin('');
+    if (response.ok) {
+      enterApp(await response.json());
+    } else {
+      // The session ended (expired or logged out elsewhere): forget the hint, so the next load asks nothing.
+      document.cookie = `${SIGNED_IN_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
+      showLogin('');
+    }
   }
 
   function showLogin(message) {
@@ -143,7 +158,7 @@
       $('login-password').value = '';
       enterApp(info);
     } catch (error) {
-      $('login-error').textContent = error.status === 401 ? 'Wrong user name or password.' : error.message;
+      $('login-error').textContent = error.status === 401 ? 'Wrong user name or password.' : (error.message || String(error));
     } finally {
       submit.disabled = false;
     }
@@ -182,13 +197,19 @@
 
   function ensureMap(info) {
     if (!state.map) {
-      state.map = L.map('map', { preferCanvas: true, worldCopyJump: true }).setView([20, 0], 2);
+      // maxZoom: the pins' clustering needs it before any tile layer gives one.
+      state.map = L.map('map', { preferCanvas: true, worldCopyJump: true, maxZoom: 19 }).setView([20, 0], 2);
       state.pathGroup = L.featureGroup().addTo(state.map);
-      state.journalGroup = L.featureGroup().addTo(state.map);
+      TravelogJournalMap.attach(state.map);
       TravelogLayers.addOfflineBase(state.map);
       state.map.attributionControl.addAttribution(
         'Places: <a href="https://www.geonames.org/">GeoNames</a> (CC BY 4.0)');
       state.map.on('zoomend', onZoomEnd);
+      // For tests: the view the map shows (`#map[data-zoom]`, `#map[data-bounds]` west,south,east,north).
+      state.map.on('moveend', () => {
+        $('map').dataset.zoom = String(state.map.getZoom());
+        $('map').dataset.bounds = state.map.getBounds().toBBoxString();
+      });
       TravelogRegions.attach(state.map, api);
     } else {
       state.map.invalidateSize();
@@ -204,16 +225,12 @@
     if (Math.abs(Math.round(state.map.getZoom()) - state.pathZoom) > ZOOM_SLACK) loadPath({ place: false });
   }
 
-  function colorOf(device) {
-    if (!state.colors.has(device)) state.colors.set(device, COLORS[state.colors.size % COLORS.length]);
-    return state.colors.get(device);
-  }
-
   function track(device) {
     let found = state.tracks.get(device);
     if (!found) {
-      found = { color: colorOf(device), lines: [], lastTime: null };
+      found = { color: TravelogJournalMap.deviceColor(device), lines: [], lastTime: null };
       state.tracks.set(device, found);
+      TravelogJournalMap.setDevices(state.tracks.keys());
     }
     return found;
   }
@@ -240,6 +257,7 @@
   function clearPath() {
     if (state.pathGroup) state.pathGroup.clearLayers();
     state.tracks.clear();
+    if (state.map) TravelogJournalMap.setDevices([]);
     state.pointCount = 0;
     state.pathZoom = null;
     showPointCount();
@@ -731,15 +749,9 @@
 
   // MARK: Journal
 
-  /** Colours of trip lines by transport mode. */
-  const MODE_COLORS = {
-    stationary: '#9e9e9e', walking: '#2e7d32', running: '#f9a825', cycling: '#00838f',
-    automotive: '#c62828', airborne: '#6a1b9a',
-  };
-
   /** Loads the journal for the range: visits as pins and a list, trips as lines, statistics. */
   async function loadJournal() {
-    if (!state.range || !state.journalGroup) return;
+    if (!state.range || !state.map) return;
     // Only the latest request draws: an older answer arriving late must not undo a newer one.
     const sequence = (state.journalSequence || 0) + 1;
     state.journalSequence = sequence;
@@ -786,20 +798,8 @@
   }
 
   function drawJournal(visits, trips) {
-    state.journalGroup.clearLayers();
-    for (const trip of trips) {
-      L.polyline(trip.coordinates.map(([longitude, latitude]) => [latitude, longitude]), {
-        color: MODE_COLORS[trip.mode] || '#555', weight: 3, opacity: 0.6, dashArray: '6 6',
-      }).bindTooltip(textContent(`${trip.mode}, ${formatDistance(trip.distanceMeters)}, ${durationText(trip.durationSeconds)}`))
-        .addTo(state.journalGroup);
-    }
-    for (const visit of visits) {
-      L.circleMarker([visit.latitude, visit.longitude], {
-        radius: 7, color: '#0d47a1', weight: 2, fillColor: '#fff', fillOpacity: 1,
-      }).bindPopup(() => visitCallout(visit)).addTo(state.journalGroup);
-    }
-    $('map').dataset.visitCount = String(visits.length);
-    $('map').dataset.tripCount = String(trips.length);
+    TravelogJournalMap.draw(visits, trips,
+      (trip) => `${trip.mode}, ${formatDistance(trip.distanceMeters)}, ${durationText(trip.durationSeconds)}`, visitCallout);
   }
 
   function formatDistance(meters) {

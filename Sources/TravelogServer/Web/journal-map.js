@@ -1,0 +1,152 @@
+// Travelog's journal on the map: visits as pins, clustered at low zoom (Leaflet.markercluster from
+// Debian's libjs-leaflet.markercluster) in a pane above the path, so a click reaches them as it
+// reaches MapKit's annotations above its overlays; trips as dashed lines coloured by transport
+// mode; a legend of the devices' colours and the modes shown; and each device's colour, taken from
+// its name so it stays the same whatever the order devices arrive in.
+//
+// `#map[data-visit-count]` and `#map[data-trip-count]` count what is drawn, for tests.
+'use strict';
+
+window.TravelogJournalMap = (() => {
+  /** Colours of the devices' paths, as the server's tiles draw them (RenderColor.devicePalette);
+   * a device's is chosen by a hash of its name (RenderColor.devicePaletteIndex(name:)). */
+  const DEVICE_COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#8250df', '#bf8700', '#0a7e8c', '#cf222e', '#57606a'];
+  /** Colours of trip lines by transport mode. */
+  const MODE_COLORS = {
+    walking: '#2e7d32', running: '#f9a825', cycling: '#00838f',
+    automotive: '#c62828', airborne: '#6a1b9a', unknown: '#555555',
+  };
+  /** The pins' pane: above the overlay pane (400, where the path is drawn) and Leaflet's marker pane (600). */
+  const PIN_PANE = 'journal-pins';
+  const PIN_PANE_Z_INDEX = 650;
+  /** Pins closer than this many pixels are drawn as one cluster… */
+  const CLUSTER_RADIUS_PIXELS = 40;
+  /** …below this zoom (street level and closer shows every pin). */
+  const UNCLUSTERED_ZOOM = 16;
+
+  let map = null;
+  let trips = null;
+  let pins = null;
+  let legend = null;
+  const shownDevices = new Set();
+  const shownModes = new Set();
+
+  /** Adds the journal's layers and the legend to the map. */
+  function attach(leafletMap) {
+    map = leafletMap;
+    map.createPane(PIN_PANE);
+    map.getPane(PIN_PANE).style.zIndex = String(PIN_PANE_Z_INDEX);
+    trips = L.featureGroup().addTo(map);
+    // Without the plugin (not installed) the pins are still drawn, one by one.
+    pins = typeof L.markerClusterGroup === 'function'
+      ? L.markerClusterGroup({
+        clusterPane: PIN_PANE, maxClusterRadius: CLUSTER_RADIUS_PIXELS, disableClusteringAtZoom: UNCLUSTERED_ZOOM,
+        showCoverageOnHover: false,
+      })
+      : L.featureGroup();
+    pins.addTo(map);
+    legend = L.control({ position: 'bottomright' });
+    legend.onAdd = () => {
+      const box = L.DomUtil.create('div', 'map-legend');
+      box.id = 'map-legend';
+      L.DomEvent.disableClickPropagation(box);
+      return box;
+    };
+    legend.addTo(map);
+  }
+
+  /** FNV-1a (32 bits) of a text: the same name always gives the same number. */
+  function hash(text) {
+    let value = 0x811c9dc5;
+    for (let index = 0; index < text.length; index += 1) {
+      value ^= text.charCodeAt(index);
+      value = Math.imul(value, 0x01000193) >>> 0;
+    }
+    return value;
+  }
+
+  /** A device's colour, from its name only. */
+  function deviceColor(device) {
+    return DEVICE_COLORS[hash(String(device)) % DEVICE_COLORS.length];
+  }
+
+  function modeColor(mode) {
+    return MODE_COLORS[mode] || MODE_COLORS.unknown;
+  }
+
+  /** A pin's marker: a DOM element, so it takes clicks in its own pane above the canvas path. */
+  function pin(visit, callout) {
+    const icon = L.divIcon({ className: 'visit-pin', iconSize: [16, 16], iconAnchor: [8, 8], popupAnchor: [0, -8] });
+    const marker = L.marker([visit.latitude, visit.longitude], { icon, pane: PIN_PANE, title: visit.place, keyboard: true });
+    marker.bindPopup(() => callout(visit));
+    return marker;
+  }
+
+  /**
+   * Draws a range's visits and trips, replacing what was drawn.
+   * @param visits the journal's visits (latitude, longitude, place…)
+   * @param tripList the journal's trips (coordinates as [longitude, latitude], mode…)
+   * @param describe a trip's tooltip text
+   * @param callout a visit's popup element
+   */
+  function draw(visits, tripList, describe, callout) {
+    trips.clearLayers();
+    pins.clearLayers();
+    shownModes.clear();
+    for (const trip of tripList) {
+      shownModes.add(trip.mode || 'unknown');
+      const tooltip = document.createElement('span');
+      tooltip.textContent = describe(trip);
+      L.polyline(trip.coordinates.map(([longitude, latitude]) => [latitude, longitude]), {
+        color: modeColor(trip.mode), weight: 3, opacity: 0.7, dashArray: '6 6',
+      }).bindTooltip(tooltip).addTo(trips);
+    }
+    if (typeof pins.addLayers === 'function') pins.addLayers(visits.map((visit) => pin(visit, callout)));
+    else for (const visit of visits) pin(visit, callout).addTo(pins);
+    const element = document.getElementById('map');
+    element.dataset.visitCount = String(visits.length);
+    element.dataset.tripCount = String(tripList.length);
+    showLegend();
+  }
+
+  /** The devices whose paths are drawn now (the legend lists them with their colours). */
+  function setDevices(devices) {
+    shownDevices.clear();
+    for (const device of devices) shownDevices.add(device);
+    showLegend();
+  }
+
+  function legendRow(color, text, kind) {
+    const row = document.createElement('li');
+    row.dataset.kind = kind;
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${kind === 'mode' ? 'dashed' : ''}`;
+    swatch.style.setProperty('--swatch', color);
+    const label = document.createElement('span');
+    label.textContent = text;
+    row.append(swatch, label);
+    return row;
+  }
+
+  function showLegend() {
+    const box = document.getElementById('map-legend');
+    if (!box) return;
+    const list = document.createElement('ul');
+    for (const device of [...shownDevices].sort()) list.append(legendRow(deviceColor(device), device, 'device'));
+    for (const mode of Object.keys(MODE_COLORS).filter((name) => shownModes.has(name))) {
+      list.append(legendRow(modeColor(mode), mode, 'mode'));
+    }
+    box.replaceChildren(list);
+    box.hidden = list.children.length === 0;
+  }
+
+  /** Where the journal's pins and trips are (possibly invalid, when nothing is drawn). */
+  function bounds() {
+    const result = L.latLngBounds([]);
+    if (trips) result.extend(trips.getBounds());
+    if (pins) result.extend(pins.getBounds());
+    return result;
+  }
+
+  return { attach, draw, setDevices, deviceColor, bounds };
+})();
