@@ -92,7 +92,8 @@ extension SQLiteLocationStore {
         }
     }
 
-    /// Deletes a running import's locations (keeping the day boxes' counts right) and the import.
+    /// Deletes a running import's locations (keeping the day boxes' counts right), what region
+    /// monitoring concluded from them, and the import.
     static func discardImport(_ id: Int64, in db: Database) throws {
         let day = LocationRowWriter.millisecondsPerDay
         try db.execute(sql: """
@@ -103,6 +104,7 @@ extension SQLiteLocationStore {
             WHERE id IN (SELECT d.id FROM location_days d JOIN locations l ON l.device_id = d.device_id
                 AND l.timestamp_ms >= d.day * \(day) AND l.timestamp_ms < (d.day + 1) * \(day) WHERE l.import_id = ?)
             """, arguments: [id, id])
+        try forgetRegionEvaluation(ofImport: id, in: db)
         try db.execute(sql: "DELETE FROM locations WHERE import_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM imports WHERE id = ? AND state = 'running'", arguments: [id])
     }
@@ -111,8 +113,8 @@ extension SQLiteLocationStore {
         try await read("reading locations") { db in
             let (sql, arguments) = Self.select(query)
             var result: [StoredLocation] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() { result.append(try LocationRowReader.storedLocation(row)) }
+            var rows = try LocationRowReader(db: db, sql: sql, arguments: arguments)
+            while let location = try rows.next() { result.append(location) }
             return result
         }
     }
@@ -121,11 +123,11 @@ extension SQLiteLocationStore {
                              _ body: @Sendable ([StoredLocation]) throws -> Void) async throws {
         try await pool.read { db in
             let (sql, arguments) = Self.select(query)
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            var rows = try LocationRowReader(db: db, sql: sql, arguments: arguments)
             var batch: [StoredLocation] = []
             batch.reserveCapacity(max(1, batchSize))
-            while let row = try rows.next() {
-                batch.append(try LocationRowReader.storedLocation(row))
+            while let location = try rows.next() {
+                batch.append(location)
                 if batch.count >= batchSize {
                     try body(batch)
                     batch.removeAll(keepingCapacity: true)
