@@ -7,6 +7,7 @@ import TravelogStore
 extension PostgresLocationStore {
     public func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary {
         guard !batch.isEmpty else { return InsertSummary() }
+        await createPartitionsIfDue()
         let deviceIDs = Set(batch.map(\.deviceID.rawValue)).sorted()
         let importIDs = Set(batch.compactMap(\.importID?.rawValue)).sorted()
         let now = StoragePrecision.milliseconds(Date())
@@ -110,8 +111,10 @@ extension PostgresLocationStore {
         }
     }
 
-    /// Deletes an import's locations, and the import when it is running (as the SQLite store does).
+    /// Deletes an import's locations, what region monitoring concluded from them, and the import
+    /// when it is running (as the SQLite store does).
     static func discardImport(_ id: Int64, userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await forgetRegionEvaluation(ofImport: id, userID: userID, on: connection, logger: logger)
         try await connection.query("DELETE FROM locations WHERE user_id = \(userID) AND import_id = \(id)", logger: logger)
         try await connection.query("DELETE FROM imports WHERE user_id = \(userID) AND id = \(id) AND state = 'running'",
                                    logger: logger)

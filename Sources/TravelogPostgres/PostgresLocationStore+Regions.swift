@@ -174,6 +174,31 @@ extension PostgresLocationStore {
         guard !stored.isEmpty else { throw .unknownDevice(deviceID) }
     }
 
+    /// Before an import's locations are deleted: the detected transitions of the stretch its fixes
+    /// span on their device, and the device's monitor checkpoint when it stands in that stretch (its
+    /// state came from those fixes; the next fix starts the monitor unknown, as for a new region).
+    static func forgetRegionEvaluation(ofImport id: Int64, userID: Int64, on connection: PostgresConnection,
+                                       logger: Logger) async throws {
+        let spans = try await connection.query("""
+            SELECT device_id, min(timestamp_ms), max(timestamp_ms) FROM locations
+            WHERE user_id = \(userID) AND import_id = \(id) GROUP BY device_id
+            """, logger: logger).collect()
+        for span in spans {
+            let (device, first, last) = try span.decode((Int64, Int64, Int64).self)
+            try await connection.query("""
+                DELETE FROM region_transitions WHERE user_id = \(userID) AND device_id = \(device) AND source = 'detected'
+                    AND occurred_at_ms BETWEEN \(first) AND \(last)
+                """, logger: logger)
+            let forgotten = try await connection.query("""
+                UPDATE region_checkpoints SET evaluated_through_ms = NULL
+                WHERE user_id = \(userID) AND device_id = \(device) AND evaluated_through_ms BETWEEN \(first) AND \(last)
+                RETURNING device_id
+                """, logger: logger).collect()
+            guard !forgotten.isEmpty else { continue }
+            try await connection.query("DELETE FROM region_states WHERE user_id = \(userID) AND device_id = \(device)", logger: logger)
+        }
+    }
+
     /// Saves where the device's monitor stands, with the states of the regions that still exist.
     private static func save(_ checkpoint: RegionCheckpoint, userID: Int64, regionIDs: Set<Int64>,
                              on connection: PostgresConnection, logger: Logger) async throws {

@@ -174,6 +174,23 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// Before an import's locations are deleted: the detected transitions of the stretch its fixes
+    /// span on their device, and the device's monitor checkpoint when it stands in that stretch (its
+    /// state came from those fixes; the next fix starts the monitor unknown, as for a new region).
+    static func forgetRegionEvaluation(ofImport id: Int64, in db: Database) throws {
+        guard let span = try Row.fetchOne(db, sql: """
+            SELECT device_id, min(timestamp_ms), max(timestamp_ms) FROM locations WHERE import_id = ? GROUP BY device_id
+            """, arguments: [id]) else { return }
+        let device: Int64 = span[0], first: Int64 = span[1], last: Int64 = span[2]
+        try db.execute(sql: """
+            DELETE FROM region_transitions WHERE device_id = ? AND source = 'detected' AND occurred_at_ms BETWEEN ? AND ?
+            """, arguments: [device, first, last])
+        guard try Int64.fetchOne(db, sql: "SELECT evaluated_through_ms FROM region_checkpoints WHERE device_id = ?",
+                                 arguments: [device]).map({ (first...last).contains($0) }) == true else { return }
+        try db.execute(sql: "UPDATE region_checkpoints SET evaluated_through_ms = NULL WHERE device_id = ?", arguments: [device])
+        try db.execute(sql: "DELETE FROM region_states WHERE device_id = ?", arguments: [device])
+    }
+
     // MARK: Plumbing
 
     private static func save(_ checkpoint: RegionCheckpoint, regionIDs: Set<Int64>, _ db: Database) throws {

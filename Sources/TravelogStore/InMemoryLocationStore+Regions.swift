@@ -14,6 +14,17 @@ extension InMemoryLocationStore {
             regions.values.contains { $0.userID == userID && $0.definition.name == name && $0.id != id }
         }
 
+        /// Forgets what monitoring concluded from a device's fixes in `stretch` (an import being
+        /// discarded): its detected transitions there, and its checkpoint when it stands there.
+        mutating func forgetEvaluation(deviceID: DeviceID, of stretch: ClosedRange<Date>) {
+            for (id, transition) in transitions
+            where transition.deviceID == deviceID && transition.source == .detected && stretch.contains(transition.occurredAt) {
+                transitions[id] = nil
+                transitionKeys.remove(transition.key)
+            }
+            if let through = checkpoints[deviceID]?.evaluatedThrough, stretch.contains(through) { checkpoints[deviceID] = nil }
+        }
+
         /// Forgets every device's state for a region.
         mutating func forgetStates(of id: RegionID) {
             for deviceID in Array(checkpoints.keys) { checkpoints[deviceID]?.regions[id] = nil }

@@ -143,6 +143,10 @@ public final class InMemoryLocationStore: TravelogStore {
     public func discardImport(_ id: ImportID) async throws(StoreError) {
         state.withLock { state in
             guard let record = state.runningImports.removeValue(forKey: id) else { return }
+            let times = (state.locations[record.deviceID] ?? []).filter { $0.importID == id }.map(\.location.timestamp)
+            if let first = times.min(), let last = times.max() {
+                state.regionTables.forgetEvaluation(deviceID: record.deviceID, of: first...last)
+            }
             var kept: [StoredLocation] = []
             for stored in state.locations[record.deviceID] ?? [] {
                 if stored.importID == id { state.keys.remove(stored.key) } else { kept.append(stored) }

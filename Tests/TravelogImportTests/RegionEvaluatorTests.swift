@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 import TravelogCore
+import TravelogFormats
 import TravelogImport
 import TravelogStore
+import TravelogTestSupport
 
 /// Every stored location goes through its user's regions, whatever route or import brought it.
 @Suite("RegionEvaluator")
@@ -111,5 +113,34 @@ struct RegionEvaluatorTests {
         try await Self.write(Self.walk(startingAt: Date().addingTimeInterval(-700)), writer, phone)
         #expect(try await store.regionCheckpoint(deviceID: phone.id) == nil)
         #expect(outbox.keys.isEmpty)
+    }
+
+    @Test("a file that breaks after batches were stored is discarded with the transitions they produced; the next file starts afresh")
+    func discardedImport() async throws {
+        let (store, phone, _, writer, outbox) = try await Self.prepared()
+        let fixes = Self.walk(startingAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let points = fixes.map {
+            "<trkpt lat=\"\($0.coordinate.latitude)\" lon=\"\($0.coordinate.longitude)\"><time>\(ISO8601TimeFormatter.string($0.timestamp))</time></trkpt>"
+        }
+        let folder = TestDirectory.makeFolder("discarded-import")
+        let cut = folder.appendingPathComponent("cut.gpx").path
+        try ("<gpx version=\"1.1\"><trk><trkseg>\n" + points.joined(separator: "\n") + "\n<trkpt lat=\"1\" lon=\"2\"><ti").write(toFile: cut, atomically: true, encoding: .utf8)
+        var importer = FileImporter(writer: writer)
+        importer.batchSize = 10  // the walk's exit and entry are stored (and evaluated) before the file breaks
+        let report = await importer.importFile(at: cut, deviceID: phone.id)
+        guard case .failed = report.outcome else {
+            Issue.record("expected a failure, got \(report.outcome)")
+            return
+        }
+        #expect(try await store.locations(LocationQuery(userID: phone.userID)).isEmpty)
+        #expect(try await Self.kinds(store, phone) == [], "the transitions of the discarded fixes went with them")
+        #expect(try await store.regionCheckpoint(deviceID: phone.id) == nil)
+        // The whole file imported afterwards finds them again, as if the broken one had never been.
+        let whole = folder.appendingPathComponent("day.gpx").path
+        try ("<gpx version=\"1.1\"><trk><trkseg>\n" + points.joined(separator: "\n") + "\n</trkseg></trk></gpx>\n").write(toFile: whole, atomically: true, encoding: .utf8)
+        let again = await importer.importFile(at: whole, deviceID: phone.id)
+        #expect(again.inserted == fixes.count)
+        #expect(try await Self.kinds(store, phone) == ["exit@detected", "enter@detected"])
+        #expect(outbox.keys.isEmpty, "history notifies nothing")
     }
 }

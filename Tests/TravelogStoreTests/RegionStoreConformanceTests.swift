@@ -122,6 +122,43 @@ struct RegionStoreConformanceTests {
         #expect(try await store.regionCheckpoint(deviceID: phone.id)?.regions.isEmpty == true)
     }
 
+    @Test("a discarded import takes the detected transitions of its stretch with it, and a checkpoint standing in it; others stay",
+          arguments: StoreFactory.all)
+    func discardedImport(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let home = try await store.addRegion(try Self.home(), userID: ada.id, at: Self.t0)
+        func fix(minutes: Double) -> Location {
+            LocationStoreConformanceTests.fix(52.52, 13.405, secondsAfter: Self.t0.timeIntervalSince(LocationStoreConformanceTests.t0) + minutes * 60)
+        }
+        func importing(minutes: Range<Int>) async throws -> ImportID {
+            let id = try await store.beginImport(deviceID: phone.id, provenance: ImportProvenance(fileName: "broken.gpx", contentSHA256: nil, format: "gpx"))
+            _ = try await store.insert(minutes.map { StoredLocation(deviceID: phone.id, location: fix(minutes: Double($0)), source: .fileImport, importID: id) })
+            return id
+        }
+        let before = Self.transition(phone, home, .exit, minutes: -30)   // from the phone, before the import
+        let id = try await importing(minutes: 0..<60)
+        let decided = [Self.transition(phone, home, .entry, minutes: 10), Self.transition(phone, home, .exit, minutes: 59)]
+        let reported = Self.transition(phone, home, .entry, minutes: 20, source: .reported)
+        let checkpoint = RegionCheckpoint(deviceID: phone.id, evaluatedThrough: Self.t0.addingTimeInterval(59 * 60),
+                                          regions: [home.id: .init(state: .outside, pendingCrossingTime: nil)])
+        _ = try await store.recordTransitions([before] + decided + [reported], deviceID: phone.id, replacingDetected: nil, checkpoint: checkpoint)
+        try await store.discardImport(id)
+        #expect(try await store.transitions(userID: ada.id, regionID: nil, from: nil, to: nil).map(\.transition) == [before, reported])
+        #expect(try await store.regionCheckpoint(deviceID: phone.id) == nil, "the monitor's state came from the discarded fixes")
+        // The same transitions may be detected again later (their keys are free).
+        #expect(try await store.recordTransitions(decided, deviceID: phone.id, replacingDetected: nil, checkpoint: nil).count == 2)
+
+        // History older than the device's newest fix: the checkpoint stands after it and stays.
+        let later = RegionCheckpoint(deviceID: phone.id, evaluatedThrough: Self.t0.addingTimeInterval(600 * 60),
+                                     regions: [home.id: .init(state: .inside, pendingCrossingTime: nil)])
+        let old = try await importing(minutes: 100..<110)
+        let oldExit = Self.transition(phone, home, .exit, minutes: 105)
+        _ = try await store.recordTransitions([oldExit], deviceID: phone.id, replacingDetected: nil, checkpoint: later)
+        try await store.discardImport(old)
+        #expect(try await store.regionCheckpoint(deviceID: phone.id) == later)
+        #expect(try await store.transitions(userID: ada.id, regionID: nil, from: nil, to: nil).map(\.transition) == [before, decided[0], reported, decided[1]])
+    }
+
     @Test("the regions offered to a device are remembered per device", arguments: StoreFactory.all)
     func offered(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
