@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import TravelogCore
 import TravelogStore
 
@@ -16,6 +17,8 @@ public final class PostgresLocationStore: TravelogStore {
     let logger: Logger
     /// The LISTEN/NOTIFY channel of the store's schema (`StoredLocationFeed`).
     let liveChannel: String
+    /// Where the monthly partitions of `locations` end, milliseconds (`PostgresPartitions`).
+    let partitionsThroughMilliseconds = Mutex<Int64>(0)
     private let running: Task<Void, Never>
 
     /// Connects to the database at `url` and applies pending migrations (several processes may
@@ -42,6 +45,7 @@ public final class PostgresLocationStore: TravelogStore {
             running.cancel()
             throw .cannotOpen(path: url.description, reason: Self.message(error))
         }
+        await createPartitionsIfDue()
     }
 
     deinit { running.cancel() }

@@ -1,7 +1,8 @@
 import Foundation
 import PostgresNIO
 import Testing
-import TravelogPostgres
+import TravelogCore
+@testable import TravelogPostgres
 import TravelogStore
 
 /// What the PostgreSQL store promises beyond the conformance suites: its addresses, migrations that
@@ -65,6 +66,33 @@ struct PostgresLocationStoreTests {
             ORDER BY 1
             """)
         #expect(withoutUser == [])
+        store.close()
+    }
+
+    @Test("fixes of this month go to a monthly partition made ahead with the next three, older ones to the default",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
+    func monthlyPartitions() async throws {
+        let url = try #require(PostgresTestServer.url)
+        let schema = PostgresTestServer.newSchemaName()
+        let store = try await PostgresTestServer.makeStore(schema: schema)
+        let ada = try await store.addUser(named: "ada")
+        let phone = try await store.addDevice(named: "phone", userID: ada.id)
+        let now = Date()
+        let recent = Location(coordinate: Coordinate(validLatitude: 52.5, longitude: 13.4)!, horizontalAccuracyMeters: 8,
+                              timestamp: now.addingTimeInterval(-60))
+        let old = Location(coordinate: Coordinate(validLatitude: 52.5, longitude: 13.4)!, horizontalAccuracyMeters: 8,
+                           timestamp: Date(timeIntervalSince1970: 1_600_000_000))
+        _ = try await store.insert([StoredLocation(deviceID: phone.id, location: recent, source: .api),
+                                    StoredLocation(deviceID: phone.id, location: old, source: .api)])
+        let months = (0...PostgresPartitions.monthsAhead).map { PostgresPartitions.month(containing: recent.timestamp, offset: $0).name }
+        let partitions = try await Self.strings(url, schema, """
+            SELECT c.relname::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = 'locations'::regclass ORDER BY 1
+            """)
+        #expect(partitions == ["locations_default"] + months)
+        let homes = try await Self.strings(url, schema, "SELECT tableoid::regclass::text FROM locations ORDER BY timestamp_ms")
+        #expect(homes == ["locations_default", months[0]])
+        #expect(try await store.locations(LocationQuery(userID: ada.id)).count == 2)
         store.close()
     }
 
