@@ -60,6 +60,15 @@ shared_seeds() {
     esac
 }
 
+# The longest input a target is given: line formats read line by line, so 4 KB holds dozens of lines and
+# runs four times as many inputs as 16 KB; the nested formats need room for their structure.
+max_len() {
+    case "$1" in
+        csv|nmea|geolife|gpsd|owntracks) echo 4096 ;;
+        *) echo 16384 ;;
+    esac
+}
+
 # Traccar/OsmAnd's recorded requests, one seed each: query NUL content type NUL body.
 request_seeds() {
     "${PYTHON:-python3}" - "$shared/traccar-osmand/osmand_requests.jsonl" "$1" "$2" <<'PY'
@@ -93,7 +102,7 @@ for target in "${targets[@]}"; do
     if [ -d "$shared" ]; then
         for pattern in $(shared_seeds "$target"); do
             for file in "$shared"/$pattern; do
-                # Files over 256 KB would only be cut to -max_len (16 KB); they slow the start for nothing.
+                # Files over 256 KB would only be cut to -max_len (4 or 16 KB); they slow the start for nothing.
                 [ -f "$file" ] && [ "$(stat -c %s "$file")" -le 262144 ] \
                     && cp -n "$file" "$corpus/shared-$(echo "$pattern" | cut -d/ -f1)-$(basename "$file")"
             done
@@ -102,7 +111,7 @@ for target in "${targets[@]}"; do
     log="$scratch/logs/$target.log"
     status=0
     TRAVELOG_FUZZ_TARGET="$target" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
-        "$fuzzer" -max_total_time="$seconds" -max_len=16384 -timeout=20 -rss_limit_mb=2048 \
+        "$fuzzer" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$scratch/crashes/$target-" "$corpus" >"$log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
