@@ -1,17 +1,18 @@
 // Travelog's regions (geofences) on the page: the user's regions drawn on the map, a circle added
-// by naming it and clicking the map, a polygon by clicking its corners, removed from its popup or
-// the list, and the transitions of the chosen days in the timeline ("left Home 08:12") and beside
+// by naming it and clicking the map, a polygon by clicking its corners, edited (region-editor.js)
+// or removed from its popup or the list, and the transitions of the chosen days in the timeline ("left Home 08:12") and beside
 // each region ("arrived 08:01, left 15:32"). A plain script that app.js calls through
 // window.TravelogRegions (attach once the map exists, showTransitions after each timeline).
 //
-// `#map[data-region-count]` counts the regions drawn and `#timeline[data-transition-count]` the
-// transitions listed, for tests.
+// `#map[data-region-count]` counts the regions drawn, `#map path.region-<id>` is a region's shape,
+// and `#timeline[data-transition-count]` counts the transitions listed, for tests.
 'use strict';
 
 window.TravelogRegions = (() => {
   let map = null;
   let group = null;
   let api = null;
+  let renderer = null;
   let adding = false;
   /** The corners clicked so far while a polygon is drawn (null when none is), and their outline. */
   let corners = null;
@@ -40,12 +41,15 @@ window.TravelogRegions = (() => {
     map = leafletMap;
     api = request;
     group = L.featureGroup().addTo(map);
+    // SVG, not the map's canvas: each region is an element of its own (`path.region-<id>`).
+    renderer = L.svg();
     map.on('click', (event) => {
       if (adding) add(event.latlng);
       else if (corners) addCorner(event.latlng);
     });
     $('region-draw').addEventListener('click', () => (corners ? finishPolygon() : startPolygon()));
     $('region-add').addEventListener('click', () => {
+      if (TravelogRegionEditor.active()) cancelEdit();
       adding = !adding;
       $('region-add').setAttribute('aria-pressed', String(adding));
       map.getContainer().classList.toggle('placing-region', adding);
@@ -62,25 +66,26 @@ window.TravelogRegions = (() => {
     }
   }
 
-  /** A circle or a polygon per region, each with a popup to remove it, and the list. */
+  /** A circle or a polygon per region, each with a popup to edit or remove it, and the list. */
   function draw(regions) {
+    TravelogRegionEditor.finish();
     group.clearLayers();
     const list = $('regions');
     list.replaceChildren();
     for (const region of regions) {
-      const style = { color: '#6a1b9a', weight: 2, fillOpacity: 0.12 };
+      const style = { color: '#6a1b9a', weight: 2, fillOpacity: 0.12, className: `region-shape region-${region.id}`, renderer };
       const shape = region.circle
         ? L.circle([region.circle.latitude, region.circle.longitude], { ...style, radius: region.circle.radiusMeters })
         : L.polygon(region.polygon.map((ring) => ring.map(([longitude, latitude]) => [latitude, longitude])), style);
+      const row = element('li');
       const popup = element('div', 'region-popup');
       popup.append(element('strong', null, region.name), document.createElement('br'));
       const remove = element('button', 'region-remove', 'Delete');
       remove.type = 'button';
       remove.addEventListener('click', () => removeRegion(region));
-      popup.append(remove);
+      popup.append(editButton(region, shape, row), ' ', remove);
       shape.bindPopup(popup).addTo(group);
 
-      const row = element('li');
       row.dataset.regionId = String(region.id);
       const where = (region.states || []).filter((state) => state.state === 'inside').map((state) => state.device);
       row.append(element('span', 'region-name', region.name),
@@ -90,11 +95,32 @@ window.TravelogRegions = (() => {
       button.type = 'button';
       button.setAttribute('aria-label', `Delete the region ${region.name}`);
       button.addEventListener('click', () => removeRegion(region));
-      row.append(' ', button, element('div', 'region-transitions muted'));
+      row.append(' ', editButton(region, shape, row), ' ', button, element('div', 'region-transitions muted'));
       list.append(row);
     }
     map.getContainer().dataset.regionCount = String(regions.length);
     listTransitions();
+  }
+
+  /** A button that starts editing `region` (drawn as `shape`, listed in `row`). */
+  function editButton(region, shape, row) {
+    const button = element('button', 'region-edit-start', 'Edit');
+    button.type = 'button';
+    button.setAttribute('aria-label', `Edit the region ${region.name}`);
+    button.addEventListener('click', () => {
+      if (corners) stopDrawing();
+      adding = false;
+      $('region-add').setAttribute('aria-pressed', 'false');
+      map.closePopup();
+      TravelogRegionEditor.edit(region, { map, api, row, shape, renderer, status, done: load });
+    });
+    return button;
+  }
+
+  function cancelEdit() {
+    TravelogRegionEditor.finish();
+    status('');
+    load();
   }
 
   /** Each region's transitions of the chosen days beside it: "arrived 08:01, left 15:32". */
@@ -115,6 +141,7 @@ window.TravelogRegions = (() => {
   }
 
   function startPolygon() {
+    if (TravelogRegionEditor.active()) cancelEdit();
     adding = false;
     $('region-add').setAttribute('aria-pressed', 'false');
     corners = [];
