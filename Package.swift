@@ -92,9 +92,16 @@ let package = Package(
             dependencies: ["TravelogCore", "TravelogStore", "CCairo", "CPNG"],
             swiftSettings: swiftSettings
         ),
+        // POST through libcurl loaded at first use (dlopen): the tracker's uploads, without
+        // FoundationNetworking (which maps libcurl and its TLS libraries into every process).
+        .target(
+            name: "CTravelogHTTP",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(
             name: "TravelogTracker",
             dependencies: [
+                "CTravelogHTTP",
                 "TravelogTracking",
                 "TravelogFormats",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -214,7 +221,6 @@ let package = Package(
         // The tracker alone (`travelog track` executes it when it is beside `travelog`): the Swift
         // runtime and Foundation linked statically, so only the pages it uses are resident, not
         // those every shared library dirties when loaded (RSS at 10 fixes/s: issue 14).
-        // FoundationNetworking linked statically needs libcurl (Debian libcurl4-openssl-dev).
         .executableTarget(
             name: "travelog-track",
             dependencies: ["TravelogTrackCLI"],
@@ -223,8 +229,8 @@ let package = Package(
             // Foundation's modules do not name for a static link are listed by hand.
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld"]),
-                .linkedLibrary("CoreFoundation"), .linkedLibrary("_CFURLSessionInterface"), .linkedLibrary("_FoundationICU"),
-                .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"), .linkedLibrary("curl"),
+                .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationICU"),
+                .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
             ]
         ),
         .executableTarget(

@@ -1,7 +1,6 @@
+import CTravelogHTTP
+import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends batches to an Overland receiver: `POST` of `{"locations":[…]}` with
 /// `Authorization: Bearer <token>`; delivered only when the answer is 2xx with
@@ -36,28 +35,51 @@ public struct OverlandUploader: Sendable {
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// Posts one batch; returns when the receiver acknowledged it.
+    /// Posts one batch; returns when the receiver acknowledged it. The request goes through
+    /// libcurl, loaded at the first upload (`CTravelogHTTP`), on a thread of its own.
     /// - Throws: `UploadError`.
     public func upload(_ features: [String]) async throws(UploadError) {
-        var request = URLRequest(url: endpoint, timeoutInterval: timeoutSeconds)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.httpBody = OverlandFeature.body(features)
-        let data: Data, response: URLResponse
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw .unreachable(error.localizedDescription)
-        }
+        let (status, data) = try await post(OverlandFeature.body(features))
         let body = String(decoding: data, as: UTF8.self)
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            throw .status((response as? HTTPURLResponse)?.statusCode ?? 0, body: body)
-        }
+        guard (200..<300).contains(status) else { throw .status(status, body: body) }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] as? String == "ok" else {
             throw .notAcknowledged(body: body)
         }
     }
+
+    /// One POST of a JSON body; redirects are answers, not followed.
+    /// - Returns: the HTTP status and the answer's body.
+    private func post(_ body: Data) async throws(UploadError) -> (Int, Data) {
+        let url = endpoint.absoluteString
+        let headers = ["Content-Type: application/json", "Authorization: Bearer \(token)"]
+        let timeoutMilliseconds = Int(timeoutSeconds * 1000)
+        let result: Result<(Int, Data), UploadError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var response = travelog_http_response()
+                defer { travelog_http_response_free(&response) }
+                let outcome = withCStringArray(headers) { headerPointers in
+                    body.withUnsafeBytes { bytes in
+                        travelog_http_post(url, headerPointers, headers.count, bytes.baseAddress, bytes.count, timeoutMilliseconds, &response)
+                    }
+                }
+                guard outcome == TRAVELOG_HTTP_OK else {
+                    let message = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                    continuation.resume(returning: .failure(.unreachable(message)))
+                    return
+                }
+                let data = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
+                continuation.resume(returning: .success((response.status, data)))
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Calls `body` with the strings as a C array of C strings, valid only during the call.
+private func withCStringArray<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { UnsafePointer(strdup($0)) }
+    defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
+    return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
 
 /// The wait before the next upload after failures: 5 s doubling to 5 minutes, so a server that
