@@ -45,72 +45,70 @@ extension WorldMagneticModel {
         let p = (primeVerticalRadius + heightMeters) * cosLatitude
         let z = (primeVerticalRadius * (1 - e2) + heightMeters) * sinLatitude
         let radius = (p * p + z * z).squareRoot()
-        let geocentricLatitude = asin(z / radius)
-        let x = sin(geocentricLatitude)          // cos of the colatitude
-        let s = cos(geocentricLatitude)          // sin of the colatitude
+        let x = z / radius          // sin of the geocentric latitude, cos of the colatitude
+        let s = p / radius          // cos of the geocentric latitude, sin of the colatitude
         let ratio = Self.referenceRadiusMeters / radius
 
         return coefficients.withUnsafeBufferPointer { terms in
-          withUnsafeTemporaryAllocation(of: Double.self, capacity: 8 * (degree + 1)) { scratch in
-            // Rows n-2, n-1 and n of the associated Legendre functions and their derivatives
-            // (MAG_PcupLow), kept three rows at a time; each row is summed as soon as it is made
-            // (MAG_Summation), so the whole triangle is never stored.
+          withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 4 * (degree + 1)) { scratch in
+            // Rows n-2, n-1 and n of the associated Legendre functions beside their derivatives,
+            // (P, dP) pairs (MAG_PcupLow), kept three rows at a time; each row is summed as soon
+            // as it is made (MAG_Summation), so the whole triangle is never stored.
             let width = degree + 1
             var twoBack = scratch.baseAddress!, oneBack = twoBack + width, current = oneBack + width
-            var dTwoBack = current + width, dOneBack = dTwoBack + width, dCurrent = dOneBack + width
-            let cosM = dCurrent + width, sinM = cosM + width
-            cosM[0] = 1; sinM[0] = 0
+            let cosSinM = current + width  // (cos mλ, sin mλ)
+            cosSinM[0] = SIMD2(1, 0)
             let cosL = cos(longitude), sinL = sin(longitude)
             for m in stride(from: 1, through: degree, by: 1) {
-                cosM[m] = cosM[m - 1] * cosL - sinM[m - 1] * sinL
-                sinM[m] = cosM[m - 1] * sinL + sinM[m - 1] * cosL
+                let previous = cosSinM[m &- 1]
+                cosSinM[m] = SIMD2(previous.x * cosL - previous.y * sinL, previous.x * sinL + previous.y * cosL)
             }
-            oneBack[0] = 1; dOneBack[0] = 0  // row 0
+            oneBack[0] = SIMD2(1, 0)  // row 0
             var bx = 0.0, by = 0.0, bz = 0.0
             var radiusPower = ratio * ratio
             for n in 1...degree {
-                let row = n * (n + 1) / 2
+                let row = n &* (n &+ 1) / 2
                 // m ≤ n-2: the three-term recursion with K (Schmidt-unnormalised Gauss functions).
-                if n >= 2 {
-                    for m in 0...(n - 2) {
-                        let k = terms[row + m].recursionK
-                        current[m] = x * oneBack[m] - k * twoBack[m]
-                        dCurrent[m] = x * dOneBack[m] - s * oneBack[m] - k * dTwoBack[m]
-                    }
+                var m = 0
+                while m < n &- 1 {
+                    let k = terms[row &+ m].recursionK
+                    let one = oneBack[m]
+                    current[m] = x * one - k * twoBack[m] - SIMD2(0, s * one.x)
+                    m &+= 1
                 }
                 // m = n-1 and m = n.
-                current[n - 1] = x * oneBack[n - 1]
-                dCurrent[n - 1] = x * dOneBack[n - 1] - s * oneBack[n - 1]
-                current[n] = s * oneBack[n - 1]
-                dCurrent[n] = s * dOneBack[n - 1] + x * oneBack[n - 1]
+                let last = oneBack[n &- 1]
+                current[n &- 1] = x * last - SIMD2(0, s * last.x)
+                current[n] = s * last + SIMD2(0, x * last.x)
                 // The field in the geocentric frame (derivatives with respect to latitude).
                 radiusPower *= ratio
-                var sumX = 0.0, sumY = 0.0, sumZ = 0.0
+                var sumZX = SIMD2<Double>(0, 0), sumY = 0.0, mDouble = 0.0
                 for m in 0...n {
-                    let term = terms[row + m]  // Schmidt-normalised
+                    let term = terms[row &+ m]  // Schmidt-normalised
                     let g = term.g + years * term.gDot
                     let h = term.h + years * term.hDot
-                    let p = current[m]
-                    let cosTerm = g * cosM[m] + h * sinM[m]
-                    sumZ += cosTerm * p
-                    sumY += (g * sinM[m] - h * cosM[m]) * Double(m) * p
-                    sumX -= cosTerm * dCurrent[m]
+                    let cs = cosSinM[m], pair = current[m]
+                    let cosTerm = g * cs.x + h * cs.y
+                    sumZX += cosTerm * pair
+                    sumY += (g * cs.y - h * cs.x) * mDouble * pair.x
+                    mDouble += 1
                 }
-                bz -= radiusPower * Double(n + 1) * sumZ
+                bz -= radiusPower * Double(n &+ 1) * sumZX.x
                 by += radiusPower * sumY
-                bx -= radiusPower * sumX
+                bx += radiusPower * sumZX.y
                 (twoBack, oneBack, current) = (oneBack, current, twoBack)
-                (dTwoBack, dOneBack, dCurrent) = (dOneBack, dCurrent, dTwoBack)
             }
             if abs(s) > 1e-10 {
                 by /= s
             } else {
                 by = poleEastComponent(sinLatitude: x, ratio: ratio, years: years, cosL: cosL, sinL: sinL)
             }
-            // Rotate by ψ = geocentric - geodetic latitude (MAG_RotateMagneticVector).
-            let psi = geocentricLatitude - latitude
-            let north = bx * cos(psi) - bz * sin(psi)
-            let down = bx * sin(psi) + bz * cos(psi)
+            // Rotate by ψ = geocentric - geodetic latitude (MAG_RotateMagneticVector), its sine
+            // and cosine from those of the two latitudes (no trigonometric call).
+            let sinPsi = x * cosLatitude - s * sinLatitude
+            let cosPsi = s * cosLatitude + x * sinLatitude
+            let north = bx * cosPsi - bz * sinPsi
+            let down = bx * sinPsi + bz * cosPsi
             return MagneticFieldElements(northNanotesla: north, eastNanotesla: by, downNanotesla: down)
           }
         }
