@@ -9,14 +9,14 @@ import TravelogStore
 extension PostgresLocationStore: StoreTableAccess {
     public func rows(of table: StoreTable, device: StoreTableDevice?, after key: StoreRow?,
                      limit: Int) async throws(StoreError) -> [StoreRow] {
-        let query = try Self.selection(table, device: device, after: key, descending: false, limit: limit)
+        let query = Self.selection(table, device: device, after: key, descending: false, limit: limit)
         return try await rows("reading \(table.name) to move", query).map { row throws(StoreError) in
             try Self.storeRow(row, table)
         }
     }
 
     public func lastKey(of table: StoreTable, device: StoreTableDevice?) async throws(StoreError) -> StoreRow? {
-        let query = try Self.selection(table, device: device, after: nil, descending: true, limit: 1)
+        let query = Self.selection(table, device: device, after: nil, descending: true, limit: 1)
         return try await rows("reading \(table.name) to move", query).first.map { row throws(StoreError) in
             table.key(of: try Self.storeRow(row, table))
         }
@@ -53,30 +53,26 @@ extension PostgresLocationStore: StoreTableAccess {
 
     /// The query for rows of `table` in key order (the key's texts in byte order, as SQLite's).
     static func selection(_ table: StoreTable, device: StoreTableDevice?, after key: StoreRow?, descending: Bool,
-                          limit: Int) throws(StoreError) -> PostgresQuery {
+                          limit: Int) -> PostgresQuery {
         var bindings = PostgresBindings()
         var conditions: [String] = []
-        do {
-            if let device {
-                try bindings.append(device.userID)
-                try bindings.append(device.deviceID)
-                conditions.append("user_id = $1 AND device_id = $2")
-            }
-            if let key {
-                var placeholders: [String] = []
-                for value in key {
-                    switch value {
-                    case .null: bindings.appendNull()
-                    case .integer(let integer): try bindings.append(integer)
-                    case .real(let real): try bindings.append(real)
-                    case .text(let text): try bindings.append(text)
-                    }
-                    placeholders.append("$\(bindings.count)")
+        if let device {
+            bindings.append(device.userID)
+            bindings.append(device.deviceID)
+            conditions.append("user_id = $1 AND device_id = $2")
+        }
+        if let key {
+            var placeholders: [String] = []
+            for value in key {
+                switch value {
+                case .null: bindings.appendNull()
+                case .integer(let integer): bindings.append(integer)
+                case .real(let real): bindings.append(real)
+                case .text(let text): bindings.append(text)
                 }
-                conditions.append("(\(table.key.joined(separator: ", "))) > (\(placeholders.joined(separator: ", ")))")
+                placeholders.append("$\(bindings.count)")
             }
-        } catch {
-            throw .database(operation: "reading \(table.name) to move", message: message(error))
+            conditions.append("(\(table.key.joined(separator: ", "))) > (\(placeholders.joined(separator: ", ")))")
         }
         let order = table.key.map { name in
             let collation = table.columns.first { $0.name == name }?.kind == .text ? " COLLATE \"C\"" : ""

@@ -96,6 +96,45 @@ struct PostgresLocationStoreTests {
         store.close()
     }
 
+    @Test("two processes working on one device take turns; on another device they need not wait",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
+    func deviceWorkTakesTurns() async throws {
+        let schema = PostgresTestServer.newSchemaName()
+        let first = try await PostgresTestServer.makeStore(schema: schema)
+        let second = try await PostgresTestServer.makeStore(schema: schema)
+        let overlap = Overlap()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in [first, second, first, second, first, second].enumerated() {
+                group.addTask {
+                    try await store.exclusively(deviceID: DeviceID(rawValue: 7)) {
+                        overlap.enter()
+                        try await Task.sleep(for: .milliseconds(30 + index))
+                        overlap.leave()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(overlap.maximum == 1)
+        // Another device's work runs while the first device's is held.
+        let other = try await first.exclusively(deviceID: DeviceID(rawValue: 7)) {
+            try await second.exclusively(deviceID: DeviceID(rawValue: 8)) { 8 }
+        }
+        #expect(other == 8)
+        first.close()
+        second.close()
+    }
+
+    /// How many bodies ran at once, at most.
+    final class Overlap: @unchecked Sendable {
+        private let lock = NSLock()
+        private var inside = 0
+        private(set) var maximum = 0
+
+        func enter() { lock.withLock { inside += 1; maximum = max(maximum, inside) } }
+        func leave() { lock.withLock { inside -= 1 } }
+    }
+
     @Test("two server processes sending from one outbox never take the same delivery",
           .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
     func twoSenders() async throws {

@@ -43,7 +43,8 @@ public final class JournalService: Service, Sendable {
     let reader: JournalReader
     let notify: @Sendable (JournalNotification) async -> Void
     let logger: Logger
-    private let pending = Mutex<[DeviceID: (device: Device, from: Date, to: Date)]>([:])
+    /// What was stored per device since the last run, and the number of the latest change.
+    private let pending = Mutex<(changes: [DeviceID: (device: Device, changes: [JournalChange])], latest: UInt64)>(([:], 0))
     /// Where each device's detection stood after its latest batches (touched only inside `chain`).
     private let resumePoints = Mutex<[DeviceID: [JournalResumePoint]]>([:])
     private let chain = TaskChain()
@@ -59,14 +60,13 @@ public final class JournalService: Service, Sendable {
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for the stretch from `first` to `last` to be re-processed.
+    /// Asks for the stretch from `first` to `last` to be re-processed; called once the fixes are
+    /// stored, so the change's number tells a later run that it has read them.
     func enqueue(device: Device, from first: Date, to last: Date) {
         pending.withLock { pending in
-            if let known = pending[device.id] {
-                pending[device.id] = (device, min(known.from, first), max(known.to, last))
-            } else {
-                pending[device.id] = (device, first, last)
-            }
+            pending.latest += 1
+            let change = JournalChange(from: first, to: last, number: pending.latest)
+            pending.changes[device.id, default: (device, [])].changes.append(change)
         }
         wake.yield()
     }
@@ -79,15 +79,20 @@ public final class JournalService: Service, Sendable {
     }
 
     private func processPending() async {
-        let work = pending.withLock { pending in
-            defer { pending.removeAll() }
-            return Array(pending.values)
+        let (work, latest) = pending.withLock { pending in
+            defer { pending.changes.removeAll() }
+            return (Array(pending.changes.values), pending.latest)
         }
         for item in work {
             do {
-                var points = resumePoints.withLock { $0.removeValue(forKey: item.device.id) } ?? []
-                let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points)
-                resumePoints.withLock { $0[item.device.id] = points }
+                let points = resumePoints.withLock { $0.removeValue(forKey: item.device.id) } ?? []
+                let (changes, after) = try await exclusively(item.device) { [processor] in
+                    var points = points
+                    let changes = try await processor.process(device: item.device, changes: item.changes, latestChange: latest,
+                                                              resumePoints: &points)
+                    return (changes, points)
+                }
+                resumePoints.withLock { $0[item.device.id] = after }
                 await announce(changes, device: item.device)
             } catch {
                 logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])
@@ -100,8 +105,19 @@ public final class JournalService: Service, Sendable {
     public func reprocess(device: Device) async throws -> VisitChanges {
         try await chain.value { [self] () async -> Result<VisitChanges, any Error> in
             resumePoints.withLock { _ = $0.removeValue(forKey: device.id) }
-            do { return .success(try await processor.process(device: device)) } catch { return .failure(error) }
+            do {
+                return .success(try await exclusively(device) { [processor] in try await processor.process(device: device) })
+            } catch {
+                return .failure(error)
+            }
         }.get()
+    }
+
+    /// Runs `body` as the only process working on the device when the store is shared by several
+    /// (PostgreSQL), else at once (this service already runs one device's work at a time).
+    private func exclusively<T: Sendable>(_ device: Device, _ body: @Sendable () async throws -> T) async throws -> T {
+        guard let shared = processor.store as? any ExclusiveDeviceWork else { return try await body() }
+        return try await shared.exclusively(deviceID: device.id, body)
     }
 
     public func run() async throws {

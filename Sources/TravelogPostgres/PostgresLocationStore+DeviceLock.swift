@@ -1,0 +1,31 @@
+import Logging
+import PostgresNIO
+import TravelogStore
+
+/// Work on one device in one process at a time: a session advisory lock keyed by the schema and the
+/// device (the two-key form, apart from the migrations' one-key lock), held on a connection of its
+/// own while the work runs on the others, and released when it ends or the connection drops.
+extension PostgresLocationStore: ExclusiveDeviceWork {
+    public func exclusively<T: Sendable>(deviceID: DeviceID, _ body: @Sendable () async throws -> T) async throws -> T {
+        let keys = (namespace: Self.lockNamespace(liveChannel), device: Int32(truncatingIfNeeded: deviceID.rawValue))
+        return try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(keys.namespace), \(keys.device))", logger: logger)
+            do {
+                let value = try await body()
+                try await connection.query("SELECT pg_advisory_unlock(\(keys.namespace), \(keys.device))", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(keys.namespace), \(keys.device))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// The lock's first key: FNV-1a (32-bit) of the schema's channel name, so schemas of one
+    /// database do not wait for each other.
+    static func lockNamespace(_ name: String) -> Int32 {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        return Int32(bitPattern: hash)
+    }
+}
