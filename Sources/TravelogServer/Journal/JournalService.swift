@@ -43,8 +43,7 @@ public final class JournalService: Service, Sendable {
     let reader: JournalReader
     let notify: @Sendable (JournalNotification) async -> Void
     let logger: Logger
-    /// What was stored per device since the last run, and the number of the latest change.
-    private let pending = Mutex<(changes: [DeviceID: (device: Device, changes: [JournalChange])], latest: UInt64)>(([:], 0))
+    private let pending = Mutex<[DeviceID: (device: Device, from: Date, to: Date)]>([:])
     /// Where each device's detection stood after its latest batches (touched only inside `chain`).
     private let resumePoints = Mutex<[DeviceID: [JournalResumePoint]]>([:])
     private let chain = TaskChain()
@@ -60,13 +59,14 @@ public final class JournalService: Service, Sendable {
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for the stretch from `first` to `last` to be re-processed; called once the fixes are
-    /// stored, so the change's number tells a later run that it has read them.
+    /// Asks for the stretch from `first` to `last` to be re-processed.
     func enqueue(device: Device, from first: Date, to last: Date) {
         pending.withLock { pending in
-            pending.latest += 1
-            let change = JournalChange(from: first, to: last, number: pending.latest)
-            pending.changes[device.id, default: (device, [])].changes.append(change)
+            if let known = pending[device.id] {
+                pending[device.id] = (device, min(known.from, first), max(known.to, last))
+            } else {
+                pending[device.id] = (device, first, last)
+            }
         }
         wake.yield()
     }
@@ -79,17 +79,16 @@ public final class JournalService: Service, Sendable {
     }
 
     private func processPending() async {
-        let (work, latest) = pending.withLock { pending in
-            defer { pending.changes.removeAll() }
-            return (Array(pending.changes.values), pending.latest)
+        let work = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
         }
         for item in work {
             do {
                 let points = resumePoints.withLock { $0.removeValue(forKey: item.device.id) } ?? []
                 let (changes, after) = try await exclusively(item.device) { [processor] in
                     var points = points
-                    let changes = try await processor.process(device: item.device, changes: item.changes, latestChange: latest,
-                                                              resumePoints: &points)
+                    let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points)
                     return (changes, points)
                 }
                 resumePoints.withLock { $0[item.device.id] = after }
