@@ -114,6 +114,8 @@ def edit_circle(devtools, report, region_id):
     for field, text in (("region-edit-name", "Corner shop"), ("region-edit-radius", "300")):
         devtools.evaluate(f"(() => {{ const input = document.querySelector({row} + ' .{field}'); input.focus(); input.select(); }})()")
         devtools.call("Input.insertText", {"text": text})
+    devtools.evaluate(f"document.querySelector({row}).scrollIntoView({{block: 'center', inline: 'nearest'}})")
+    screenshot(devtools, os.environ.get("TRAVELOG_REGION_FORM_SCREENSHOT", "/tmp/travelog-region-edit-form.png"))
     devtools.evaluate("document.getElementById('map').scrollIntoView()")
     box = devtools.evaluate("(() => { const r = document.getElementById('map').getBoundingClientRect();"
                             " return [r.left, r.top, r.width, r.height]; })()")
