@@ -3,9 +3,9 @@ import Foundation
 
 /// Encodes cairo's premultiplied ARGB32 pixels as PNG through libpng's simplified write API,
 /// tuned for map tiles: a paletted image (with transparency) when the image has at most 256
-/// distinct pixels, as a one-colour path tile has, otherwise 8-bit RGBA; in both cases without
-/// row filters and at a low zlib level (libpng's `PNG_IMAGE_FLAG_FAST`), which writes a tile
-/// several times faster than cairo's own PNG writer at zlib's default level.
+/// distinct pixels, as a one-colour path tile has, otherwise 8-bit RGBA; paletted images and
+/// tiles without row filters and at a low zlib level (libpng's `PNG_IMAGE_FLAG_FAST`), which
+/// writes a tile several times faster than cairo's own PNG writer at zlib's default level.
 ///
 /// Both forms decode to the same straight-alpha pixels as ``Canvas/rgbaBytes()``.
 struct PNGEncoder {
@@ -13,6 +13,10 @@ struct PNGEncoder {
     static let paletteCapacity = 256
     /// libpng's `PNG_FORMAT_RGBA` (a macro Swift does not import).
     static let rgba = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+
+    /// The most pixels an RGBA image may have to be written fast: a tile at twice the density.
+    /// Larger ones (snapshots) are written at libpng's default filters and level, half the size.
+    static let fastPixelLimit = 512 * 512
 
     /// The pixels: `heightPixels` rows of `strideBytes` bytes, each pixel a native-endian
     /// premultiplied ARGB `UInt32`.
@@ -99,6 +103,7 @@ struct PNGEncoder {
     /// Hands the rows to libpng and returns the file it writes.
     private func write(format: UInt32, rows: [UInt8], rowBytes: Int, colormap: [UInt8]?,
                        colormapEntries: Int) throws(RenderError) -> Data {
+        let fast = colormap != nil || widthPixels * heightPixels <= Self.fastPixelLimit
         // Unfiltered rows, zlib's stored-block overhead, chunk headers and the palette: enough
         // in practice; libpng says how much it needs when it is not.
         var capacity = (rowBytes + 1) * heightPixels
@@ -110,7 +115,7 @@ struct PNGEncoder {
             image.width = UInt32(widthPixels)
             image.height = UInt32(heightPixels)
             image.format = format
-            image.flags = UInt32(PNG_IMAGE_FLAG_FAST)
+            image.flags = fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
             image.colormap_entries = UInt32(colormapEntries)
             var output = Data(count: capacity)
             var size = capacity
