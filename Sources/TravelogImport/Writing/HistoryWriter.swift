@@ -99,11 +99,13 @@ public struct HistoryWriter: Sendable {
             }
             if let device, !valid.isEmpty {
                 outcome.stored = try await store.insert(valid.map { StoredLocation(deviceID: device.id, location: $0, source: source) })
-                if outcome.stored.inserted > 0 { await evaluateRegions(valid, device: device) }
-                await observer.didStore(valid, summary: outcome.stored, device: device, source: source)
+                // The journal hears first, right after the commit: it can then tell that a run which
+                // started later has read these fixes already.
                 if outcome.stored.inserted > 0, let first = valid.map(\.timestamp).min(), let last = valid.map(\.timestamp).max() {
                     await journal?.historyChanged(device: device, from: first, to: last)
                 }
+                if outcome.stored.inserted > 0 { await evaluateRegions(valid, device: device) }
+                await observer.didStore(valid, summary: outcome.stored, device: device, source: source)
             }
             if !refused.isEmpty, policy == .keepValid {
                 let kept = refused.map { keepable($0.item, reason: $0.reason, userID: target.userID, device: device,

@@ -39,6 +39,9 @@ public final class JournalService: Service, Sendable {
     /// Only visits this recent notify (older ones come from imports of history), seconds.
     public static let notificationHorizonSeconds: TimeInterval = 6 * 3600
 
+    /// How long the background run waits after being woken before it reads.
+    static let coalescingDelay = Duration.milliseconds(20)
+
     public let processor: JournalProcessor
     let reader: JournalReader
     let notify: @Sendable (JournalNotification) async -> Void
@@ -91,7 +94,9 @@ public final class JournalService: Service, Sendable {
                     let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points)
                     return (changes, points)
                 }
-                resumePoints.withLock { $0[item.device.id] = after }
+                // Another process may work on the device next when the store is shared (PostgreSQL),
+                // and a point does not know what that process stored: keep points only when alone.
+                if !(processor.store is any ExclusiveDeviceWork) { resumePoints.withLock { $0[item.device.id] = after } }
                 await announce(changes, device: item.device)
             } catch {
                 logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])
@@ -122,6 +127,9 @@ public final class JournalService: Service, Sendable {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             for await _ in self.wakes {
+                // Uploads in flight together land within a few milliseconds: waiting that long lets
+                // one run read them all, instead of a run per upload re-reading the ones it missed.
+                try? await Task.sleep(for: Self.coalescingDelay)
                 await self.drain()
             }
         }
