@@ -15,15 +15,24 @@ enum BinaryDataFile {
         case unreadable(errno: Int32)
     }
 
+    /// Opens a file to read, with its size; the caller closes the descriptor.
+    static func openForReading(_ path: String) throws(ReadFailure) -> (descriptor: Int32, size: Int) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw errno == ENOENT ? .notFound : .unreadable(errno: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw .unreadable(errno: failure)
+        }
+        return (descriptor, Int(status.st_size))
+    }
+
     /// The whole file, read with one `read` loop.
     /// - Complexity: O(file size).
     static func contents(ofFile path: String) throws(ReadFailure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw errno == ENOENT ? .notFound : .unreadable(errno: errno) }
+        let (descriptor, size) = try openForReading(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(errno: errno) }
-        let size = Int(status.st_size)
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         var failure: Int32 = 0

@@ -24,12 +24,8 @@ final class MappedBytes: @unchecked Sendable {
     /// - Throws: `BinaryDataFile.ReadFailure` when the file is missing or cannot be opened or mapped.
     /// - Complexity: O(1); pages are read as they are touched.
     convenience init(contentsOfFile path: String) throws(BinaryDataFile.ReadFailure) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw errno == ENOENT ? .notFound : .unreadable(errno: errno) }
+        let (descriptor, size) = try BinaryDataFile.openForReading(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(errno: errno) }
-        let size = Int(status.st_size)
         guard size > 0 else {
             self.init(copying: [])
             return

@@ -19,28 +19,27 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Updates the display with bytes done (of total, when known) and items done.
     func update(bytes: Int, totalBytes: Int?, items: Int, itemName: String) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = now
-        let line = Self.render(label: label, bytes: bytes, totalBytes: totalBytes, items: items, itemName: itemName,
-                               elapsedSeconds: now.timeIntervalSince(started))
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        draw { elapsed in
+            Self.render(label: label, bytes: bytes, totalBytes: totalBytes, items: items, itemName: itemName, elapsedSeconds: elapsed)
+        }
     }
 
     /// Updates the display with items done of a known total.
     func update(items: Int, totalItems: Int, itemName: String) {
+        draw { elapsed in
+            Self.render(label: label, items: items, totalItems: totalItems, itemName: itemName, elapsedSeconds: elapsed)
+        }
+    }
+
+    /// Redraws the line `line(seconds since start)`, at most ten times a second.
+    private func draw(_ line: (Double) -> String) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
         guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
-        let line = Self.render(label: label, items: items, totalItems: totalItems, itemName: itemName,
-                               elapsedSeconds: now.timeIntervalSince(started))
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line(now.timeIntervalSince(started))).utf8))
     }
 
     /// Clears the line (before the summary is printed).
