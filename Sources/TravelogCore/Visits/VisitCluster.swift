@@ -9,17 +9,10 @@ struct VisitCluster: Sendable, Equatable {
     private var centroid: WeightedCentroid
     /// The first fix's coordinate, exactly as given (the center of a one-fix cluster).
     private let firstCoordinate: Coordinate
-    /// The first fix, where a stay that is not yet a visit is anchored (`VisitDetector`).
-    let firstFix: PathFix
 
     init(_ fix: PathFix, coordinate: Coordinate) {
         centroid = WeightedCentroid(fix)
         firstCoordinate = coordinate
-        firstFix = fix
-    }
-
-    static func == (lhs: VisitCluster, rhs: VisitCluster) -> Bool {
-        lhs.centroid == rhs.centroid && lhs.firstCoordinate == rhs.firstCoordinate
     }
 
     mutating func add(_ fix: PathFix) { centroid.add(fix) }

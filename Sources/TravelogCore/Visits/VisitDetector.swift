@@ -13,9 +13,6 @@ import Foundation
 /// - A silence longer than `maximumSilenceSeconds` (a `HistoryGap`) ends the visit at its last
 ///   fix wherever the next fix is: a gap in the history is never part of a stay. A stay that had
 ///   not yet lasted long enough is dropped, and the fix after the gap starts afresh.
-/// - While a stay is not yet a visit, a fix must also lie within `radiusMeters` of the stay's
-///   first fix (plus that fix's accuracy): a slow walk sampled sparsely (a fix a minute, steps
-///   inside the radius) drags a running mean along with it, and would otherwise be a stay.
 /// - A single outlier that the next fix contradicts does not end a visit (with the default
 ///   `departureFixCount` of 2), nor does a fix whose reported accuracy is worse than
 ///   `maximumAccuracyMeters`, nor one whose accuracy circle still reaches the place (it lies
@@ -150,10 +147,7 @@ public struct VisitDetector: Sendable {
             return
         }
         let distance = place.point.chordMeters(to: sample.fix.point)
-        // A stay that is not yet a visit is also anchored at its first fix (Li et al.'s distance to
-        // the first point): a slow walk, which the running mean follows, cannot become a stay.
-        let anchorMeters = established ? 0 : place.firstFix.point.chordMeters(to: sample.fix.point) - place.firstFix.accuracyMeters
-        if distance <= tuning.radiusMeters, anchorMeters <= tuning.radiusMeters {
+        if distance <= tuning.radiusMeters {
             outlierCount += outside.count
             outside.removeAll(keepingCapacity: true)
             place.add(sample.fix)
@@ -164,7 +158,7 @@ public struct VisitDetector: Sendable {
             }
             return
         }
-        if distance <= tuning.radiusMeters + sample.reportedAccuracyMeters, anchorMeters <= tuning.radiusMeters + sample.reportedAccuracyMeters {
+        if distance <= tuning.radiusMeters + sample.reportedAccuracyMeters {
             inaccurateCount += 1
             return
         }
