@@ -24,6 +24,10 @@ public final class AccountService: Sendable {
     private let throttle = Mutex(LoginThrottle())
     /// bcrypt verifications run so far (tests count them: an unknown name costs one, a throttled attempt none).
     let passwordChecks = Atomic(0)
+    /// This service's password checks waiting for the hashing thread or on it.
+    private let waitingChecks = Atomic(0)
+    /// Once this many of the service's checks wait, the next login is refused at once as busy.
+    public static let maximumWaitingChecks = 64
     /// A hash of the server's cost that no password matches, checked for unknown users so that
     /// an unknown name costs what a known one does (no user enumeration by timing). Made on first use.
     private let dummyHash = Mutex<String?>(nil)
@@ -78,6 +82,11 @@ public final class AccountService: Sendable {
         let checked: String
         if let hash { checked = hash } else { checked = try await unmatchableHash() }
         passwordChecks.add(1, ordering: .relaxed)
+        guard waitingChecks.add(1, ordering: .relaxed).newValue <= Self.maximumWaitingChecks else {
+            waitingChecks.subtract(1, ordering: .relaxed)
+            throw .busy(retryAfterSeconds: 5)
+        }
+        defer { waitingChecks.subtract(1, ordering: .relaxed) }
         let matches = try await Self.offload { Bcrypt.verify(password, hash: checked) }
         guard let user, hash != nil, matches else {
             throttle.withLock { $0.failed(keys, at: Date()) }

@@ -10,8 +10,11 @@ import Glibc
 ///
 /// The threads start on first use and live as long as the process.
 final class PasswordHashingQueue: @unchecked Sendable {
-    /// The process's queue: one thread, so that on a small machine the other cores stay free for requests.
-    static let shared = PasswordHashingQueue(threadCount: 1, maximumWaiting: 64)
+    /// The process's queue: one thread, so that on a small machine the other cores stay free for
+    /// requests. Each `AccountService` bounds its own logins waiting here (a test process runs many
+    /// servers, and a server's login flood must not refuse another's); this bound only keeps the
+    /// line finite.
+    static let shared = PasswordHashingQueue(threadCount: 1, maximumWaiting: 4_096)
 
     let threadCount: Int
     let maximumWaiting: Int
