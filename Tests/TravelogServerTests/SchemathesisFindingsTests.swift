@@ -95,6 +95,7 @@ struct SchemathesisKnownFailuresTests {
               (#"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[13.4,52.5],[13.5,52.5]]},"properties":{"timestamp":"2024-03-01T09:01:00Z"}}"#, "geometry"),
               (#"{"type":"Feature","geometry":{"type":"Point","coordinates":["13.4","52.5"]},"properties":{"timestamp":"2024-03-01T09:01:00Z"}}"#, "coordinates"),
               (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,52.5,30,1]},"properties":{"timestamp":"2024-03-01T09:01:00Z"}}"#, "coordinates"),
+              (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[181,0,0]},"properties":{"timestamp":"2024-03-01T09:01:00Z"}}"#, "longitude"),
               (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{}}"#, "time"),
           ])
     func strictGeoJSON(feature: String, field: String) async throws {

@@ -135,6 +135,7 @@ extension GeoJSONGeometry {
             index += 1
             element = try parser.nextElement()
         }
+        if let longitude, abs(longitude) > 180 { hasWrappedLongitude = true }
         if problem == nil {
             if let longitude, let latitude {
                 do throws(CoordinateError) {

@@ -57,6 +57,8 @@ struct GeoJSONGeometry {
     /// Whether a position was written as files do but RFC 7946 does not: a number in a string, or
     /// more than three elements (read all the same; a strict reader refuses it).
     var hasLoosePosition = false
+    /// Whether a longitude lay outside -180…180 (read wrapped round; a strict reader refuses it).
+    var hasWrappedLongitude = false
     /// What makes the whole geometry unusable (positions nested unevenly, a wrong `type`).
     var problem: RecordRejection?
 

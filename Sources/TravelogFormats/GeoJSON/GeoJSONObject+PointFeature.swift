@@ -23,6 +23,10 @@ extension GeoJSONObject {
             return RecordRejection(position: geometry.start, reason: .invalidValue(
                 field: "coordinates", value: "not one position of two or three numbers"))
         }
+        if geometry.hasWrappedLongitude {
+            return RecordRejection(position: geometry.start, reason: .invalidValue(
+                field: "coordinates", value: "a longitude outside -180…180"))
+        }
         return nil
     }
 }
