@@ -62,7 +62,13 @@ struct GeoJSONFeatureRecords {
         guard let coordinate = position.coordinate else {
             return .rejected(geometry.positionProblems[0] ?? RecordRejection(position: geometry.start, reason: .missingField("coordinates")))
         }
-        guard let time = properties.time else {
+        return pointRecord(coordinate, position, properties.time, properties, numbering: &numbering)
+    }
+
+    /// A Point's position: a fix of the run of timed Points, or a waypoint without a time.
+    private static func pointRecord(_ coordinate: Coordinate, _ position: GeoJSONGeometry.Position, _ time: ParsedTimestamp?,
+                                    _ properties: GeoJSONProperties, numbering: inout GeoJSONTrackNumbering) -> FormatRecord {
+        guard let time else {
             return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters),
                                       name: properties.name))
         }
@@ -129,14 +135,7 @@ struct GeoJSONFeatureRecords {
             time = properties.time
         }
 
-        if leaf.kind == .point {
-            guard let time else {
-                return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters),
-                                          name: properties.name))
-            }
-            let kind = FormatPoint.Kind.track(track: numbering.pointTrack(), segment: 0)
-            return .point(FormatPoint(kind: kind, position: .fix(Self.fix(coordinate, position, time, properties)), name: properties.name))
-        }
+        if leaf.kind == .point { return Self.pointRecord(coordinate, position, time, properties, numbering: &numbering) }
         if leaf.kind == .multiPoint, properties.positionTimes == nil {
             return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters)))
         }
