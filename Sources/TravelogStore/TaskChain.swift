@@ -10,16 +10,7 @@ public final class TaskChain: Sendable {
 
     /// Runs `job` after every job submitted before, and returns when it is done.
     public func run(_ job: @escaping @Sendable () async -> Void) async {
-        let task = tail.withLock { tail -> Task<Void, Never> in
-            let previous = tail
-            let next = Task {
-                await previous?.value
-                await job()
-            }
-            tail = next
-            return next
-        }
-        await task.value
+        await value(of: job)
     }
 
     /// Runs `job` after every job submitted before, and returns what it returned.
