@@ -9,7 +9,19 @@ enum BenchmarkInputs {
     /// `timestamp` (every tenth record the older `timestampMs`), and now and then an `activity`.
     /// - Returns: the file's URL and the number of locations in it.
     static func googleRecords(in directory: URL, targetBytes: Int) throws -> (url: URL, locations: Int) {
-        let url = directory.appendingPathComponent("Records-\(targetBytes / 1_000_000)MB.json")
+        try googleRecords(at: directory.appendingPathComponent("Records-\(targetBytes / 1_000_000)MB.json"),
+                          targetBytes: targetBytes, locations: .max)
+    }
+
+    /// The same file with exactly `locations` locations (≈ 270 bytes each), e.g. the 4M of issue 10's
+    /// import figure; the first `n` locations are those of every other size.
+    static func googleRecords(in directory: URL, locations: Int) throws -> (url: URL, locations: Int) {
+        try googleRecords(at: directory.appendingPathComponent("Records-\(locations)-locations.json"),
+                          targetBytes: .max, locations: locations)
+    }
+
+    /// Writes records until `targetBytes` or `locations` is reached, whichever comes first.
+    private static func googleRecords(at url: URL, targetBytes: Int, locations: Int) throws -> (url: URL, locations: Int) {
         let countURL = url.appendingPathExtension("count")
         if let text = try? String(contentsOf: countURL, encoding: .utf8), let count = Int(text),
            FileManager.default.fileExists(atPath: url.path) {
@@ -24,7 +36,7 @@ enum BenchmarkInputs {
         var written = 0, count = 0
         var latitudeE7: Int64 = 525_200_000, longitudeE7: Int64 = 134_050_000
         var milliseconds: Int64 = 1_355_581_289_460
-        while written + buffer.count < targetBytes {
+        while written + buffer.count < targetBytes, count < locations {
             latitudeE7 += Int64(random.nextUnit() * 2000) - 1000
             longitudeE7 += Int64(random.nextUnit() * 3000) - 1500
             milliseconds += 30_000 + Int64(random.nextUnit() * 60_000)

@@ -29,6 +29,7 @@ try FileManager.default.createDirectory(at: context.workDirectory, withIntermedi
 let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] = [
     ("store", StoreBenchmark.run),
     ("import", ImportBenchmark.run),
+    ("import-records", { try ImportBenchmark.records($0) }),
     ("breadcrumb-path", MapGeometryBenchmarks.breadcrumbPath),
     ("json", JSONBenchmark.run),
     ("timestamp-parse", TextFormatBenchmarks.timestamps),
