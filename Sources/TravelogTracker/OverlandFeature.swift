@@ -23,10 +23,14 @@ public enum OverlandFeature {
     }
 
     /// The body of an Overland `POST`: `{"locations":[feature,…]}`.
-    public static func body(_ features: [String]) -> Data {
-        var text = "{\"locations\":["
-        text += features.joined(separator: ",")
-        text += "]}"
-        return Data(text.utf8)
+    public static func body(_ features: [String]) -> [UInt8] {
+        var bytes = Array("{\"locations\":[".utf8)
+        bytes.reserveCapacity(bytes.count + features.reduce(2) { $0 + $1.utf8.count + 1 })
+        for (index, feature) in features.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: feature.utf8)
+        }
+        bytes.append(contentsOf: "]}".utf8)
+        return bytes
     }
 }
