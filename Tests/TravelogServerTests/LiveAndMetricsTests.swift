@@ -100,6 +100,11 @@ struct LiveAndMetricsTests {
                 #expect(text.contains("travelog_rejected_batches_total{endpoint=\"locations\"} 1\n"))
                 #expect(text.contains("travelog_rejected_items_total{route=\"overland\"} 1\n"))
                 #expect(text.contains("travelog_http_requests_total{method=\"POST\",route=\"/api/v1/overland\",status=\"200\"} 3\n"))
+                // Through swift-metrics' Timer into swift-prometheus' histogram: a count, a sum and the buckets.
+                #expect(text.contains("travelog_http_request_duration_seconds_count{route=\"/api/v1/overland\"} 3\n"))
+                #expect(text.contains("travelog_http_request_duration_seconds_bucket{route=\"/api/v1/overland\",le=\"+Inf\"} 3\n"))
+                #expect(text.contains("travelog_ingested_locations_total{source=\"gpslogger\"} 0\n"))
+                #expect(text.contains("# TYPE travelog_live_subscribers gauge\n"))
             }
         }
     }

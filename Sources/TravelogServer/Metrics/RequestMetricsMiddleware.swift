@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Counts every request by its route (the matched path pattern, so `/vendor/leaflet/{file}` is one
-/// series, not one per file) and status, and adds up the time spent.
+/// series, not one per file) and status, and the time each took.
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = TravelogRequestContext
     let metrics: ServerMetrics
@@ -11,10 +11,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         func record(_ status: Int) {
-            let elapsed = ContinuousClock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
-                                  status: status, seconds: seconds)
+                                  status: status, duration: ContinuousClock.now - start)
         }
         do {
             let response = try await next(request, context)

@@ -1,94 +1,82 @@
+import CoreMetrics
 import Foundation
+import Prometheus
 import Synchronization
 import TravelogStore
 
-/// Counters for `/metrics`, in Prometheus' text format: requests by route and status, request
-/// time, and locations stored, repeated and refused by source.
+/// The server's counters, recorded through swift-metrics and exposed by swift-prometheus on
+/// `/metrics`: requests by route and status with their durations, and locations stored, repeated
+/// and set aside by source or route.
+///
+/// Each server has a registry of its own and records through its factory rather than the
+/// process-wide `MetricsSystem`, which can be bootstrapped only once: tests run many servers in one
+/// process, and none of the libraries the server uses records metrics of its own.
 public final class ServerMetrics: Sendable {
-    private struct RequestKey: Hashable { var method: String; var route: String; var status: Int }
+    /// The registry `/metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    /// The swift-metrics factory writing into ``registry``.
+    public let factory: PrometheusMetricsFactory
+    private let stored: [LocationSource: CoreMetrics.Counter]
+    private let duplicates: [LocationSource: CoreMetrics.Counter]
+    private let liveSubscribers: Meter
+    private let uptime: Meter
+    private let storedTotal = Atomic<Int>(0)
+    private let started = ContinuousClock.now
 
-    private struct State {
-        var requests: [RequestKey: Int] = [:]
-        var requestSeconds: [String: Double] = [:]
-        var stored: [LocationSource: Int] = [:]
-        var duplicates: [LocationSource: Int] = [:]
-        var rejectedBatches: [String: Int] = [:]
-        var quarantined: [String: Int] = [:]
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [.milliseconds(1), .milliseconds(5), .milliseconds(10),
+                                                   .milliseconds(25), .milliseconds(50), .milliseconds(100),
+                                                   .milliseconds(250), .milliseconds(500), .seconds(1),
+                                                   .milliseconds(2500), .seconds(10), .seconds(60)]
+        self.factory = factory
+        // Every source has a series from the start, at 0, so a dashboard sees a source that never reported.
+        stored = Dictionary(uniqueKeysWithValues: LocationSource.allCases.map { source in
+            (source, CoreMetrics.Counter(label: "travelog_ingested_locations_total",
+                                         dimensions: [("source", source.rawValue)], factory: factory))
+        })
+        duplicates = Dictionary(uniqueKeysWithValues: LocationSource.allCases.map { source in
+            (source, CoreMetrics.Counter(label: "travelog_duplicate_locations_total",
+                                         dimensions: [("source", source.rawValue)], factory: factory))
+        })
+        liveSubscribers = Meter(label: "travelog_live_subscribers", factory: factory)
+        uptime = Meter(label: "travelog_uptime_seconds", factory: factory)
     }
 
-    private let state = Mutex(State())
-    let startedAt = Date()
-
-    public init() {}
-
-    func recordRequest(method: String, route: String, status: Int, seconds: Double) {
-        state.withLock { state in
-            state.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
-            state.requestSeconds[route, default: 0] += seconds
-        }
+    func recordRequest(method: String, route: String, status: Int, duration: Duration) {
+        CoreMetrics.Counter(label: "travelog_http_requests_total",
+                            dimensions: [("method", method), ("route", route), ("status", String(status))],
+                            factory: factory).increment()
+        CoreMetrics.Timer(label: "travelog_http_request_duration_seconds", dimensions: [("route", route)],
+                          factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     func recordIngest(source: LocationSource, _ summary: InsertSummary) {
-        state.withLock { state in
-            state.stored[source, default: 0] += summary.inserted
-            state.duplicates[source, default: 0] += summary.duplicates
-        }
+        stored[source]?.increment(by: summary.inserted)
+        duplicates[source]?.increment(by: summary.duplicates)
+        storedTotal.add(summary.inserted, ordering: .relaxed)
     }
 
     func recordRejectedBatch(endpoint: String) {
-        state.withLock { $0.rejectedBatches[endpoint, default: 0] += 1 }
+        CoreMetrics.Counter(label: "travelog_rejected_batches_total", dimensions: [("endpoint", endpoint)],
+                            factory: factory).increment()
     }
 
     func recordQuarantined(route: String, count: Int) {
-        state.withLock { $0.quarantined[route, default: 0] += count }
+        CoreMetrics.Counter(label: "travelog_rejected_items_total", dimensions: [("route", route)],
+                            factory: factory).increment(by: count)
     }
 
     /// Locations stored since start, all sources.
-    public var storedLocations: Int { state.withLock { $0.stored.values.reduce(0, +) } }
+    public var storedLocations: Int { storedTotal.load(ordering: .relaxed) }
 
-    /// The exposition text.
-    func render(liveSubscribers: Int) -> String {
-        let snapshot = state.withLock { $0 }
-        var lines: [String] = []
-        func label(_ value: String) -> String {
-            value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        }
-        lines.append("# HELP travelog_http_requests_total HTTP requests answered, by route and status.")
-        lines.append("# TYPE travelog_http_requests_total counter")
-        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            lines.append("travelog_http_requests_total{method=\"\(key.method)\",route=\"\(label(key.route))\",status=\"\(key.status)\"} \(count)")
-        }
-        lines.append("# HELP travelog_http_request_seconds_total Time spent answering, by route.")
-        lines.append("# TYPE travelog_http_request_seconds_total counter")
-        for (route, seconds) in snapshot.requestSeconds.sorted(by: { $0.key < $1.key }) {
-            lines.append("travelog_http_request_seconds_total{route=\"\(label(route))\"} \(seconds)")
-        }
-        lines.append("# HELP travelog_ingested_locations_total Locations stored, by source.")
-        lines.append("# TYPE travelog_ingested_locations_total counter")
-        for source in LocationSource.allCases {
-            lines.append("travelog_ingested_locations_total{source=\"\(source.rawValue)\"} \(snapshot.stored[source] ?? 0)")
-        }
-        lines.append("# HELP travelog_duplicate_locations_total Locations received again and not stored twice, by source.")
-        lines.append("# TYPE travelog_duplicate_locations_total counter")
-        for source in LocationSource.allCases {
-            lines.append("travelog_duplicate_locations_total{source=\"\(source.rawValue)\"} \(snapshot.duplicates[source] ?? 0)")
-        }
-        lines.append("# HELP travelog_rejected_batches_total Ingest requests refused with 400, by endpoint.")
-        lines.append("# TYPE travelog_rejected_batches_total counter")
-        for (endpoint, count) in snapshot.rejectedBatches.sorted(by: { $0.key < $1.key }) {
-            lines.append("travelog_rejected_batches_total{endpoint=\"\(label(endpoint))\"} \(count)")
-        }
-        lines.append("# HELP travelog_rejected_items_total Items of phone-app batches set aside for their user, by route.")
-        lines.append("# TYPE travelog_rejected_items_total counter")
-        for (route, count) in snapshot.quarantined.sorted(by: { $0.key < $1.key }) {
-            lines.append("travelog_rejected_items_total{route=\"\(label(route))\"} \(count)")
-        }
-        lines.append("# HELP travelog_live_subscribers Open live event streams.")
-        lines.append("# TYPE travelog_live_subscribers gauge")
-        lines.append("travelog_live_subscribers \(liveSubscribers)")
-        lines.append("# HELP travelog_uptime_seconds Seconds since the server started.")
-        lines.append("# TYPE travelog_uptime_seconds gauge")
-        lines.append("travelog_uptime_seconds \(Date().timeIntervalSince(startedAt))")
-        return lines.joined(separator: "\n") + "\n"
+    /// The exposition text (Prometheus' text format 0.0.4).
+    func render(liveSubscribers subscribers: Int) -> String {
+        liveSubscribers.set(subscribers)
+        let elapsed = ContinuousClock.now - started
+        uptime.set(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return registry.emitToString()
     }
 }
