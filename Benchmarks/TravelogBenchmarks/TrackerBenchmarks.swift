@@ -115,13 +115,31 @@ enum TrackerBenchmarks {
     /// datagrams) for 60 s: its CPU time (from /proc) as a share of one core, its peak RSS, what the
     /// RSS is made of at the end (/proc/PID/smaps_rollup), and which executable the process runs
     /// (`travelog track` replaces itself by the lean `travelog-track` when it is beside `travelog`).
+    /// Three runs: without a server, then uploading (default interval and batch size) to a local
+    /// Overland receiver over http://, then over https:// (a self-signed certificate the tracker
+    /// trusts through SSL_CERT_FILE).
     static func tenHertz(_ context: BenchmarkContext) throws {
+        try tenHertzRun(context, label: "no server", receiver: nil)
+        for https in [false, true] {
+            let receiver = try OverlandReceiver(https: https, folder: context.workDirectory)
+            defer { receiver.stop() }
+            try tenHertzRun(context, label: "uploading over \(https ? "https" : "http")", receiver: receiver)
+        }
+    }
+
+    static func tenHertzRun(_ context: BenchmarkContext, label: String, receiver: OverlandReceiver?) throws {
         let port = UInt16.random(in: 40_000...60_000)
         let queue = context.workDirectory.appendingPathComponent("tracker-10hz.sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: queue + suffix) }
         let process = Process()
         process.executableURL = context.travelogExecutable
         process.arguments = ["track", "--nmea", "udp://:\(port)", "--queue", queue]
+        if let receiver {
+            process.arguments! += ["--server", receiver.url.absoluteString, "--token", "benchmark"]
+            if let certificate = receiver.certificatePath {
+                process.environment = ProcessInfo.processInfo.environment.merging(["SSL_CERT_FILE": certificate]) { $1 }
+            }
+        }
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { process.terminate(); process.waitUntilExit() }
@@ -154,8 +172,10 @@ enum TrackerBenchmarks {
         let wall = Date().timeIntervalSince(start)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/exe")) ?? "?"
         let rollup = memoryRollupKilobytes(process.processIdentifier)
+        print("-- \(label)")
         print("process            \(executable)")
         print("fixes sent         \(seconds * rate) at \(rate)/s over \(String(format: "%.0f", wall)) s (UDP, RMC + GGA)")
+        if let receiver { print("fixes received     \(receiver.receivedCount) by \(receiver.url.absoluteString)") }
         print("CPU                \(String(format: "%.2f", 100 * cpu / wall)) % of one core")
         print("peak RSS           \(String(format: "%.1f", Double(peakRSS) / 1024)) MB")
         print("RSS at the end     \(String(format: "%.1f", Double(rollup["Rss"] ?? 0) / 1024)) MB: anonymous "
