@@ -8,7 +8,8 @@ Modes:
          first within two seconds, with no console errors but failed tile loads.
   bench  logs in, then opens the page on a range of stored days and reports the time from the
          navigation's start to the first drawn path (`#map[data-point-count] > 0`, or for a range
-         of more than a day, drawn as tiles, `#map[data-history-tiles] > 0`).
+         of more than a day, drawn as tiles: every history tile of the view the map was placed in
+         loaded, `#map[data-history-drawn]`), with the first tile's arrival and the bounds request.
 
 Standard library plus Debian's python3-websocket; run with /usr/bin/python3.
 """
@@ -101,6 +102,8 @@ class DevTools:
 
 POINT_COUNT = "Number(document.getElementById('map').dataset.pointCount || 0)"
 TILES_DRAWN = "Number(document.getElementById('map').dataset.historyTiles || 0)"
+#: The zoom at which every history tile of the placed view loaded (0 until then).
+VIEW_DRAWN = "Number(document.getElementById('map').dataset.historyDrawn || 0)"
 PATH_READY = ("(() => { const map = document.getElementById('map');"
               " return map && map.getAttribute('aria-busy') === 'false' && Number(map.dataset.pointCount) > 0; })()")
 PATH_REQUESTS = "performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/v1/path')).length"
@@ -439,20 +442,36 @@ def run_bench(arguments):
         devtools.call("Page.navigate", {"url": f"{base_url}/#from={arguments.from_day}&to={arguments.to_day}"})
         devtools.wait_for("location.pathname === '/'", 10, interval=0.005)
         # A range of more than a day is drawn by history tiles (layers.js), a day by the vector path.
+        # The tiles count once the whole view the map was placed in is drawn, not at the first tile.
         found = devtools.wait_for(
-            f"({POINT_COUNT} > 0 || {TILES_DRAWN} > 0) && [{POINT_COUNT} || {TILES_DRAWN}, performance.now()]", 120, interval=0.01)
+            f"({POINT_COUNT} > 0 || {VIEW_DRAWN} > 0) && [{POINT_COUNT} || {TILES_DRAWN}, performance.now(), {VIEW_DRAWN}]",
+            120, interval=0.01)
         if not found:
             report(False, f"run {run + 1}: no path drawn within 120 s")
             return
-        count, milliseconds = found
-        request = devtools.evaluate(
-            "(() => { const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/v1/path'));"
-            " return entry ? [entry.responseStart - entry.requestStart, entry.responseEnd - entry.responseStart,"
-            " entry.transferSize, entry.name] : null; })()")
+        count, milliseconds, zoom = found
+        requests = devtools.evaluate(
+            "(() => { const entries = performance.getEntriesByType('resource');"
+            " const find = (part) => entries.find((e) => e.name.includes(part));"
+            " const tiles = entries.filter((e) => e.name.includes('/api/v1/tiles/') && !e.name.includes('/bounds'));"
+            " const timing = (e) => e ? [e.responseStart - e.requestStart, e.responseEnd] : null;"
+            " return { path: timing(find('/api/v1/path')), bounds: timing(find('/api/v1/tiles/bounds')),"
+            " firstTile: tiles.length ? Math.min(...tiles.map((e) => e.responseEnd)) : null,"
+            " slowestTile: tiles.length ? Math.max(...tiles.map((e) => e.responseStart - e.requestStart)) : null }; })()")
         figures.append(milliseconds)
-        waiting, download, size, name = request or (0, 0, 0, "")
-        print(f"run {run + 1}: first path drawn {milliseconds:.0f} ms after navigation start; {count} points or tiles drawn;"
-              f" /api/v1/path answered in {waiting:.0f} ms (+{download:.0f} ms transfer, {size} bytes)", flush=True)
+        detail = []
+        if requests.get("bounds"):
+            detail.append(f"/api/v1/tiles/bounds answered in {requests['bounds'][0]:.0f} ms")
+        if requests.get("firstTile") is not None:
+            detail.append(f"first tile at {requests['firstTile']:.0f} ms, slowest tile answered in {requests['slowestTile']:.0f} ms")
+        if requests.get("path"):
+            detail.append(f"/api/v1/path answered in {requests['path'][0]:.0f} ms, done at {requests['path'][1]:.0f} ms")
+        what = f"{count} points" if not zoom else f"the view's {count} tiles at zoom {zoom}"
+        print(f"run {run + 1}: first draw {milliseconds:.0f} ms after navigation start ({what}); " + "; ".join(detail), flush=True)
+        # The distance of a tiled range is asked for after its tiles (GET /api/v1/stats): let it
+        # finish, or the server would still be reading for it during the next run.
+        devtools.wait_for("performance.getEntriesByType('resource').some((e) => e.name.includes('/api/v1/stats'))"
+                          f" || {POINT_COUNT} > 0", 120, interval=0.05)
         # The map then moves to the path and may ask again at its new zoom: let that finish, or the
         # server would still be reading for it during the next run.
         settle(devtools)

@@ -123,6 +123,42 @@ struct TileRouteTests {
         }
     }
 
+    @Test("GET /api/v1/tiles/bounds answers a range's bounds and count from the index, also after an older upload")
+    func bounds() async throws {
+        struct Answer: Decodable {
+            struct Bounds: Decodable { let west, south, east, north: Double }
+            let bounds: Bounds?
+            let locationCount: Int
+            let devices: [String]
+        }
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            let auth = Auth.bearer(fixture.adaToken)
+            func answer(_ query: String, _ headers: HTTPFields) async throws -> Answer {
+                try await client.execute(uri: "/api/v1/tiles/bounds" + query, method: .get, headers: headers) { response in
+                    #expect(response.status == .ok)
+                    return try JSONDecoder().decode(Answer.self, from: Data(response.body.readableBytesView))
+                }
+            }
+            try await client.execute(uri: "/api/v1/tiles/bounds", method: .get) { #expect($0.status == .unauthorized) }
+            try await Self.post(Self.walk(from: 20, count: 10), fixture, client)
+            let all = try await answer("", auth)
+            #expect(all.locationCount == 10 && all.devices == ["phone"])
+            let bounds = try #require(all.bounds)
+            #expect(abs(bounds.west - 13.41) < 1e-5 && abs(bounds.east - 13.4145) < 1e-5)
+            #expect(abs(bounds.south - 52.52) < 1e-5 && abs(bounds.north - 52.52) < 1e-5)
+            // An upload older than the device's last fix (a late one into an old month) is counted too.
+            try await Self.post(Self.walk(from: 0, count: 10), fixture, client)
+            let after = try await answer("", auth)
+            #expect(after.locationCount == 20)
+            #expect(abs((after.bounds?.west ?? 0) - 13.40) < 1e-5)
+            let none = try await answer("?from=2030-01-01", auth)
+            #expect(none.locationCount == 0 && none.bounds == nil && none.devices.isEmpty)
+            let bob = try await answer("", Auth.basic("bob", ServerFixture.bobPassword))
+            #expect(bob.locationCount == 0 && bob.bounds == nil)
+        }
+    }
+
     /// Pixels of a PNG within 6 of a colour in each channel, opaque.
     static func pixels(_ body: ByteBuffer, near color: UInt32) throws -> Int {
         let bytes = try Canvas(png: Data(body.readableBytesView)).rgbaBytes()

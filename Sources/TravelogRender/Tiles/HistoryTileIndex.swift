@@ -32,6 +32,8 @@ public struct HistoryTileIndex: Sendable {
     /// The simplified levels in the order of ``levelZooms``, then every fix.
     private(set) var levels: [IndexLevel]
     private var lastSeconds: [UInt16: Double] = [:]
+    /// Time, rect and devices of the fixes in blocks, for a range's bounds and count.
+    private var blocks = FixBlocks()
 
     /// An empty index.
     public init() {
@@ -60,6 +62,7 @@ public struct HistoryTileIndex: Sendable {
         for index in levels.indices {
             levels[index].append(x: px, y: py, seconds: time, device: id, gapSeconds: Self.gapSeconds)
         }
+        blocks.append(x: px, y: py, seconds: time, device: id)
         return true
     }
 
@@ -138,20 +141,33 @@ public struct HistoryTileIndex: Sendable {
         return content
     }
 
-    /// The smallest rect holding the fixes a filter accepts (read from the level of zoom 14,
-    /// so exact to a few metres), or ``MapRect/null`` for none.
-    /// - Complexity: O(vertices of that level).
-    public func bounds(filter: Filter) -> MapRect {
-        let level = levels[levelIndex(zoom: 13)]
-        let from = filter.from?.timeIntervalSince1970 ?? -Double.infinity
-        let to = filter.to?.timeIntervalSince1970 ?? Double.infinity
-        var minX = UInt32.max, minY = UInt32.max, maxX = UInt32.min, maxY = UInt32.min
-        for index in 0..<level.count where level.seconds[index] >= from && level.seconds[index] <= to
-            && (filter.devices?.contains(Int(level.device[index])) ?? true) {
-            minX = min(minX, level.x[index]); maxX = max(maxX, level.x[index])
-            minY = min(minY, level.y[index]); maxY = max(maxY, level.y[index])
+    /// What a filter accepts: where and how many fixes, of which devices.
+    public struct Summary: Hashable, Sendable {
+        /// The smallest rect holding the fixes, or ``MapRect/null`` for none.
+        public var bounds: MapRect
+        /// How many fixes.
+        public var fixCount: Int
+        /// The device indices of the fixes.
+        public var deviceIndices: Set<Int>
+
+        public init(bounds: MapRect, fixCount: Int, deviceIndices: Set<Int>) {
+            self.bounds = bounds
+            self.fixCount = fixCount
+            self.deviceIndices = deviceIndices
         }
-        guard minX <= maxX else { return .null }
-        return MapRect(x: Double(minX), y: Double(minY), width: Double(maxX - minX), height: Double(maxY - minY))
+    }
+
+    /// The bounds, number and devices of the fixes a filter accepts, exact, read from summaries of blocks
+    /// of fixes (cheap for any range, so a page can place the map before drawing tiles).
+    /// - Complexity: O(fixes / ``FixBlocks/size`` + fixes of the blocks the filter cuts).
+    public func summary(filter: Filter) -> Summary {
+        blocks.summary(of: levels[levels.count - 1], from: filter.from?.timeIntervalSince1970 ?? -Double.infinity,
+                       to: filter.to?.timeIntervalSince1970 ?? Double.infinity, devices: filter.devices)
+    }
+
+    /// The smallest rect holding the fixes a filter accepts, or ``MapRect/null`` for none.
+    /// - Complexity: that of ``summary(filter:)``.
+    public func bounds(filter: Filter) -> MapRect {
+        summary(filter: filter).bounds
     }
 }

@@ -20,6 +20,7 @@ struct TileRoutes {
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/tiles/{layer}/{z}/{x}/{y}.png") { request, context in try await historyTile(request, context) }
+        router.get("/api/v1/tiles/bounds") { request, context in try await bounds(request, context) }
         router.get("/api/v1/snapshot") { request, context in try await snapshot(request, context) }
         router.get("/api/v1/basemap/{z}/{x}/{y}.png") { request, context in try worldBaseTile(request, context) }
     }
@@ -76,6 +77,21 @@ struct TileRoutes {
         let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
         try renderer.draw(content, projection: projection, on: canvas)
         return Response.bytes(try canvas.pngData(), contentType: "image/png", extraHeaders: headers)
+    }
+
+    /// `GET /api/v1/tiles/bounds`: where a range's fixes lie, how many there are and of which devices, from the tile
+    /// index's summaries (cheap for any range), so the page places the map and shows the tiles
+    /// without waiting for a path.
+    func bounds(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        let (summary, deviceIndices) = try await tiles.withIndex(userID: identity.user.id) { loaded in
+            (loaded.index.summary(filter: Self.filter(parameters, loaded: loaded)), loaded.deviceIndices)
+        }
+        let devices = try await store.devices(userID: identity.user.id)
+        let names = Dictionary(devices.compactMap { device in deviceIndices[device.id].map { ($0, device.name) } },
+                               uniquingKeysWith: { first, _ in first })
+        return try Response.json(HistoryBoundsAnswer(summary, deviceNames: names))
     }
 
     /// `GET /api/v1/snapshot`: MapKit's `MKMapSnapshotter` as a route.

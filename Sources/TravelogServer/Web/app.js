@@ -2,8 +2,10 @@
 // locations live, log the browser's own position, download the history.
 //
 // The server simplifies the path for the map's zoom (GET /api/v1/path), so the page only ever
-// holds what it draws; live locations (GET /api/v1/live, server-sent events) are appended to the
-// drawn lines. `#map[data-point-count]` is the number of path points drawn, for tests.
+// holds what it draws; a range drawn by the server's tiles (layers.js) asks only for its bounds
+// (GET /api/v1/tiles/bounds) before the tiles show. Live locations (GET /api/v1/live,
+// server-sent events) are appended to the drawn lines. `#map[data-point-count]` is the number
+// of path points drawn, for tests.
 'use strict';
 
 (() => {
@@ -41,6 +43,8 @@
     placed: false,
     range: null,
     pathAbort: null,
+    /** The bounds request of a range drawn by tiles. */
+    boundsAbort: null,
     listAbort: null,
     /** Live locations that arrived while the path or the list was being requested. */
     pathBacklog: null,
@@ -267,18 +271,12 @@
   function drawPath(collection, zoom) {
     clearPath();
     let count = 0;
-    // Wide ranges and the heatmap are drawn by the server's tiles (layers.js); live fixes still
-    // get vector lines of their own.
-    const tiled = TravelogLayers.usesTiles(state.range);
+    // Wide ranges and the heatmap are drawn by the server's tiles instead (loadTiledRange).
     state.tiledBounds = L.latLngBounds([]);
     for (const feature of collection.features) {
       const properties = feature.properties;
       const entry = track(properties.device);
       for (const coordinates of feature.geometry.coordinates) {
-        if (tiled) {
-          for (const [longitude, latitude] of coordinates) state.tiledBounds.extend([latitude, longitude]);
-          continue;
-        }
         addLine(entry, coordinates.map(([longitude, latitude]) => [latitude, longitude]), properties.device);
         count += coordinates.length;
       }
@@ -341,14 +339,52 @@
     }
   }
 
+  /** A range drawn by tiles: its bounds and count come from the tile index (cheap for any range),
+   * the map moves there and the tiles show at once; `drawn` is called once the tiles of the view
+   * are drawn (the list and the journal, whose statistics read every fix and give the distance,
+   * wait for it so they do not hold back the first draw). */
+  async function loadTiledRange({ place, drawn }) {
+    if (state.pathAbort) state.pathAbort.abort();
+    if (state.boundsAbort) state.boundsAbort.abort();
+    state.pathAbort = null;
+    state.pathBacklog = null;
+    clearPath();
+    TravelogLayers.clear();
+    const abort = new AbortController();
+    state.boundsAbort = abort;
+    const range = state.range;
+    $('map').setAttribute('aria-busy', 'true');
+    try {
+      const answer = await api(`/api/v1/tiles/bounds?${rangeQuery()}`, { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      state.boundsAbort = null;
+      const edges = answer.bounds;
+      state.tiledBounds = edges ? L.latLngBounds([edges.south, edges.west], [edges.north, edges.east]) : L.latLngBounds([]);
+      state.locationCount = answer.locationCount;
+      for (const device of answer.devices) track(device);  // the legend's devices
+      showSummary();
+      // Without animation, so the tiles are asked for at the view they are drawn in.
+      if (place) placeMap({ animate: false });
+    } catch (error) {
+      if (error.name === 'AbortError') return;
+      if (state.boundsAbort === abort) state.boundsAbort = null;
+      if (error.status !== 401) showStatus(`The range could not be placed: ${error.message}`, true);
+    } finally {
+      if (state.boundsAbort === null) $('map').setAttribute('aria-busy', 'false');
+    }
+    if (range !== state.range) return;
+    // Placed (or not): the tiles of the view now, the rest after them.
+    TravelogLayers.show(state.range, rangeQuery(), () => { if (range === state.range) drawn(); });
+  }
+
   /** Moves the map to the drawn path (or to the current position when the range has none). */
-  function placeMap() {
+  function placeMap({ animate = true } = {}) {
     let bounds = state.pathGroup.getBounds();
     if (!bounds.isValid() && state.tiledBounds) bounds = state.tiledBounds;
     if (bounds.isValid()) {
       state.placed = true;
       // A zoom far from the one the path was simplified for asks for the path again (onZoomEnd).
-      state.map.fitBounds(bounds, { padding: [24, 24], maxZoom: 17 });
+      state.map.fitBounds(bounds, { padding: [24, 24], maxZoom: 17, animate });
     } else if (state.current) {
       state.placed = true;
       state.map.setView(state.current.marker.getLatLng(), Math.max(state.map.getZoom(), 13));
@@ -691,11 +727,17 @@
   }
 
   function reloadRange(place) {
-    TravelogLayers.show(state.range, rangeQuery());
     showDayThumbnails();
     state.distanceMeters = null;
     state.locationCount = null;
     showSummary();
+    if (TravelogLayers.usesTiles(state.range)) {
+      loadTiledRange({ place, drawn: () => { loadList(); loadJournal(); } });
+      return;
+    }
+    if (state.boundsAbort) state.boundsAbort.abort();
+    state.boundsAbort = null;
+    TravelogLayers.show(state.range, rangeQuery());
     loadPath({ place });
     loadList();
     loadJournal();
@@ -765,6 +807,12 @@
       if (sequence !== state.journalSequence) return;
       drawJournal(visits, trips);
       showJournalList(visits);
+      if (TravelogLayers.usesTiles(state.range) && stats.total) {
+        // A range drawn by tiles has no path request: its distance comes from the statistics.
+        state.distanceMeters = stats.total.distanceMeters;
+        state.locationCount = stats.total.locations;
+        showSummary();
+      }
       showStatistics(whereabouts, stats);
       if (window.TravelogTimeline) window.TravelogTimeline.render({ visits, trips, stats, units: units() });
       window.TravelogRegions.showTransitions(range);

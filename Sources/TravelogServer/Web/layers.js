@@ -2,8 +2,9 @@
 // of more than one day, the offline world base under the tile server's tiles (shown instead of
 // grey when they cannot load), and images of the view (GET /api/v1/snapshot).
 //
-// `#map[data-history-tiles]` counts the history tiles loaded, `#map[data-history-layer]` names
-// the layer shown, for tests.
+// `#map[data-history-tiles]` counts the history tiles loaded, `#map[data-history-drawn]` is set
+// (to the zoom) once every tile of the view the layer was shown in has loaded, and
+// `#map[data-history-layer]` names the layer shown, for tests.
 'use strict';
 
 window.TravelogLayers = (() => {
@@ -36,20 +37,35 @@ window.TravelogLayers = (() => {
     return chosen !== 'path' || range.from !== range.to;
   }
 
-  /** Shows the history tiles of a range (query string without the layer) or removes them. */
-  function show(range, query) {
+  /** Removes the history tiles shown. */
+  function clear() {
     if (historyTiles) historyTiles.remove();
     historyTiles = null;
     loaded = 0;
     const element = document.getElementById('map');
     element.dataset.historyTiles = '0';
+    delete element.dataset.historyDrawn;
+  }
+
+  /** Shows the history tiles of a range (query string without the layer) or removes them;
+   * `drawn` is called once, when every tile of the view has loaded. */
+  function show(range, query, drawn) {
+    clear();
+    const element = document.getElementById('map');
     element.dataset.historyLayer = usesTiles(range) ? chosen : 'vector';
-    if (!map || !usesTiles(range)) return;
+    if (!map || !usesTiles(range)) {
+      if (drawn) drawn();
+      return;
+    }
     const scale = window.devicePixelRatio >= 1.5 ? '&scale=2' : '';
     historyTiles = L.tileLayer(`/api/v1/tiles/${chosen}/{z}/{x}/{y}.png?${query}${scale}`, {
       pane: 'history', maxZoom: 19,
     });
     historyTiles.on('tileload', () => { loaded += 1; element.dataset.historyTiles = String(loaded); });
+    historyTiles.once('load', () => {
+      element.dataset.historyDrawn = String(map.getZoom());
+      if (drawn) drawn();
+    });
     historyTiles.addTo(map);
   }
 
@@ -96,5 +112,5 @@ window.TravelogLayers = (() => {
     return `/api/v1/snapshot?${parameters}`;
   }
 
-  return { addOfflineBase, layer, usesTiles, show, refresh, bindSwitch, imageURL, dayThumbnailURL };
+  return { addOfflineBase, layer, usesTiles, clear, show, refresh, bindSwitch, imageURL, dayThumbnailURL };
 })();
