@@ -13,14 +13,8 @@ extension SQLiteLocationStore {
                 }
                 let writer = try LocationRowWriter(db: db)
                 var summary = InsertSummary()
-                for stored in batch {
-                    if try writer.insert(deviceID: stored.deviceID, location: stored.location,
-                                         source: stored.source, importID: stored.importID) {
-                        summary.inserted += 1
-                    } else {
-                        summary.duplicates += 1
-                    }
-                }
+                summary.inserted = try writer.insert(batch)
+                summary.duplicates = batch.count - summary.inserted
                 try writer.flushDays()
                 let now = StoragePrecision.milliseconds(Date())
                 for importID in Set(batch.compactMap(\.importID)) {

@@ -56,6 +56,31 @@ struct LocationStoreConformanceTests {
         #expect(try await store.locations(LocationQuery(userID: ada.id)).count == 5)
     }
 
+    @Test("a batch of many rows, repeating itself and stored fixes, stores each fix once with its own fields and finds it by area",
+          arguments: StoreFactory.all)
+    func largeBatch(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        // 150 fixes over two days, one minute apart, moving north by 0.001° a fix (more than one
+        // multi-row statement's 64, and an odd tail).
+        let fixes = (0..<150).map { Self.fix(10 + Double($0) / 1000, 20, secondsAfter: Double($0) * 1_200) }
+        #expect(try await store.insert(fixes.prefix(10).map { StoredLocation(deviceID: phone.id, location: $0, source: .api) })
+                == InsertSummary(inserted: 10, duplicates: 0))
+        var batch = fixes.enumerated().map { index, fix in
+            StoredLocation(deviceID: phone.id, location: fix, source: index % 2 == 0 ? .overland : .owntracks)
+        }
+        batch.insert(batch[70], at: 100)  // a repeat inside the batch, in another statement than its first
+        batch.insert(batch[3], at: 4)
+        #expect(try await store.insert(batch) == InsertSummary(inserted: 140, duplicates: 12))
+        let read = try await store.locations(LocationQuery(userID: ada.id))
+        #expect(read.map(\.location.timestamp) == fixes.map { StoragePrecision.rounded($0).timestamp })
+        #expect(read.prefix(10).allSatisfy { $0.source == .api })
+        #expect(read[11].source == .owntracks && read[12].source == .overland)
+        #expect(read[149].location.coordinate.latitude == 10.149)
+        // The area query narrows by each day's bounding box, which must cover every new row.
+        let north = LocationQuery(userID: ada.id, area: CoordinateBox(south: 10.1395, west: 19.9, north: 10.2, east: 20.1))
+        #expect(try await store.locations(north).count == 10)
+    }
+
     @Test("a batch with an unknown device stores nothing", arguments: StoreFactory.all)
     func atomicBatch(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
