@@ -51,6 +51,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-slow-connections", HardeningBenchmarks.slowConnections),
     ("server-login-flood", HardeningBenchmarks.loginFlood),
     ("server-path", ServerPathBenchmark.run),
+    ("server-journal-5m", JournalLoadBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
     ("time-zones", TimeZoneBenchmark.run),
     ("visits", VisitBenchmark.run),
