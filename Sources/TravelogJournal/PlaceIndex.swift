@@ -14,6 +14,8 @@ struct PlaceIndex {
     /// A degree of arc on the equator, metres; a degree of latitude is at least 110.57 km, so the
     /// search reaches one more cell each way than this says.
     private static let metersPerDegree = WGS84.semiMajorAxisMeters * .pi / 180
+    /// Metres in a degree of latitude at least (110,574 m at the equator, more towards the poles).
+    private static let minimumMetersPerDegreeLatitude = 110_500.0
     private static let longitudeCells = Int((360 / cellDegrees).rounded())
 
     private struct Cell: Hashable {
@@ -47,8 +49,13 @@ struct PlaceIndex {
             for offset in -columns...columns {
                 let column = ((middle.column + offset) % Self.longitudeCells + Self.longitudeCells) % Self.longitudeCells
                 for place in cells[Cell(row: row, column: column)] ?? [] {
+                    // The geodesic is at least the meridian arc between the two latitudes: a place
+                    // that is too far north or south is passed over without solving it.
+                    let reach = place.radiusMeters + slackMeters
+                    guard abs(place.center.latitude - center.latitude) * Self.minimumMetersPerDegreeLatitude <= reach
+                    else { continue }
                     let meters = place.center.distanceMeters(to: center)
-                    guard meters <= place.radiusMeters + slackMeters else { continue }
+                    guard meters <= reach else { continue }
                     if best.map({ meters < $0.meters || (meters == $0.meters && place.id < $0.place.id) }) ?? true {
                         best = (place, meters)
                     }
