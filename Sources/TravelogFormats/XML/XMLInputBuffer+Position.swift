@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension XMLInputBuffer {
     /// The offset in the original input of the byte at `index` (or of the end of input at `end`).
     func originalOffset(ofIndex index: Int) -> Int {
@@ -16,17 +22,34 @@ extension XMLInputBuffer {
         return SourcePosition(byteOffset: offset, line: line, column: max(1, offset - lineStartOriginal + 1))
     }
 
-    /// Counts the line feeds in `bytes[…<index]` not counted yet.
+    /// Counts the line ends in `bytes[…<index]` not counted yet: LF, CR LF and a lone CR, each
+    /// one line end as XML 1.0 §2.11 reads them (the decoded text has an LF for each), so a line
+    /// number does not depend on where the input was cut into blocks or the text into parts.
     mutating func countLines(upTo index: Int) {
         let from = linesCountedTo - streamOffset
         guard index > from, from >= 0 else { return }
-        let found = Self.countLineFeeds(in: UnsafeRawPointer(bytes + from), count: index - from)
-        if found > 0 {
-            line += found
-            var last = index - 1
-            while bytes[last] != 0x0A { last -= 1 }
-            lineStartOriginal = originalOffset(ofIndex: last + 1)
+        var found = 0
+        var lastEnd = -1
+        if memchr(bytes + from, 0x0D, index - from) == nil {
+            found = Self.countLineFeeds(in: UnsafeRawPointer(bytes + from), count: index - from)
+            if found > 0 {
+                lastEnd = index - 1
+                while bytes[lastEnd] != 0x0A { lastEnd -= 1 }
+                // The LF of a CR LF whose CR ended the last range was counted with it.
+                if lastEndWasCarriageReturn, bytes[from] == 0x0A { found -= 1 }
+            }
+        } else {
+            var afterCarriageReturn = lastEndWasCarriageReturn
+            for offset in from..<index {
+                let byte = bytes[offset]
+                if byte == 0x0D || (byte == 0x0A && !afterCarriageReturn) { found += 1 }
+                if byte == 0x0D || byte == 0x0A { lastEnd = offset }
+                afterCarriageReturn = byte == 0x0D
+            }
         }
+        lastEndWasCarriageReturn = bytes[index - 1] == 0x0D
+        line += found
+        if lastEnd >= 0 { lineStartOriginal = originalOffset(ofIndex: lastEnd + 1) }
         linesCountedTo = streamOffset + index
     }
 

@@ -8,8 +8,10 @@ import Darwin
 /// not UTF-8), refilled block by block, with a `<` sentinel at `bytes[end]` so scanning loops need
 /// no bounds check (each stops at `<` and then compares its index with `end`).
 ///
-/// Bytes before the `keep` index given to `refill` are discarded; the buffer grows only when the
-/// bytes to keep fill it, up to the maximum token size. Lines are counted in discarded bytes as
+/// Bytes before the `keep` index given to `refill` are discarded. The buffer starts at 4 KB and
+/// doubles while the input proves longer, up to the configured capacity (a short document never
+/// pays for a 128 KB buffer: fresh memory to fault in, under ASan most of a fuzz input's cost);
+/// beyond that it grows only when the bytes to keep fill it, up to the maximum token size. Lines are counted in discarded bytes as
 /// they go, so any position from the current token on can be reported in the original bytes.
 struct XMLInputBuffer {
     private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -18,6 +20,8 @@ struct XMLInputBuffer {
     /// Whether the source has reported its end and everything it gave is in the buffer.
     private(set) var isExhausted = false
     let encoding: XMLEncoding
+    /// The capacity the buffer grows to as soon as the input is that long (`bufferCapacityBytes`).
+    private let preferredCapacity: Int
     private let maximumCapacity: Int
     private var source: any ByteSource
     /// The first bytes read for encoding detection, handed out before the source (UTF-8 only).
@@ -36,6 +40,8 @@ struct XMLInputBuffer {
     var linesCountedTo = 0
     var line = 1
     var lineStartOriginal = 0
+    /// The last byte counted was a CR: an LF right after it ends no other line.
+    var lastEndWasCarriageReturn = false
 
     init(source: any ByteSource, options: XMLParserOptions) throws {
         var source = source
@@ -61,7 +67,8 @@ struct XMLInputBuffer {
         self.source = source
         encoding = detection.encoding
         byteOrderMarkBytes = detection.byteOrderMarkBytes
-        capacity = options.bufferCapacityBytes
+        preferredCapacity = options.bufferCapacityBytes
+        capacity = min(options.bufferCapacityBytes, Self.firstCapacityBytes)
         maximumCapacity = options.maximumTokenBytes
         bytes = .allocate(capacity: capacity + Self.padding)
         bytes[0] = UInt8(ascii: "<")
@@ -70,7 +77,8 @@ struct XMLInputBuffer {
             pushback = content
         } else {
             pushback = []
-            transcoder = XMLTranscoder(encoding: encoding, prefix: content, prefixOffset: byteOrderMarkBytes, capacity: capacity)
+            transcoder = XMLTranscoder(encoding: encoding, prefix: content, prefixOffset: byteOrderMarkBytes,
+                                       capacity: preferredCapacity)
             origins = .allocate(capacity: capacity + 1)
             origins?[0] = byteOrderMarkBytes
         }
@@ -80,9 +88,13 @@ struct XMLInputBuffer {
     /// Bytes allocated after `capacity`: the sentinel and room for one unaligned 8-byte load
     /// starting at the sentinel.
     static let padding = 8
+    /// The buffer's capacity until the input has filled it.
+    static let firstCapacityBytes = 4096
 
-    /// Whether no more bytes fit without growing (room for one transcoded character is needed).
-    var isFull: Bool { capacity - end < (transcoder == nil ? 1 : 4) }
+    /// Whether no more bytes fit without growing past the configured capacity (room for one
+    /// transcoded character is needed). Below it the next refill grows the buffer, so a text run
+    /// is cut into parts only where it was before the buffer started small.
+    var isFull: Bool { capacity >= preferredCapacity && capacity - end < (transcoder == nil ? 1 : 4) }
 
     func deallocate() {
         bytes.deallocate()
@@ -103,6 +115,10 @@ struct XMLInputBuffer {
             streamOffset += keep
         }
         let minimumRoom = transcoder == nil ? 1 : 4
+        if capacity < preferredCapacity, streamOffset + end >= capacity {
+            // The input has filled the buffer once: read it in the configured blocks.
+            resize(to: min(capacity * 2, preferredCapacity))
+        }
         if capacity - end < minimumRoom { try grow(minimumRoom: minimumRoom) }
         if transcoder == nil {
             try readUTF8()
@@ -164,6 +180,11 @@ struct XMLInputBuffer {
         guard newCapacity - end >= minimumRoom else {
             throw XMLSyntaxError(.tokenTooLong(limitBytes: maximumCapacity), at: position(ofIndex: 0))
         }
+        resize(to: newCapacity)
+    }
+
+    /// Moves the kept bytes (and their origins) into buffers of `newCapacity`.
+    private mutating func resize(to newCapacity: Int) {
         let newBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.padding)
         newBytes.update(from: bytes, count: end)
         bytes.deallocate()
