@@ -13,6 +13,12 @@ import Foundation
 /// - A silence longer than `maximumSilenceSeconds` (a `HistoryGap`) ends the visit at its last
 ///   fix wherever the next fix is: a gap in the history is never part of a stay. A stay that had
 ///   not yet lasted long enough is dropped, and the fix after the gap starts afresh.
+/// - A stay becomes a visit only if it did not drift: its first fix must lie within
+///   `radiusMeters` (plus that fix's accuracy) of its latest one. A slow walk sampled sparsely (a fix a minute, steps inside
+///   the radius) drags the running mean along with it; when such a stay would otherwise become a
+///   visit, its oldest fixes are let go one by one, as in Li et al.'s staypoint search, which moves
+///   on from one anchor to the next, until the rest is a stay (it may then still last long enough)
+///   or not.
 /// - A single outlier that the next fix contradicts does not end a visit (with the default
 ///   `departureFixCount` of 2), nor does a fix whose reported accuracy is worse than
 ///   `maximumAccuracyMeters`, nor one whose accuracy circle still reaches the place (it lies
@@ -37,6 +43,9 @@ public struct VisitDetector: Sendable {
     /// The current place (a candidate, or the ongoing visit when `established`).
     private var cluster: VisitCluster?
     private var established = false
+    /// The fixes of the current place while it is not yet a visit, oldest first (emptied when it
+    /// becomes one), so that a drifting stay can let its oldest go.
+    private var candidate: [Sample] = []
     /// How far the current place's start reaches back towards the fix before it, seconds.
     private var leadingAllowanceSeconds = 0.0
     /// Consecutive usable fixes outside the current place, oldest first.
@@ -87,6 +96,7 @@ public struct VisitDetector: Sendable {
             cluster = nil
             established = false
             outside.removeAll()
+            candidate.removeAll()
         }
         guard established, let cluster else { return [] }
         return [.departed(cluster.visit(departed: true))]
@@ -144,6 +154,7 @@ public struct VisitDetector: Sendable {
         guard var place = cluster else {
             cluster = VisitCluster(sample.fix, coordinate: sample.coordinate)
             leadingAllowanceSeconds = allowance(sample.precedingTime.map { sample.fix.time - $0 })
+            candidate = [sample]
             return
         }
         let distance = place.point.chordMeters(to: sample.fix.point)
@@ -152,9 +163,9 @@ public struct VisitDetector: Sendable {
             outside.removeAll(keepingCapacity: true)
             place.add(sample.fix)
             cluster = place
-            if !established && lasted(place, trailingAllowanceSeconds: 0) {
-                established = true
-                events.append(.arrived(place.visit(departed: false)))
+            if !established {
+                candidate.append(sample)
+                if lasted(place, trailingAllowanceSeconds: 0) { establishIfSettled(trailingAllowanceSeconds: 0, into: &events) }
             }
             return
         }
@@ -164,16 +175,40 @@ public struct VisitDetector: Sendable {
         }
         outside.append(sample)
         guard outside.count >= tuning.departureFixCount else { return }
-        if !established, lasted(place, trailingAllowanceSeconds: allowance(outside[0].fix.time - place.lastTime)) {
-            established = true
-            events.append(.arrived(place.visit(departed: false)))
+        let trailing = allowance(outside[0].fix.time - place.lastTime)
+        if !established, lasted(place, trailingAllowanceSeconds: trailing) {
+            establishIfSettled(trailingAllowanceSeconds: trailing, into: &events)
         }
-        if established { events.append(.departed(place.visit(departed: true))) }
+        if established, let place = cluster { events.append(.departed(place.visit(departed: true))) }
         let departed = outside
         cluster = nil
         established = false
+        candidate.removeAll(keepingCapacity: true)
         outside.removeAll(keepingCapacity: true)
         for sample in departed { process(sample, into: &events) }
+    }
+
+    /// Makes the candidate stay, which has lasted long enough, a visit unless it drifted: its oldest
+    /// fixes farther than the radius (plus their accuracy) from the newest are let go first (the place is rebuilt from
+    /// the rest, with the allowance towards the last fix let go), and what is left must still last.
+    private mutating func establishIfSettled(trailingAllowanceSeconds: Double, into events: inout [VisitEvent]) {
+        guard let newest = candidate.last else { return }
+        let settled = candidate.firstIndex { sample in
+            sample.fix.point.chordMeters(to: newest.fix.point) <= tuning.radiusMeters + sample.fix.accuracyMeters
+        } ?? candidate.count - 1
+        if settled > 0 {
+            let kept = candidate[settled...]
+            var place = VisitCluster(kept[kept.startIndex].fix, coordinate: kept[kept.startIndex].coordinate)
+            for sample in kept.dropFirst() { place.add(sample.fix) }
+            cluster = place
+            leadingAllowanceSeconds = allowance(kept[kept.startIndex].precedingTime.map { kept[kept.startIndex].fix.time - $0 })
+            candidate.removeFirst(settled)
+            guard lasted(place, trailingAllowanceSeconds: trailingAllowanceSeconds) else { return }
+        }
+        guard let place = cluster else { return }
+        established = true
+        candidate.removeAll(keepingCapacity: true)
+        events.append(.arrived(place.visit(departed: false)))
     }
 
     /// How far an end of a stay reaches towards a neighbouring fix `gapSeconds` away.
