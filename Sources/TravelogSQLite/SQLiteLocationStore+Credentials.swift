@@ -26,7 +26,8 @@ extension SQLiteLocationStore {
 
     public func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            try Row.fetchOne(db, sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE token_sha256 = ?",
+            // Read for every token-authenticated request: a prepared statement, kept.
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE token_sha256 = ?"),
                              arguments: [tokenDigest.rawValue]).map(Self.device)
         }
     }

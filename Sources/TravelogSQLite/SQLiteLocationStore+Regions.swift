@@ -57,7 +57,8 @@ extension SQLiteLocationStore {
 
     public func regions(userID: UserID) async throws(StoreError) -> [StoredRegion] {
         try await read("reading regions") { db in
-            try Row.fetchAll(db, sql: "SELECT \(RegionRow.columns) FROM regions WHERE user_id = ? ORDER BY id",
+            // Read for every stored batch (the regions its fixes may cross): a prepared statement, kept.
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(RegionRow.columns) FROM regions WHERE user_id = ? ORDER BY id"),
                              arguments: [userID.rawValue]).map(RegionRow.region)
         }
     }
