@@ -66,7 +66,8 @@ extension SQLiteLocationStore {
                 arguments += [StoragePrecision.milliseconds(to)]
             }
             if let from {
-                sql += " AND (v.departure_ms IS NULL OR max(v.departure_ms, coalesce(v.merged_until_ms, 0)) >= ?)"
+                // The expression of the index visits_device_end (migration 008), so that it is used.
+                sql += " AND max(coalesce(v.departure_ms, 9223372036854775807), coalesce(v.merged_until_ms, 0)) >= ?"
                 arguments += [StoragePrecision.milliseconds(from)]
             }
             return try Row.fetchAll(db, sql: sql + " ORDER BY v.arrival_ms, v.id", arguments: arguments).map(Self.storedVisit)

@@ -219,6 +219,13 @@ enum SQLiteMigrations {
         );
         CREATE INDEX region_states_by_region ON region_states(region_id);
         """),
+        ("008_visit_ends", """
+        -- Where each visit ends as a range of the journal tests it (a visit going on never ends), so
+        -- reading the visits of a recent stretch does not scan every visit that arrived before it
+        -- (20 ms a query with 30k visits, several a journal run).
+        CREATE INDEX visits_device_end ON visits(device_id,
+            max(coalesce(departure_ms, 9223372036854775807), coalesce(merged_until_ms, 0)));
+        """),
     ]
 
     /// A migrator that applies every migration not applied yet, in order.
