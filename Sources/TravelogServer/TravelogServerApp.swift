@@ -87,7 +87,7 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))
         base.add(middleware: CrossSiteRequestMiddleware())
         base.add(middleware: TokenScopeMiddleware())
-        SessionRoutes(accounts: accounts, configuration: configuration).add(to: router)
+        SessionRoutes(accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
                      regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)

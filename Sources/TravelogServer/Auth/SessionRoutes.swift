@@ -8,6 +8,8 @@ import TravelogStore
 struct SessionRoutes {
     let accounts: AccountService
     let configuration: ServerConfiguration
+    /// Told of each login, so the person's tile index is built while the page loads.
+    let tiles: HistoryTiles
 
     /// A cookie the page can read (not HttpOnly, and holding no secret) that says a login was made
     /// in this browser: the page asks `GET /api/v1/session` only when it is there, so a visitor who
@@ -42,6 +44,7 @@ struct SessionRoutes {
             }
             guard let user else { throw APIError.unauthorized("wrong user name or password") }
             let secret = try await account { () throws(AccountError) in try await accounts.startSession(userID: user.id) }
+            tiles.warm(userID: user.id)
             var response = try Response.json(sessionInfo(user))
             response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: secret,
                                       maxAge: Int(configuration.sessionLifetimeSeconds), path: "/",

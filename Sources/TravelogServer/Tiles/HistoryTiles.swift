@@ -4,8 +4,8 @@ import TravelogCore
 import TravelogRender
 import TravelogStore
 
-/// The history tiles of every user: a ``HistoryTileIndex`` per user, built from the store on the
-/// first tile and kept up to date by ``landed(_:device:)``, plus the ``TileVersions`` that make
+/// The history tiles of every user: a ``HistoryTileIndex`` per user, built from the store at the
+/// person's login (``warm(userID:)``) or on the first tile, and kept up to date by ``landed(_:device:)``, plus the ``TileVersions`` that make
 /// the tiles' ETags.
 ///
 /// Every stored batch reaches it through ``landed(_:device:)``, called by the server's
@@ -66,6 +66,13 @@ final class HistoryTiles: Sendable {
     func etag(userID: UserID, tile: Tile) -> String {
         let version = users.withLock { $0[userID]?.versions.version(of: tile) ?? 0 }
         return "\"\(instance)-\(version)\""
+    }
+
+    /// Starts building the user's index when it is not built or being built, without waiting for
+    /// it (a login: the page may soon ask for tiles or a range's bounds). A failed build is
+    /// tried again by the next request.
+    func warm(userID: UserID) {
+        Task { _ = try? await withIndex(userID: userID) { _ in true } }
     }
 
     /// Runs `body` on the user's index, building it first when needed.
