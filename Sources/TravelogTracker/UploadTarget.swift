@@ -13,19 +13,38 @@ struct UploadTarget: Hashable, Sendable {
 
 extension UploadTarget {
     /// Nil unless the URL is `http://` or `https://` with a host (and no user or password, which
-    /// the tracker would otherwise send nowhere).
+    /// the tracker would otherwise send nowhere). The URL's text is taken apart here, not by
+    /// `URLComponents`, whose host getter runs ICU's IDNA mapping: that loaded 1.3 MB of ICU data
+    /// into the tracker at its first upload (issue 14). Foundation's `URL` has already checked the
+    /// syntax; an international name must be given in its ASCII (punycode) form.
     init?(_ url: URL) {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              var host = components.percentEncodedHost, !host.isEmpty,
-              components.user == nil, components.password == nil else { return nil }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let text = url.absoluteString
+        guard let schemeEnd = text.range(of: "://") else { return nil }
+        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = text[schemeEnd.upperBound...].prefix { $0 != "#" }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard !authority.contains("@") else { return nil }
+        var host = authority[...], portText: Substring? = nil
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portText = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
         usesTLS = scheme == "https"
-        self.host = host
-        guard let port = UInt16(exactly: components.port ?? (usesTLS ? 443 : 80)), port > 0 else { return nil }
+        guard !host.isEmpty, let port = portText.map({ UInt16($0) }) ?? (usesTLS ? 443 : 80), port > 0 else { return nil }
+        self.host = String(host)
         self.port = port
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        requestTarget = components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+        let target = rest[authorityEnd...]
+        requestTarget = target.hasPrefix("/") ? String(target) : "/" + target
     }
 
     /// POSTs body and waits for the whole answer (blocking the calling thread).

@@ -142,7 +142,12 @@ struct OverlandUploaderTests {
         #expect(UploadTarget(URL(string: "https://example.org/in?device=van&x=%20")!)
                 == UploadTarget(usesTLS: true, host: "example.org", port: 443, requestTarget: "/in?device=van&x=%20"))
         #expect(UploadTarget(URL(string: "HTTP://[::1]/")!) == UploadTarget(usesTLS: false, host: "::1", port: 80, requestTarget: "/"))
-        for refused in ["ftp://example.org/", "https://user:pw@example.org/", "file:///tmp/x"] {
+        #expect(UploadTarget(URL(string: "http://example.org")!)?.requestTarget == "/")
+        #expect(UploadTarget(URL(string: "http://example.org?x=1#top")!)?.requestTarget == "/?x=1")
+        #expect(UploadTarget(URL(string: "https://[2001:db8::1]:8443/p#f")!)
+                == UploadTarget(usesTLS: true, host: "2001:db8::1", port: 8443, requestTarget: "/p"))
+        for refused in ["ftp://example.org/", "https://user:pw@example.org/", "file:///tmp/x", "http://example.org:0/",
+                        "http://example.org:99999/"] {
             #expect(UploadTarget(URL(string: refused)!) == nil, "\(refused)")
         }
     }
