@@ -6,7 +6,8 @@ import Foundation
 struct OverlandReceiver {
     let process: Process
     let url: URL
-    /// The PEM certificate to trust (SSL_CERT_FILE for the tracker) when the receiver speaks https.
+    /// The PEM certificates to trust (SSL_CERT_FILE for the tracker) when the receiver speaks https:
+    /// the system's and the receiver's.
     let certificatePath: String?
     private let countPath: String
 
@@ -47,7 +48,12 @@ struct OverlandReceiver {
             try openssl.run()
             openssl.waitUntilExit()
             arguments += [certificate, key]
-            certificatePath = certificate
+            // The tracker trusts the system's certificates and this one, as many as a real
+            // tracker reads at each https upload (Debian's bundle, about 140).
+            let bundle = folder.appendingPathComponent("receiver-trusted.pem").path
+            let system = (try? String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)) ?? ""
+            try (system + (try String(contentsOfFile: certificate, encoding: .utf8))).write(toFile: bundle, atomically: true, encoding: .utf8)
+            certificatePath = bundle
         } else {
             certificatePath = nil
         }
@@ -56,6 +62,7 @@ struct OverlandReceiver {
         process.arguments = ["python3"] + arguments
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
         try process.run()
         var line: [UInt8] = []
         while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
@@ -66,8 +73,9 @@ struct OverlandReceiver {
     /// The fixes received so far.
     var receivedCount: Int { (try? String(contentsOfFile: countPath, encoding: .utf8)).flatMap { Int($0) } ?? 0 }
 
+    /// Ends the receiver with SIGKILL (a SIGTERM may be blocked in what it inherited).
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }

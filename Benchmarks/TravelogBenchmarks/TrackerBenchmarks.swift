@@ -117,7 +117,7 @@ enum TrackerBenchmarks {
     /// (`travelog track` replaces itself by the lean `travelog-track` when it is beside `travelog`).
     /// Three runs: without a server, then uploading (default interval and batch size) to a local
     /// Overland receiver over http://, then over https:// (a self-signed certificate the tracker
-    /// trusts through SSL_CERT_FILE).
+    /// trusts through SSL_CERT_FILE, beside the system's certificates).
     static func tenHertz(_ context: BenchmarkContext) throws {
         try tenHertzRun(context, label: "no server", receiver: nil)
         for https in [false, true] {

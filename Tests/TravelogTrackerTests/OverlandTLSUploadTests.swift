@@ -5,7 +5,8 @@ import TravelogTestSupport
 
 /// https uploads through libssl: the certificate and the host name are verified. The TLS server
 /// is Python's `ssl` module with a certificate made by the `openssl` command (both in `make
-/// test`'s Debian packages); without them these tests are skipped and say so.
+/// test`'s Debian packages); without them these tests are skipped and say so. The server is
+/// ended with SIGKILL: it inherits the test process's blocked SIGTERM.
 @Suite("Overland uploads over https", .enabled(if: tlsTestToolsPresent, "needs python3 and the openssl command for a local TLS server"))
 struct OverlandTLSUploadTests {
 
@@ -51,11 +52,12 @@ struct OverlandTLSUploadTests {
         process.arguments = ["-c", script, certificate, key]
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
         try process.run()
         var line: [UInt8] = []
         while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
         guard let port = UInt16(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw POSIXError(.ECONNREFUSED)
         }
         return (process, port)
@@ -66,7 +68,7 @@ struct OverlandTLSUploadTests {
         let folder = TestDirectory.makeFolder("tls")
         let (certificate, key) = try Self.certificate(folder, "DNS:localhost,IP:127.0.0.1")
         let (server, port) = try Self.receiver(certificate: certificate, key: key, folder: folder)
-        defer { server.terminate() }
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         for host in ["127.0.0.1", "localhost"] {
             let uploader = OverlandUploader(server: URL(string: "https://\(host):\(port)/overland")!, token: "t",
                                             timeoutSeconds: 20, trustedCertificatesPath: certificate)
@@ -79,7 +81,7 @@ struct OverlandTLSUploadTests {
         let folder = TestDirectory.makeFolder("tls")
         let (certificate, key) = try Self.certificate(folder, "DNS:other.example")
         let (server, port) = try Self.receiver(certificate: certificate, key: key, folder: folder)
-        defer { server.terminate() }
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         let url = URL(string: "https://127.0.0.1:\(port)/overland")!
         await #expect(throws: OverlandUploader.UploadError.unreachable("the server's certificate is not trusted: self-signed certificate")) {
             try await OverlandUploader(server: url, token: "t", timeoutSeconds: 20).upload(["{}"])

@@ -53,21 +53,27 @@ final class ScriptedHTTPServer: @unchecked Sendable {
     /// The requests received so far (head and body as text).
     var requests: [String] { lock.withLock { received } }
 
-    /// Closes the listener and every connection kept open.
+    /// Stops listening and closes every connection kept open. The listener is shut down here
+    /// (which wakes the serving thread's `accept`) and closed by that thread, so its descriptor
+    /// cannot be reused by another test's socket while the thread still accepts on it.
     func stop() {
         let connections: [Int32] = lock.withLock {
             stopped = true
+            defer { held = [] }
             return held
         }
         for connection in connections { close(connection) }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func serve() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0, !lock.withLock({ stopped }) else {
+                if connection >= 0 { close(connection) }
+                return
+            }
             let request = Self.readRequest(connection)
             let action: Action? = lock.withLock {
                 received.append(request)
