@@ -94,8 +94,9 @@ let package = Package(
             dependencies: ["TravelogCore", "TravelogStore", "CCairo", "CPNG"],
             swiftSettings: swiftSettings
         ),
-        // POST through libcurl loaded at first use (dlopen): the tracker's uploads, without
-        // FoundationNetworking (which maps libcurl and its TLS libraries into every process).
+        // The tracker's uploads: HTTP/1.1 over a socket, with OpenSSL's libssl loaded at the first
+        // https upload (dlopen), not FoundationNetworking or libcurl (which map libcurl and the TLS,
+        // Kerberos, LDAP and SSH libraries behind it into the process).
         .target(
             name: "CTravelogHTTP",
             linkerSettings: [.linkedLibrary("dl")]
@@ -230,9 +231,11 @@ let package = Package(
             dependencies: ["TravelogTrackCLI"],
             swiftSettings: swiftSettings,
             // lld (in the toolchain) does not mind the order of static archives; the archives
-            // Foundation's modules do not name for a static link are listed by hand.
+            // Foundation's modules do not name for a static link are listed by hand. The relative
+            // relocations are packed (DT_RELR, glibc 2.36+): the executable stays position-independent
+            // but its relocation table shrinks from 2.1 MB, all read at start and kept resident, to 35 kB.
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-use-ld=lld"]),
+                .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
                 .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
             ]
