@@ -475,6 +475,11 @@ def run_bench(arguments):
         # The map then moves to the path and may ask again at its new zoom: let that finish, or the
         # server would still be reading for it during the next run.
         settle(devtools)
+    # What the last run drew, to look at: the range placed on the map, drawn by tiles.
+    shot = devtools.call("Page.captureScreenshot", {"format": "png"})
+    with open(arguments.screenshot.replace("heatmap", "bench-range"), "wb") as output:
+        output.write(base64.b64decode(shot["data"]))
+    print(f"screenshot: {arguments.screenshot.replace('heatmap', 'bench-range')}", flush=True)
     figures.sort()
     median = figures[len(figures) // 2] / 1000
     report(median < BENCH_TARGET_SECONDS,
