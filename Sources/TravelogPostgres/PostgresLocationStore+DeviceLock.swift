@@ -8,7 +8,7 @@ import TravelogStore
 extension PostgresLocationStore: ExclusiveDeviceWork {
     public func exclusively<T: Sendable>(deviceID: DeviceID, _ body: @Sendable () async throws -> T) async throws -> T {
         let keys = (namespace: Self.lockNamespace(liveChannel), device: Int32(truncatingIfNeeded: deviceID.rawValue))
-        return try await client.withConnection { connection in
+        return try await withLease { connection in
             try await connection.query("SELECT pg_advisory_lock(\(keys.namespace), \(keys.device))", logger: logger)
             do {
                 let value = try await body()

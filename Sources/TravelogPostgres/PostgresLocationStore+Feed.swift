@@ -12,7 +12,9 @@ extension PostgresLocationStore: StoredLocationFeed {
     public func announce(_ notice: StoredBatchNotice) async {
         do {
             let payload = String(decoding: try JSONEncoder().encode(notice), as: UTF8.self)
-            try await client.query("SELECT pg_notify(\(liveChannel), \(payload))", logger: logger)
+            try await withLease { connection in
+                try await connection.query("SELECT pg_notify(\(liveChannel), \(payload))", logger: logger)
+            }
         } catch {
             logger.warning("could not announce stored locations to other processes: \(Self.message(error))")
         }

@@ -7,7 +7,7 @@ extension PostgresLocationStore {
     /// Runs one query and reads all its rows, mapping failures to `StoreError.database`.
     func rows(_ operation: String, _ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
         do {
-            return try await client.query(query, logger: logger).collect()
+            return try await withLease { connection in try await connection.query(query, logger: logger).collect() }
         } catch {
             throw Self.storeError(error, operation)
         }
@@ -18,7 +18,9 @@ extension PostgresLocationStore {
     func transaction<T: Sendable>(_ operation: String,
                                   _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await withLease { connection in
+                try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            }
         } catch {
             throw Self.storeError(error, operation)
         }

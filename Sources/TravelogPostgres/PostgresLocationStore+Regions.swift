@@ -10,7 +10,7 @@ extension PostgresLocationStore {
         let nowMs = StoragePrecision.milliseconds(now)
         let added: [PostgresRow]
         do {
-            added = try await client.query("""
+            added = try await withLease { connection in try await connection.query("""
                 INSERT INTO regions (user_id, name, shape, center_latitude_e7, center_longitude_e7, radius_m, rings_json,
                     notify_on_entry, notify_on_exit, beacon_uuid, beacon_major, beacon_minor, created_at_ms, updated_at_ms)
                 SELECT id, \(definition.name), \(values.shape), \(values.latitudeE7), \(values.longitudeE7), \(values.radiusMeters),
@@ -18,7 +18,7 @@ extension PostgresLocationStore {
                     \(values.beaconMajor), \(values.beaconMinor), \(nowMs), \(nowMs)
                 FROM users WHERE id = \(userID.rawValue)
                 RETURNING \(unescaped: PostgresRegionRows.columns)
-                """, logger: logger).collect()
+                """, logger: logger).collect() }
         } catch {
             throw Self.regionError(error, name: definition.name, operation: "adding a region")
         }
@@ -31,7 +31,7 @@ extension PostgresLocationStore {
         let values = try PostgresRegionRows.Values(definition)
         let nowMs = StoragePrecision.milliseconds(now)
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await withLease { connection in try await connection.withTransaction(logger: logger) { connection in
                 let old = try await connection.query("""
                     SELECT \(unescaped: PostgresRegionRows.columns) FROM regions
                     WHERE user_id = \(userID.rawValue) AND id = \(id.rawValue) FOR UPDATE
@@ -56,7 +56,7 @@ extension PostgresLocationStore {
                 }
                 guard let row else { throw StoreError.unknownRegion(id) }
                 return try PostgresRegionRows.region(row)
-            }
+            } }
         } catch {
             throw Self.regionError(error, name: definition.name, operation: "changing a region")
         }

@@ -19,15 +19,21 @@ public final class PostgresLocationStore: TravelogStore {
     let liveChannel: String
     /// Where the monthly partitions of `locations` end, milliseconds (`PostgresPartitions`).
     let partitionsThroughMilliseconds = Mutex<Int64>(0)
+    /// How long a request waits for a connection before failing (`withLease`).
+    let leaseTimeout: Duration
     private let running: Task<Void, Never>
 
     /// Connects to the database at `url` and applies pending migrations (several processes may
     /// start at once: the first migrates, the others wait for it).
     /// - Parameter schema: a schema of its own to create and use instead of the user's default one
     ///   (letters, digits and `_`; the tests give each store a new one); the address's when `nil`.
+    /// - Parameter leaseTimeout: how long a request waits for a connection while the database is
+    ///   down or every connection is busy before it fails (the server answers 503).
     /// - Throws: `StoreError.cannotOpen` when the server cannot be reached or the schema migrated.
-    public init(url: PostgresConnectionURL, schema: String? = nil, maximumConnections: Int = 20) async throws(StoreError) {
+    public init(url: PostgresConnectionURL, schema: String? = nil, maximumConnections: Int = 20,
+                leaseTimeout: Duration = .seconds(10)) async throws(StoreError) {
         self.url = url
+        self.leaseTimeout = leaseTimeout
         let schema = schema ?? url.schema
         liveChannel = String(("travelog_live_" + (schema ?? "default")).prefix(63))
         if let schema, schema.isEmpty || !schema.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) {
@@ -62,8 +68,10 @@ public final class PostgresLocationStore: TravelogStore {
         let now = StoragePrecision.milliseconds(Date())
         let rows: [PostgresRow]
         do {
-            rows = try await client.query("INSERT INTO users (name, created_at_ms) VALUES (\(name), \(now)) RETURNING id",
-                                          logger: logger).collect()
+            rows = try await withLease { connection in
+                try await connection.query("INSERT INTO users (name, created_at_ms) VALUES (\(name), \(now)) RETURNING id",
+                                           logger: logger).collect()
+            }
         } catch where Self.isUniqueViolation(error) {
             throw .userExists(name: name)
         } catch {
@@ -91,10 +99,12 @@ public final class PostgresLocationStore: TravelogStore {
         let rows: [PostgresRow]
         do {
             // Inserting from the user's row: no row (no id back) when there is no such user.
-            rows = try await client.query("""
-                INSERT INTO devices (user_id, name, created_at_ms)
-                SELECT id, \(name), \(now) FROM users WHERE id = \(userID.rawValue) RETURNING id
-                """, logger: logger).collect()
+            rows = try await withLease { connection in
+                try await connection.query("""
+                    INSERT INTO devices (user_id, name, created_at_ms)
+                    SELECT id, \(name), \(now) FROM users WHERE id = \(userID.rawValue) RETURNING id
+                    """, logger: logger).collect()
+            }
         } catch where Self.isUniqueViolation(error) {
             throw .deviceExists(name: name)
         } catch {

@@ -45,6 +45,8 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
             case .userExists, .deviceExists: .conflict
             case .invalidName: .badRequest
             case .unknownUser, .unknownDevice: .notFound
+            // The database failing or out of reach (PostgreSQL restarting): try again, on any route.
+            case .database: .serviceUnavailable
             default: .internalServerError
             }
         }
