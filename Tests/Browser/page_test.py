@@ -468,10 +468,11 @@ def run_bench(arguments):
             detail.append(f"/api/v1/path answered in {requests['path'][0]:.0f} ms, done at {requests['path'][1]:.0f} ms")
         what = f"{count} points" if not zoom else f"the view's {count} tiles at zoom {zoom}"
         print(f"run {run + 1}: first draw {milliseconds:.0f} ms after navigation start ({what}); " + "; ".join(detail), flush=True)
-        # The distance of a tiled range is asked for after its tiles (GET /api/v1/stats): let it
-        # finish, or the server would still be reading for it during the next run.
+        # The list and the journal of a tiled range load after its tiles (the journal's statistics,
+        # visits and whereabouts read the whole range): let them finish, or the server would still
+        # be reading for them during the next run.
         devtools.wait_for("performance.getEntriesByType('resource').some((e) => e.name.includes('/api/v1/stats'))"
-                          f" || {POINT_COUNT} > 0", 120, interval=0.05)
+                          " && document.getElementById('journal').getAttribute('aria-busy') === 'false'", 600, interval=0.05)
         # The map then moves to the path and may ask again at its new zoom: let that finish, or the
         # server would still be reading for it during the next run.
         settle(devtools)
