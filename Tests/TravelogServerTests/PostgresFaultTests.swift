@@ -41,11 +41,11 @@ struct PostgresFaultTests {
                 group.addTask { try await Self.uploadOverland(client, token: overlandToken, log: log) }
                 group.addTask { try await Self.uploadOwnTracks(client, token: ownTracksToken, log: log) }
                 try await log.wait { $0.count { $0.status == 200 } >= 6 }
-                try cluster.stop(stopMode)
+                try await cluster.stop(stopMode)
                 await log.enter(.down)
                 try await log.wait { answers in answers.count { $0.sent == .down && $0.answered == .down } >= 4 }
                 await log.enter(.restarting)
-                try cluster.start()
+                try await cluster.start()
                 await log.enter(.up)
                 try await log.wait { $0.count { $0.sent == .up && $0.status == 200 } >= 6 }
                 await log.finish()

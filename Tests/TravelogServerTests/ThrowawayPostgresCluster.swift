@@ -28,9 +28,17 @@ struct ThrowawayPostgresCluster {
     }
 
     /// Stops the server: `fast` (sessions told to end) or `immediate` (as if it crashed).
-    func stop(_ mode: String) throws { _ = try Self.script(["stop", folder.path, mode]) }
+    func stop(_ mode: String) async throws { _ = try await Self.offThePool { [folder] in try Self.script(["stop", folder.path, mode]) } }
 
-    func start() throws { _ = try Self.script(["start", folder.path]) }
+    func start() async throws { _ = try await Self.offThePool { [folder] in try Self.script(["start", folder.path]) } }
+
+    /// Runs blocking work (waiting for pg_ctl) on a thread of its own, not on one of the few
+    /// threads of Swift's cooperative pool that the server under test needs meanwhile.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
 
     func remove() { _ = try? Self.script(["remove", folder.path]) }
 
