@@ -12,12 +12,6 @@ import CCairo
 ///
 /// The coverage is the usual distance-based antialiasing: 1 up to half a pixel inside the
 /// edge, 0 from half a pixel outside, linear between.
-///
-/// Lines at most ``thinLineWidthPixels`` wide (the zooms of a country or a region, where a
-/// track crosses each pixel many times) are drawn supersampled instead
-/// (`LineMask+Subpixels.swift`): a pixel's coverage is the share of its 4 × 4 subpixels the line
-/// covers, so a segment costs a few bit sets per subpixel of its length rather than a distance
-/// per pixel around it.
 struct LineMask {
     let widthPixels: Int
     let heightPixels: Int
@@ -26,12 +20,7 @@ struct LineMask {
     /// Half the line width, in pixels.
     let radiusPixels: Double
     /// Coverage per pixel, 0 to 255, rows of ``strideBytes``.
-    var coverage: [UInt8]
-    /// Lines up to this wide (pixels) are drawn through ``subpixels``.
-    static let thinLineWidthPixels = 1.5
-    /// For a thin line: per pixel (rows of ``widthPixels``), its 4 × 4 subpixels the line covers,
-    /// bit `4 × row + column`; empty for a wider line.
-    var subpixels: [UInt16]
+    private(set) var coverage: [UInt8]
 
     init(widthPixels: Int, heightPixels: Int, lineWidthPixels: Double) {
         self.widthPixels = widthPixels
@@ -39,18 +28,12 @@ struct LineMask {
         strideBytes = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(widthPixels)))
         radiusPixels = lineWidthPixels / 2
         coverage = [UInt8](repeating: 0, count: strideBytes * heightPixels)
-        subpixels = lineWidthPixels <= Self.thinLineWidthPixels ? [UInt16](repeating: 0, count: widthPixels * heightPixels) : []
     }
 
     /// Adds the capsule around the segment from `a` to `b` (a round dot when they are equal).
     /// Pixels outside the image are skipped, so a segment costs only its part in the image.
-    /// - Complexity: O(pixels within half a line width and a pixel of the segment, in the image);
-    ///   for a thin line, O(subpixels along the segment in the image).
+    /// - Complexity: O(pixels within half a line width and a pixel of the segment, in the image).
     mutating func addSegment(from a: PixelPoint, to b: PixelPoint) {
-        if !subpixels.isEmpty {
-            addThinSegment(from: a, to: b)
-            return
-        }
         let reach = radiusPixels + 0.5
         let full = max(0, radiusPixels - 0.5)
         let fullSquared = full * full, reachSquared = reach * reach
@@ -101,7 +84,6 @@ struct LineMask {
     /// Paints `color` through the mask onto the canvas (over what is there).
     /// - Throws: ``RenderError/cairoFailed(status:operation:)`` when cairo cannot wrap the mask.
     mutating func fill(on canvas: Canvas, color: RenderColor) throws(RenderError) {
-        if !subpixels.isEmpty { resolveSubpixels() }
         let (width, height, stride) = (widthPixels, heightPixels, strideBytes)
         let status = coverage.withUnsafeMutableBytes { bytes -> cairo_status_t in
             guard let surface = cairo_image_surface_create_for_data(bytes.baseAddress, CAIRO_FORMAT_A8, Int32(width),

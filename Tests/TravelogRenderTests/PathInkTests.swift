@@ -3,8 +3,8 @@ import Testing
 import TravelogCore
 import TravelogRender
 
-@Suite("Path tiles: thin lines drawn supersampled")
-struct ThinLineTests {
+@Suite("Path tiles: a line's ink")
+struct PathInkTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// A straight track of 200 fixes from one coordinate to another, a fix every 10 s.
