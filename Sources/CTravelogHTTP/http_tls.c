@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
     SSL_VERIFY_PEER = 0x01,
@@ -52,12 +54,58 @@ static struct {
     int loaded;
 } ssl;
 
-/// A TLS session and the context it was made from (one context per upload: the trust store is
-/// read for the upload and freed after it, not kept in the tracker's memory).
+/// A TLS session and the context it was made from.
 struct travelog_tls {
     void *context;
     void *session;
 };
+
+/// The context of this thread's uploads, kept between them: reading the ~140 certificates of the
+/// system's trust store for every upload (one every 10 s by default) cost more CPU than the rest
+/// of the tracker at 10 fixes a second. It is made again for another trust file, and after
+/// `CONTEXT_LIFETIME_SECONDS`, so a renewed trust store is read.
+enum { CONTEXT_LIFETIME_SECONDS = 3600 };
+static __thread void *kept_context;
+static __thread char *kept_trusted_file;  // NULL: the system's default paths
+static __thread time_t kept_since;
+
+static void drop_kept_context(void) {
+    if (kept_context) ssl.ctx_free(kept_context);
+    free(kept_trusted_file);
+    kept_context = NULL;
+    kept_trusted_file = NULL;
+}
+
+/// This thread's context for `trusted_file` (NULL: the system's), made when missing or stale.
+static void *context_for(const char *trusted_file, char *error, size_t error_size) {
+    int same_file = (trusted_file == NULL && kept_trusted_file == NULL)
+        || (trusted_file && kept_trusted_file && strcmp(trusted_file, kept_trusted_file) == 0);
+    if (kept_context && same_file && time(NULL) - kept_since < CONTEXT_LIFETIME_SECONDS) return kept_context;
+    drop_kept_context();
+    void *context = ssl.ctx_new(ssl.client_method());
+    if (!context) {
+        snprintf(error, error_size, "SSL_CTX_new failed");
+        return NULL;
+    }
+    ssl.ctx_set_verify(context, SSL_VERIFY_PEER, NULL);
+    ssl.ctx_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    int trusted = trusted_file ? ssl.ctx_load_verify_locations(context, trusted_file, NULL)
+                               : ssl.ctx_set_default_verify_paths(context);
+    if (trusted != 1) {
+        snprintf(error, error_size, "cannot read the trusted certificates%s%s", trusted_file ? " in " : "", trusted_file ? trusted_file : "");
+        ssl.ctx_free(context);
+        ssl.err_clear_error();
+        return NULL;
+    }
+    if (trusted_file && !(kept_trusted_file = strdup(trusted_file))) {
+        snprintf(error, error_size, "out of memory");
+        ssl.ctx_free(context);
+        return NULL;
+    }
+    kept_context = context;
+    kept_since = time(NULL);
+    return context;
+}
 
 static pthread_once_t ssl_once = PTHREAD_ONCE_INIT;
 
@@ -128,21 +176,9 @@ travelog_tls *travelog_tls_start(int fd, const char *host, const char *trusted_f
     static __thread travelog_tls tls;  // one upload at a time per thread
     if (travelog_tls_load(error, error_size) != 0) return NULL;
     ssl.err_clear_error();
-    tls.context = ssl.ctx_new(ssl.client_method());
     tls.session = NULL;
-    if (!tls.context) {
-        snprintf(error, error_size, "SSL_CTX_new failed");
-        return NULL;
-    }
-    ssl.ctx_set_verify(tls.context, SSL_VERIFY_PEER, NULL);
-    ssl.ctx_ctrl(tls.context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
-    int trusted = trusted_file ? ssl.ctx_load_verify_locations(tls.context, trusted_file, NULL)
-                               : ssl.ctx_set_default_verify_paths(tls.context);
-    if (trusted != 1) {
-        snprintf(error, error_size, "cannot read the trusted certificates%s%s", trusted_file ? " in " : "", trusted_file ? trusted_file : "");
-        travelog_tls_close(&tls);
-        return NULL;
-    }
+    tls.context = context_for(trusted_file, error, error_size);
+    if (!tls.context) return NULL;
     tls.session = ssl.ssl_new(tls.context);
     if (!tls.session || ssl.set_fd(tls.session, fd) != 1) {
         snprintf(error, error_size, "SSL_new failed");
@@ -201,7 +237,7 @@ void travelog_tls_close(travelog_tls *tls) {
         ssl.shutdown(tls->session);
         ssl.ssl_free(tls->session);
     }
-    if (tls->context) ssl.ctx_free(tls->context);
+    // The context is kept for the thread's next upload (`context_for`).
     tls->session = NULL;
     tls->context = NULL;
     ssl.err_clear_error();
