@@ -104,7 +104,7 @@ public struct FileImporter: Sendable {
             }
             report.bytesRead = reader.bytesConsumed
             report.skipped.merge(reader.skippedRecords, uniquingKeysWith: +)
-            if let running, let device {
+            if let running, device != nil {
                 let record = try await writer.store.finishImport(running, summary: summary,
                                                                  tally: ImportTally(rejected: report.rejected,
                                                                                     contentSHA256: source.hexDigest))
