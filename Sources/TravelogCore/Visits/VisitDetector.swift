@@ -14,11 +14,10 @@ import Foundation
 ///   fix wherever the next fix is: a gap in the history is never part of a stay. A stay that had
 ///   not yet lasted long enough is dropped, and the fix after the gap starts afresh.
 /// - A stay becomes a visit only if it did not drift: its first fix must lie within
-///   `radiusMeters` (plus that fix's accuracy) of its latest one. A slow walk sampled sparsely (a fix a minute, steps inside
-///   the radius) drags the running mean along with it; when such a stay would otherwise become a
-///   visit, its oldest fixes are let go one by one, as in Li et al.'s staypoint search, which moves
-///   on from one anchor to the next, until the rest is a stay (it may then still last long enough)
-///   or not.
+///   `radiusMeters` (plus that fix's accuracy) of its latest one. A slow walk sampled sparsely
+///   (a fix a minute, steps inside the radius) drags the running mean along with it; when such a
+///   stay would otherwise become a visit, its oldest fixes are let go one by one, as Li et al.'s
+///   staypoint search moves from one anchor to the next, and what is left must still last.
 /// - A single outlier that the next fix contradicts does not end a visit (with the default
 ///   `departureFixCount` of 2), nor does a fix whose reported accuracy is worse than
 ///   `maximumAccuracyMeters`, nor one whose accuracy circle still reaches the place (it lies
@@ -189,13 +188,15 @@ public struct VisitDetector: Sendable {
     }
 
     /// Makes the candidate stay, which has lasted long enough, a visit unless it drifted: its oldest
-    /// fixes farther than the radius (plus their accuracy) from the newest are let go first (the place is rebuilt from
-    /// the rest, with the allowance towards the last fix let go), and what is left must still last.
+    /// fixes farther than the radius (plus their accuracy) from the newest are let go first (the
+    /// place is rebuilt from the rest, with the allowance towards the last fix let go), and what is
+    /// left must still last.
     private mutating func establishIfSettled(trailingAllowanceSeconds: Double, into events: inout [VisitEvent]) {
         guard let newest = candidate.last else { return }
+        // The newest itself always qualifies, so some index does.
         let settled = candidate.firstIndex { sample in
             sample.fix.point.chordMeters(to: newest.fix.point) <= tuning.radiusMeters + sample.fix.accuracyMeters
-        } ?? candidate.count - 1
+        } ?? 0
         if settled > 0 {
             let kept = candidate[settled...]
             var place = VisitCluster(kept[kept.startIndex].fix, coordinate: kept[kept.startIndex].coordinate)
