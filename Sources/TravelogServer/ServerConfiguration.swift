@@ -37,6 +37,10 @@ public struct ServerConfiguration: Sendable {
     public var tileCacheDirectory: URL
     /// The offline world base's outline file (`make world`), or `nil` for none.
     public var worldOutlinesPath: String?
+    /// Where each user's history tile index is saved, to be read back at the next start instead
+    /// of built from every stored fix (`nil`: not saved; `travelog serve` puts it next to a SQLite
+    /// database).
+    public var historyIndexDirectory: URL?
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultTileAttribution =
@@ -51,7 +55,7 @@ public struct ServerConfiguration: Sendable {
                 metricsAccess: MetricsAccess = .loopback, requestHeadTimeoutSeconds: Int = 30,
                 requestBodyIdleTimeoutSeconds: Int = 30,
                 tileCacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-tiles"),
-                worldOutlinesPath: String? = WorldOutlines.defaultPath) {
+                worldOutlinesPath: String? = WorldOutlines.defaultPath, historyIndexDirectory: URL? = nil) {
         self.host = host
         self.port = port
         self.tileURLTemplate = tileURLTemplate
@@ -68,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         self.requestBodyIdleTimeoutSeconds = requestBodyIdleTimeoutSeconds
         self.tileCacheDirectory = tileCacheDirectory
         self.worldOutlinesPath = worldOutlinesPath
+        self.historyIndexDirectory = historyIndexDirectory
     }
 }
 

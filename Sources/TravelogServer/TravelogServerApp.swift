@@ -56,7 +56,7 @@ public struct TravelogServerApp: Sendable {
         journal = JournalService(processor: JournalProcessor(store: store, describer: describer), logger: logger) { event in
             await notifications.notify(event.notificationMessage, userID: event.userID)
         }
-        tiles = HistoryTiles(store: store)
+        tiles = HistoryTiles(store: store, indexDirectory: configuration.historyIndexDirectory, logger: logger)
         worldOutlines = configuration.worldOutlinesPath.flatMap { try? WorldOutlines(contentsOf: $0) }
         let regions = RegionEvaluator(store: store) { message, userID in _ = await notifications.notify(message, userID: userID) }
         var liveRelay: LiveFeedRelay?
@@ -130,7 +130,7 @@ public struct TravelogServerApp: Sendable {
                 idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: ([hub, journal, notifications] as [any Service]) + (liveRelay.map { [$0] } ?? []),
+            services: ([hub, journal, notifications, tiles] as [any Service]) + (liveRelay.map { [$0] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

@@ -73,7 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
                                                 tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
                                                 maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies,
-                                                allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback)
+                                                allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback,
+                                                historyIndexDirectory: storeOptions.historyIndexDirectory)
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()

@@ -30,6 +30,15 @@ struct StoreOptions: ParsableArguments {
         return (try? PostgresConnectionURL(location).description) ?? "a PostgreSQL server"
     }
 
+    /// Where the server saves its history tile indices: a folder next to a SQLite database
+    /// (`travelog.sqlite` → `travelog.sqlite-history-index/`); none for PostgreSQL, whose servers
+    /// may share a database but not a disk.
+    var historyIndexDirectory: URL? {
+        let location = databasePath
+        guard !PostgresConnectionURL.isPostgresURL(location) else { return nil }
+        return URL(fileURLWithPath: location + "-history-index")
+    }
+
     /// Opens (creating or migrating when needed) the store: PostgreSQL for a `postgres://` address,
     /// else the SQLite file.
     func openStore() async throws -> any TravelogStore {

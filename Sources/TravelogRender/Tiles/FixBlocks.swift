@@ -24,6 +24,36 @@ struct FixBlocks: Sendable {
     private var blocks: [Block] = []
     private(set) var count = 0
 
+    init() {}
+
+    /// Writes the blocks (``HistoryIndexFile``).
+    func write(to writer: inout IndexFileWriter) throws(HistoryIndexFileError) {
+        try writer.write(UInt64(count))
+        try writer.write(column: blocks.map(\.earliestSeconds))
+        try writer.write(column: blocks.map(\.latestSeconds))
+        for column in [blocks.map(\.minX), blocks.map(\.minY), blocks.map(\.maxX), blocks.map(\.maxY), blocks.map(\.device)] {
+            try writer.write(column: column)
+        }
+    }
+
+    /// Reads what ``write(to:)`` wrote for an index of `fixCount` fixes.
+    init(reading reader: inout IndexFileReader, fixCount: Int) throws(HistoryIndexFileError) {
+        let stored = try reader.read(UInt64.self)
+        let earliest: [Double] = try reader.readColumn(), latest: [Double] = try reader.readColumn()
+        var columns: [[UInt32]] = []
+        for _ in 0..<5 { columns.append(try reader.readColumn()) }
+        let blockCount = (fixCount + Self.size - 1) / Self.size
+        guard stored == UInt64(fixCount), earliest.count == blockCount, latest.count == blockCount,
+              columns.allSatisfy({ $0.count == blockCount }) else {
+            throw .inconsistent("the fix blocks")
+        }
+        count = fixCount
+        blocks = (0..<blockCount).map { index in
+            Block(earliestSeconds: earliest[index], latestSeconds: latest[index], minX: columns[0][index], minY: columns[1][index],
+                  maxX: columns[2][index], maxY: columns[3][index], device: columns[4][index])
+        }
+    }
+
     /// Records the next fix (the `count`-th one of the level of every fix).
     mutating func append(x: UInt32, y: UInt32, seconds: Double, device: UInt16) {
         if count % Self.size == 0 {

@@ -42,6 +42,55 @@ public struct HistoryTileIndex: Sendable {
         } + [IndexLevel(bucketZoom: Self.rawBucketZoom, spacingMapPoints: 0)]
     }
 
+    /// Writes the index (``HistoryIndexFile``).
+    /// - Complexity: O(vertices of all levels).
+    func write(to writer: inout IndexFileWriter) throws(HistoryIndexFileError) {
+        try writer.write(UInt32(levels.count))
+        for level in levels { try level.write(to: &writer) }
+        try writer.write(column: Array(lastSeconds.keys))
+        try writer.write(column: Array(lastSeconds.values))
+        try blocks.write(to: &writer)
+    }
+
+    /// Reads an index that ``write(to:)`` wrote, with the same levels.
+    /// - Complexity: O(vertices of all levels).
+    init(reading reader: inout IndexFileReader) throws(HistoryIndexFileError) {
+        self.init()
+        guard try reader.read(UInt32.self) == UInt32(levels.count) else { throw .inconsistent("the number of levels") }
+        for number in levels.indices {
+            levels[number] = try IndexLevel(reading: &reader, bucketZoom: levels[number].bucketZoom,
+                                            spacingMapPoints: levels[number].spacingMapPoints)
+        }
+        let devices: [UInt16] = try reader.readColumn(), times: [Double] = try reader.readColumn()
+        guard devices.count == times.count else { throw .inconsistent("the devices' last times") }
+        lastSeconds = Dictionary(zip(devices, times), uniquingKeysWith: { $1 })
+        blocks = try FixBlocks(reading: &reader, fixCount: fixCount)
+    }
+
+    /// A device's fixes in the index: how many, and the times of the first and the last.
+    struct FixSpan: Hashable, Sendable {
+        var fixCount: Int
+        var firstSeconds: Double
+        var lastSeconds: Double
+    }
+
+    /// The span of each device index's fixes.
+    /// - Complexity: O(fixes).
+    func fixSpans() -> [Int: FixSpan] {
+        let raw = levels[levels.count - 1]
+        var spans = [FixSpan?](repeating: nil, count: Int(UInt16.max) + 1)
+        for index in 0..<raw.count {
+            let device = Int(raw.device[index]), time = raw.seconds[index]
+            if spans[device] == nil {
+                spans[device] = FixSpan(fixCount: 1, firstSeconds: time, lastSeconds: time)
+            } else {
+                spans[device]!.fixCount += 1
+                spans[device]!.lastSeconds = time
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: spans.indices.compactMap { device in spans[device].map { (device, $0) } })
+    }
+
     /// How many fixes the index holds.
     public var fixCount: Int { levels[levels.count - 1].count }
     /// How many vertices all levels hold together (the index's size).

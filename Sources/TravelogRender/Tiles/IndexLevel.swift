@@ -32,6 +32,67 @@ struct IndexLevel: Sendable {
 
     var count: Int { x.count }
 
+    /// Writes the level's columns, grid and track ends (``HistoryIndexFile``).
+    /// - Complexity: O(vertices + grid entries).
+    func write(to writer: inout IndexFileWriter) throws(HistoryIndexFileError) {
+        try writer.write(UInt32(bucketZoom))
+        try writer.write(spacingMapPoints)
+        for column in [x, y, weight, next] { try writer.write(column: column) }
+        try writer.write(column: seconds)
+        try writer.write(column: device)
+        var keys: [UInt64] = [], counts: [UInt32] = [], entries: [UInt32] = []
+        keys.reserveCapacity(buckets.count)
+        counts.reserveCapacity(buckets.count)
+        for (key, bucket) in buckets {
+            keys.append(key)
+            counts.append(UInt32(bucket.count))
+            entries.append(contentsOf: bucket)
+        }
+        try writer.write(column: keys)
+        try writer.write(column: counts)
+        try writer.write(column: entries)
+        try writer.write(column: Array(lastVertex.keys))
+        try writer.write(column: Array(lastVertex.values))
+    }
+
+    /// Reads a level that ``write(to:)`` wrote for the same zoom and spacing, checking that every
+    /// vertex it names exists, so that a damaged file cannot make a tile read out of bounds.
+    /// - Complexity: O(vertices + grid entries).
+    init(reading reader: inout IndexFileReader, bucketZoom: Int, spacingMapPoints: Double) throws(HistoryIndexFileError) {
+        self.init(bucketZoom: bucketZoom, spacingMapPoints: spacingMapPoints)
+        guard try reader.read(UInt32.self) == UInt32(bucketZoom), try reader.readDouble() == spacingMapPoints else {
+            throw .inconsistent("a level of zoom \(bucketZoom) of another zoom or spacing")
+        }
+        x = try reader.readColumn()
+        y = try reader.readColumn()
+        weight = try reader.readColumn()
+        next = try reader.readColumn()
+        seconds = try reader.readColumn()
+        device = try reader.readColumn()
+        let count = x.count
+        guard count < Int(Self.noVertex), [y.count, weight.count, next.count, seconds.count, device.count].allSatisfy({ $0 == count }),
+              next.allSatisfy({ $0 == Self.noVertex || Int($0) < count }) else {
+            throw .inconsistent("the columns of the level of zoom \(bucketZoom)")
+        }
+        let keys: [UInt64] = try reader.readColumn(), counts: [UInt32] = try reader.readColumn()
+        let entries: [UInt32] = try reader.readColumn()
+        guard keys.count == counts.count, counts.reduce(0, { $0 + Int($1) }) == entries.count,
+              entries.allSatisfy({ Int($0) < count }) else {
+            throw .inconsistent("the grid of the level of zoom \(bucketZoom)")
+        }
+        buckets.reserveCapacity(keys.count)
+        var start = 0
+        for (key, size) in zip(keys, counts) {
+            buckets[key] = Array(entries[start..<(start + Int(size))])
+            start += Int(size)
+        }
+        let ends: [UInt16] = try reader.readColumn(), endVertices: [UInt32] = try reader.readColumn()
+        guard ends.count == endVertices.count, endVertices.allSatisfy({ Int($0) < count }) else {
+            throw .inconsistent("the track ends of the level of zoom \(bucketZoom)")
+        }
+        lastVertex = Dictionary(zip(ends, endVertices), uniquingKeysWith: { $1 })
+    }
+
     func point(_ index: Int) -> MapPoint { MapPoint(x: Double(x[index]), y: Double(y[index])) }
 
     /// Adds a fix of a device, later than every fix of that device added before.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import TravelogCore
 import TravelogRender
@@ -7,6 +8,13 @@ import TravelogStore
 /// The history tiles of every user: a ``HistoryTileIndex`` per user, built from the store at the
 /// person's login (``warm(userID:)``) or on the first tile, and kept up to date by ``landed(_:device:)``, plus the ``TileVersions`` that make
 /// the tiles' ETags.
+///
+/// With an ``indexDirectory`` (next to a SQLite database), each index is also saved there
+/// (``HistoryIndexFile``) once built, after every ``saveAfterFixes`` new fixes and at shutdown,
+/// and the next server start reads it back and brings it up to date with the store
+/// (``HistoryIndexLoader/resume(_:store:userID:)``) instead of reading every fix again; a file the
+/// store does not confirm, or a damaged one, is ignored and the index built anew
+/// (`HistoryTiles+Saving.swift`).
 ///
 /// Every stored batch reaches it through ``landed(_:device:)``, called by the server's
 /// `HistoryObserver` once `HistoryWriter` made the batch durable (routes, phone apps and uploads
@@ -19,19 +27,32 @@ final class HistoryTiles: Sendable {
         var loaded: HistoryIndexLoader.Loaded?
         var stale = false
         /// A build under way, shared by every request that needs it.
-        var building: Task<HistoryIndexLoader.Loaded, any Error>?
+        var building: Task<ObtainedIndex, any Error>?
         /// Batches that landed while building, added once it ends.
         var landedWhileBuilding: [(DeviceID, [Location])] = []
         var versions = TileVersions()
+        /// Fixes added since the index was last saved or read (`nil`: it was never saved).
+        var fixesSinceSave: Int?
     }
 
     let store: any TravelogStore
+    /// Where indices are saved, one file per user (`nil`: not saved).
+    let indexDirectory: URL?
+    let logger: Logger
     /// Tells this process's ETags from those of an earlier one (whose counts started at 0 too).
     let instance = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     private let users = Mutex<[UserID: UserState]>([:])
+    /// Users whose index is to be saved, for ``run()``.
+    let saveRequests: AsyncStream<UserID>
+    let saveContinuation: AsyncStream<UserID>.Continuation
+    /// A saved index is written again once this many fixes joined it.
+    static let saveAfterFixes = 250_000
 
-    init(store: any TravelogStore) {
+    init(store: any TravelogStore, indexDirectory: URL? = nil, logger: Logger = Logger(label: "travelog.tiles")) {
         self.store = store
+        self.indexDirectory = indexDirectory
+        self.logger = logger
+        (saveRequests, saveContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// New locations of a device were stored: they join the index (when it is built) and the
@@ -58,6 +79,9 @@ final class HistoryTiles: Sendable {
                 state.loaded = nil  // one copy of the index while it changes
                 Self.add(locations, device: device.id, to: &loaded, state: &state)
                 state.loaded = loaded
+                let since = (state.fixesSinceSave ?? 0) + locations.count
+                state.fixesSinceSave = since
+                if since >= Self.saveAfterFixes, since - locations.count < Self.saveAfterFixes { saveContinuation.yield(device.userID) }
             }
         }
     }
@@ -75,6 +99,24 @@ final class HistoryTiles: Sendable {
         Task { _ = try? await withIndex(userID: userID) { _ in true } }
     }
 
+    /// The user's index when it is current and changed since it was saved (or was never saved);
+    /// it then counts as saved.
+    func takeIndexToSave(userID: UserID) -> HistoryIndexLoader.Loaded? {
+        users.withLock { users in
+            guard var state = users[userID], let loaded = state.loaded, !state.stale, state.fixesSinceSave != 0 else { return nil }
+            state.fixesSinceSave = 0
+            users[userID] = state
+            return loaded
+        }
+    }
+
+    /// The users whose index changed since it was saved.
+    var usersWithUnsavedIndex: [UserID] {
+        users.withLock { users in
+            users.compactMap { $0.value.loaded != nil && !$0.value.stale && $0.value.fixesSinceSave != 0 ? $0.key : nil }
+        }
+    }
+
     /// Runs `body` on the user's index, building it first when needed.
     func withIndex<T: Sendable>(userID: UserID, _ body: (HistoryIndexLoader.Loaded) throws -> T) async throws -> T {
         while true {
@@ -83,8 +125,7 @@ final class HistoryTiles: Sendable {
                 defer { users[userID] = state }
                 if let loaded = state.loaded, !state.stale { return Result { try body(loaded) } }
                 if state.building == nil {
-                    let store = self.store
-                    state.building = Task { try await HistoryIndexLoader.load(store: store, userID: userID) }
+                    state.building = Task { try await self.obtainIndex(userID: userID) }
                     state.landedWhileBuilding = []
                 }
                 return nil
@@ -92,19 +133,22 @@ final class HistoryTiles: Sendable {
             if let step { return try step.get() }
             guard let task = users.withLock({ $0[userID]?.building }) else { continue }
             let result = await task.result
-            users.withLock { users in
-                guard var state = users[userID], state.building == task else { return }
+            let save = users.withLock { users in
+                guard var state = users[userID], state.building == task else { return false }
                 state.building = nil
-                if case var .success(loaded) = result {
+                if case var .success(obtained) = result {
                     state.stale = false
+                    state.fixesSinceSave = obtained.fixesSinceSave
                     for (device, locations) in state.landedWhileBuilding where !state.stale {
-                        Self.add(locations, device: device, to: &loaded, state: &state)
+                        Self.add(locations, device: device, to: &obtained.loaded, state: &state)
                     }
-                    state.loaded = loaded
+                    state.loaded = obtained.loaded
                 }
                 state.landedWhileBuilding = []
                 users[userID] = state
+                return state.fixesSinceSave != 0 && !state.stale
             }
+            if save { saveContinuation.yield(userID) }
             if case let .failure(error) = result { throw error }
         }
     }
