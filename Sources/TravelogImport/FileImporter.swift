@@ -167,7 +167,7 @@ public struct FileImporter: Sendable {
             try await journal.describedVisits(visits, device: device, source: source)
         }
         if report.inserted > 0, let first = report.firstTimestamp, let last = report.lastTimestamp {
-            await journal.historyChanged(device: device, from: first, to: last)
+            await journal.historyChanged(device: device, from: first, to: last, stored: nil)
         }
     }
 }

@@ -54,16 +54,24 @@ public struct JournalProcessor: Sendable {
     /// Feeds the device's fixes from `readFrom` to `end` (those after `state.lastFixTime` only) to
     /// the detector as `state` left it, and replaces the detected visits arriving from
     /// `state.anchor` on with what it finds.
+    /// - Parameter known: the fixes of that stretch when the caller has them in memory (every
+    ///   stored fix after `state.lastFixTime`, in any order): fed instead of reading the store.
     /// - Returns: the changes, and where detection stands when `end` is the end of the data.
-    func detect(device: Device, continuing state: JournalResumePoint, readFrom: Date?,
-                readTo end: Date?) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
+    func detect(device: Device, continuing state: JournalResumePoint, readFrom: Date?, readTo end: Date?,
+                known: [Location]? = nil) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
         let box = DetectionBox(state.detector, latestFix: state.lastFixTime)
-        var query = LocationQuery(userID: device.userID, deviceIDs: [device.id])
-        query.from = readFrom
-        query.to = end
         let fedUpTo = state.lastFixTime
-        try await store.forEachBatch(query, batchSize: 20_000) { batch in
-            for stored in batch where fedUpTo.map({ stored.location.timestamp > $0 }) ?? true { box.ingest(stored.location) }
+        if let known {
+            // Sorted stably: fixes of one time keep the order they were stored in, as a read gives them.
+            let ordered = known.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            for (_, fix) in ordered where fedUpTo.map({ fix.timestamp > $0 }) ?? true { box.ingest(fix) }
+        } else {
+            var query = LocationQuery(userID: device.userID, deviceIDs: [device.id])
+            query.from = readFrom
+            query.to = end
+            try await store.forEachBatch(query, batchSize: 20_000) { batch in
+                for stored in batch where fedUpTo.map({ stored.location.timestamp > $0 }) ?? true { box.ingest(stored.location) }
+            }
         }
         let departed = state.openVisits + box.departed
         var visits = departed

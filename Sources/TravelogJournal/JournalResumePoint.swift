@@ -29,16 +29,24 @@ extension JournalProcessor {
     /// Re-processes a device's history where new fixes between `from` and `to` landed, going on
     /// from the newest resume point taken before `from` when there is one (same visits as
     /// `process(device:from:to:)`, reading only what came after the point).
-    /// - Parameter resumePoints: the device's points, oldest first; updated.
-    public func process(device: Device, from: Date?, to: Date?, resumePoints: inout [JournalResumePoint]) async throws -> VisitChanges {
+    /// - Parameters:
+    ///   - resumePoints: the device's points, oldest first; updated.
+    ///   - known: the new fixes, when they are every fix stored after the newest point that stays
+    ///     valid (the caller knows what landed since, as the server's journal does): detection
+    ///     goes on from that point without reading the store. Not used when no point is left.
+    public func process(device: Device, from: Date?, to: Date?, resumePoints: inout [JournalResumePoint],
+                        known: [Location]? = nil) async throws -> VisitChanges {
+        let kept = resumePoints.count
         if let from {
             resumePoints.removeAll { point in point.lastFixTime.map { $0 >= from } ?? true }
         } else {
             resumePoints.removeAll()
         }
+        // Going on from an older point, the fixes fed after it are needed too: read them back.
+        let known = resumePoints.count == kept ? known : nil
         let outcome: (changes: VisitChanges, resumePoint: JournalResumePoint?)
         if let point = resumePoints.last, let lastFixTime = point.lastFixTime {
-            outcome = try await detect(device: device, continuing: point, readFrom: lastFixTime, readTo: nil)
+            outcome = try await detect(device: device, continuing: point, readFrom: lastFixTime, readTo: nil, known: known)
         } else {
             outcome = try await run(device: device, from: from, to: to)
         }

@@ -29,7 +29,10 @@ struct JournalResumeTests {
 
     /// Stores the day in random chunks, swapping the order of two neighbouring chunks now and then
     /// (uploads in flight together), processing each as the server does: with resume points.
-    static func chunkedVisits(_ fixes: [Location], seed: UInt64, swapping: Bool) async throws -> (visits: [StoredVisit], arrivals: Int) {
+    /// With `handingOver`, each chunk is also given as the fixes that landed (as the server's journal
+    /// gives the write path's batches), so detection goes on from them without reading them back.
+    static func chunkedVisits(_ fixes: [Location], seed: UInt64, swapping: Bool,
+                              handingOver: Bool = false) async throws -> (visits: [StoredVisit], arrivals: Int) {
         let (store, device) = try await JournalProcessorTests.prepared()
         let processor = JournalProcessor(store: store, describer: nil)
         var random = SplitMix64(seed: seed)
@@ -52,7 +55,7 @@ struct JournalResumeTests {
         for chunk in chunks {
             try await JournalProcessorTests.store(chunk, in: store, device: device)
             let changes = try await processor.process(device: device, from: chunk.first?.timestamp, to: chunk.last?.timestamp,
-                                                      resumePoints: &points)
+                                                      resumePoints: &points, known: handingOver ? Array(chunk) : nil)
             arrivals += changes.arrived.count
         }
         let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
@@ -99,6 +102,44 @@ struct JournalResumeTests {
         try await JournalProcessorTests.store(early, in: store, device: device)
         _ = try await processor.process(device: device, from: early.first?.timestamp, to: early.last?.timestamp, resumePoints: &points)
         #expect(points.count == 1, "the point after the late fixes was stale; the re-read made a new one")
+        let expected = try await Self.wholeDayVisits(fixes)
+        let found = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+    }
+
+    @Test("batches handed over in memory, in order or a few swapped, give exactly the visits of the whole day",
+          arguments: [(UInt64(3), false), (17, false), (5, true), (23, true), (71, true)])
+    func handedOver(seed: UInt64, swapping: Bool) async throws {
+        let fixes = Self.dayWithShortAbsence()
+        let expected = try await Self.wholeDayVisits(fixes)
+        let (found, arrivals) = try await Self.chunkedVisits(fixes, seed: seed, swapping: swapping, handingOver: true)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.center) == expected.map(\.visit.center))
+        #expect(found.map(\.visit.locationCount) == expected.map(\.visit.locationCount))
+        if !swapping { #expect(arrivals == 3, "each visit arrives once") }
+    }
+
+    @Test("fixes handed over are not read from the store: a stored fix missing from them is not seen until it is reported")
+    func handedOverIsWhatIsFed() async throws {
+        let (store, device) = try await JournalProcessorTests.prepared()
+        let processor = JournalProcessor(store: store, describer: nil)
+        let fixes = JournalProcessorTests.dayOfFixes()
+        var points: [JournalResumePoint] = []
+        let first = fixes[..<300]
+        try await JournalProcessorTests.store(first, in: store, device: device)
+        _ = try await processor.process(device: device, from: first.first?.timestamp, to: first.last?.timestamp, resumePoints: &points)
+        // Two later stretches land; only the first is handed over (the other is still being reported).
+        try await JournalProcessorTests.store(fixes[300...], in: store, device: device)
+        let handed = Array(fixes[300..<400])
+        _ = try await processor.process(device: device, from: handed.first?.timestamp, to: handed.last?.timestamp,
+                                        resumePoints: &points, known: handed)
+        #expect(points.last?.lastFixTime == handed.last?.timestamp, "the point stands after the fixes handed over, not the stored ones")
+        // The rest, reported: the day's visits come out whole.
+        let rest = Array(fixes[400...])
+        _ = try await processor.process(device: device, from: rest.first?.timestamp, to: rest.last?.timestamp,
+                                        resumePoints: &points, known: rest)
         let expected = try await Self.wholeDayVisits(fixes)
         let found = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
         #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))

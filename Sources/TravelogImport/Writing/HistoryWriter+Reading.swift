@@ -41,6 +41,9 @@ extension HistoryWriter {
         var chunk: [IncomingItem] = []
         var index = 0
         var start = reader.bytesConsumed
+        // While the body is read, the journal waits for it before taking the user's later fixes.
+        let hold = journal?.writeBegan(userID: target.userID)
+        defer { if let hold { journal?.writeEnded(hold) } }
         while true {
             let record: FormatRecord?
             do {
@@ -59,14 +62,14 @@ extension HistoryWriter {
             start = end
             if policy == .keepValid, chunk.count >= chunkSize {
                 outcome.add(try await write(chunk, to: &target, source: source, visitSource: visitSource, route: route,
-                                            policy: policy, body: body, now: now))
+                                            policy: policy, body: body, hold: hold, now: now))
                 chunk.removeAll(keepingCapacity: true)
             }
         }
         outcome.passedOver.merge(reader.skippedRecords, uniquingKeysWith: +)
         if !chunk.isEmpty {
             outcome.add(try await write(chunk, to: &target, source: source, visitSource: visitSource, route: route,
-                                        policy: policy, body: body, now: now))
+                                        policy: policy, body: body, hold: hold, now: now))
         }
         return outcome
     }

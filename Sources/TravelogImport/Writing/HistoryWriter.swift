@@ -65,9 +65,11 @@ public struct HistoryWriter: Sendable {
     ///   - body: where `IncomingItem.Raw.range` items are (for keeping refused items as sent).
     /// - Throws: `HistoryWriteError.invalidItem` for the first wrong item under `.atomic` (nothing is
     ///   stored), `.store` when the store fails (nothing of the batch is stored).
+    ///   - hold: the journal's hold on the user's later fixes while this write is under way, when
+    ///     the caller took one (`JournalScheduler.writeBegan`); told where the stored fixes start.
     public func write(_ items: [IncomingItem], to target: inout DeviceTarget, source: LocationSource,
                       visitSource: VisitSource, route: String, policy: Policy, body: (any RawBody)? = nil,
-                      now: Date = Date()) async throws(HistoryWriteError) -> Outcome {
+                      hold: JournalWriteHold? = nil, now: Date = Date()) async throws(HistoryWriteError) -> Outcome {
         var outcome = Outcome()
         var valid: [Location] = []
         var visits: [FormatVisit] = []
@@ -97,12 +99,14 @@ public struct HistoryWriter: Sendable {
                 target = .device(resolved)
                 device = resolved
             }
-            if let device, !valid.isEmpty {
+            if let device, !valid.isEmpty, let first = valid.map(\.timestamp).min(), let last = valid.map(\.timestamp).max() {
+                if let hold { journal?.writeReached(hold, earliest: first) }
                 outcome.stored = try await store.insert(valid.map { StoredLocation(deviceID: device.id, location: $0, source: source) })
                 // The journal hears first, right after the commit: it can then tell that a run which
                 // started later has read these fixes already.
-                if outcome.stored.inserted > 0, let first = valid.map(\.timestamp).min(), let last = valid.map(\.timestamp).max() {
-                    await journal?.historyChanged(device: device, from: first, to: last)
+                if outcome.stored.inserted > 0 {
+                    await journal?.historyChanged(device: device, from: first, to: last,
+                                                  stored: outcome.stored.inserted == valid.count ? valid : nil)
                 }
                 if outcome.stored.inserted > 0 { await evaluateRegions(valid, device: device) }
                 await observer.didStore(valid, summary: outcome.stored, device: device, source: source)

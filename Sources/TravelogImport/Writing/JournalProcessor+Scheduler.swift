@@ -1,11 +1,12 @@
 import Foundation
+import TravelogCore
 import TravelogJournal
 import TravelogStore
 
 /// The command line keeps the journal current right away: the stretch a write changed is
 /// re-processed before the command goes on.
 extension JournalProcessor: JournalScheduler {
-    public func historyChanged(device: Device, from first: Date, to last: Date) async {
+    public func historyChanged(device: Device, from first: Date, to last: Date, stored: [Location]?) async {
         _ = try? await process(device: device, from: first, to: last)
     }
 

@@ -38,8 +38,20 @@ struct ServerHistoryObserver: HistoryObserver {
 }
 
 extension JournalService: JournalScheduler {
-    public func historyChanged(device: Device, from first: Date, to last: Date) async {
-        enqueue(device: device, from: first, to: last)
+    public func historyChanged(device: Device, from first: Date, to last: Date, stored: [Location]?) async {
+        enqueue(device: device, from: first, to: last, stored: stored)
+    }
+
+    public func writeBegan(userID: UserID) -> JournalWriteHold {
+        beginWrite(userID: userID)
+    }
+
+    public func writeReached(_ hold: JournalWriteHold, earliest: Date) {
+        reachedWrite(hold, earliest: earliest)
+    }
+
+    public func writeEnded(_ hold: JournalWriteHold) {
+        endWrite(hold)
     }
 
     public func describedVisits(_ visits: [JournalVisit], device: Device, source: VisitSource) async throws {

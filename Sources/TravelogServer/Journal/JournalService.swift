@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import TravelogCore
+import TravelogImport
 import TravelogJournal
 import TravelogStore
 
@@ -46,10 +47,12 @@ public final class JournalService: Service, Sendable {
     let reader: JournalReader
     let notify: @Sendable (JournalNotification) async -> Void
     let logger: Logger
-    private let pending = Mutex<[DeviceID: (device: Device, from: Date, to: Date)]>([:])
+    private let work = Mutex(JournalWorkQueue())
     /// Where each device's detection stood after its latest batches (touched only inside `chain`).
     private let resumePoints = Mutex<[DeviceID: [JournalResumePoint]]>([:])
     private let chain = TaskChain()
+    /// Whether a wake is set to come when held-back work reaches `JournalWorkQueue.holdLimit`.
+    private let holdTimerArmed = Mutex(false)
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
 
@@ -62,36 +65,44 @@ public final class JournalService: Service, Sendable {
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for the stretch from `first` to `last` to be re-processed.
-    func enqueue(device: Device, from first: Date, to last: Date) {
-        pending.withLock { pending in
-            if let known = pending[device.id] {
-                pending[device.id] = (device, min(known.from, first), max(known.to, last))
-            } else {
-                pending[device.id] = (device, first, last)
-            }
-        }
+    /// Asks for the stretch from `first` to `last` to be re-processed; `stored`: the fixes that
+    /// landed there, when they are exactly what was added.
+    func enqueue(device: Device, from first: Date, to last: Date, stored: [Location]? = nil) {
+        work.withLock { $0.add(device: device, from: first, to: last, stored: stored, at: .now) }
         wake.yield()
     }
 
-    /// Processes everything asked for so far, now (the run loop does the same in the background).
+    func beginWrite(userID: UserID) -> JournalWriteHold {
+        work.withLock { $0.beginWrite(userID: userID) }
+    }
+
+    func reachedWrite(_ hold: JournalWriteHold, earliest: Date) {
+        work.withLock { $0.writeReached(hold, earliest: earliest) }
+        wake.yield()
+    }
+
+    func endWrite(_ hold: JournalWriteHold) {
+        work.withLock { $0.endWrite(hold) }
+        wake.yield()
+    }
+
+    /// Processes everything asked for so far, now, whatever writes are under way (the run loop
+    /// does the same in the background, taking what no write under way may come before).
     /// Runs one at a time: each drain waits for the one before it, so two never interleave their
     /// reads and writes of the same visits.
     public func drain() async {
-        await chain.run { [self] in await processPending() }
+        await chain.run { [self] in await processPending(all: true) }
     }
 
-    private func processPending() async {
-        let work = pending.withLock { pending in
-            defer { pending.removeAll() }
-            return Array(pending.values)
-        }
-        for item in work {
+    private func processPending(all: Bool) async {
+        let items = work.withLock { $0.take(all: all, now: .now) }
+        for item in items {
             do {
                 let points = resumePoints.withLock { $0.removeValue(forKey: item.device.id) } ?? []
                 let (changes, after) = try await exclusively(item.device) { [processor] in
                     var points = points
-                    let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points)
+                    let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points,
+                                                              known: item.stored)
                     return (changes, points)
                 }
                 // Another process may work on the device next when the store is shared (PostgreSQL),
@@ -130,7 +141,19 @@ public final class JournalService: Service, Sendable {
                 // Uploads in flight together land within a few milliseconds: waiting that long lets
                 // one run read them all, instead of a run per upload re-reading the ones it missed.
                 try? await Task.sleep(for: Self.coalescingDelay)
-                await self.drain()
+                await self.chain.run { [self] in await processPending(all: false) }
+                // Work held back for a write under way is taken when that write ends or reaches its
+                // fixes (it wakes this loop), or after `JournalWorkQueue.holdLimit` at the latest.
+                if self.work.withLock({ $0.hasHeldWork }), self.holdTimerArmed.withLock({ armed in
+                    defer { armed = true }
+                    return !armed
+                }) {
+                    Task { [self] in
+                        try? await Task.sleep(for: JournalWorkQueue.holdLimit)
+                        holdTimerArmed.withLock { $0 = false }
+                        wake.yield()
+                    }
+                }
             }
         }
         await drain()

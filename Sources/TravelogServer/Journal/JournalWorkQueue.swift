@@ -1,0 +1,98 @@
+import Foundation
+import TravelogCore
+import TravelogImport
+import TravelogStore
+
+/// What the journal has still to process, per device, and the writes under way that may come
+/// before it.
+///
+/// Uploads of one phone in flight together (Overland with several connections, a retry queue)
+/// commit in any order. Were the journal to take a later batch before an earlier one, the earlier
+/// one would make its resume point stale and the stretch would be read back from the store. So
+/// fixes that a write under way may precede are held back until that write is reported, for at
+/// most `holdLimit`; the rest is taken, with the fixes themselves when the write path handed them
+/// over, so the journal goes on from them without reading them back.
+struct JournalWorkQueue {
+    /// The longest a device's work waits for writes under way, however many come.
+    static let holdLimit = Duration.milliseconds(500)
+    /// Fixes kept in memory per device; beyond this the stretch is read back from the store instead.
+    static let knownLimit = 200_000
+
+    /// A device's stretch to process.
+    struct Item {
+        var device: Device
+        var from: Date
+        var to: Date
+        /// Every fix added in the stretch since the device's work was last taken, when the writes
+        /// said exactly what they added; `nil`: read them from the store.
+        var stored: [Location]?
+        /// When the oldest part of this work was asked for.
+        var since: ContinuousClock.Instant
+    }
+
+    private var pending: [DeviceID: Item] = [:]
+    /// The writes under way and where their fixes start (`distantPast` until they say).
+    private var writes: [JournalWriteHold: Date] = [:]
+    private var nextNumber: UInt64 = 1
+    /// Whether the last `take` left work behind for a write under way.
+    private(set) var hasHeldWork = false
+
+    mutating func add(device: Device, from: Date, to: Date, stored: [Location]?, at now: ContinuousClock.Instant) {
+        guard var item = pending[device.id] else {
+            pending[device.id] = Item(device: device, from: from, to: to, stored: stored, since: now)
+            return
+        }
+        item.from = min(item.from, from)
+        item.to = max(item.to, to)
+        if let known = item.stored, let stored, known.count + stored.count <= Self.knownLimit {
+            item.stored = known + stored
+        } else {
+            item.stored = nil
+        }
+        pending[device.id] = item
+    }
+
+    mutating func beginWrite(userID: UserID) -> JournalWriteHold {
+        let hold = JournalWriteHold(userID: userID, number: nextNumber)
+        nextNumber += 1
+        writes[hold] = .distantPast
+        return hold
+    }
+
+    /// The write's next fixes start at `earliest` (what it reported before is no longer held).
+    mutating func writeReached(_ hold: JournalWriteHold, earliest: Date) {
+        if writes[hold] != nil { writes[hold] = earliest }
+    }
+
+    mutating func endWrite(_ hold: JournalWriteHold) {
+        writes[hold] = nil
+    }
+
+    /// The work to process now: everything when `all`, else each device's fixes that no write
+    /// under way for its user may come before (work waiting longer than `holdLimit`, and work
+    /// without its fixes, is taken whole).
+    mutating func take(all: Bool, now: ContinuousClock.Instant) -> [Item] {
+        hasHeldWork = false
+        var taken: [Item] = []
+        for (id, item) in pending {
+            let barrier = writes.filter { $0.key.userID == item.device.userID }.values.min()
+            guard !all, let barrier, let stored = item.stored, now - item.since < Self.holdLimit else {
+                taken.append(item)
+                pending[id] = nil
+                continue
+            }
+            let ready = stored.filter { $0.timestamp < barrier }
+            let held = stored.filter { $0.timestamp >= barrier }
+            if let first = ready.map(\.timestamp).min(), let last = ready.map(\.timestamp).max() {
+                taken.append(Item(device: item.device, from: first, to: last, stored: ready, since: item.since))
+            }
+            if let first = held.map(\.timestamp).min(), let last = held.map(\.timestamp).max() {
+                pending[id] = Item(device: item.device, from: first, to: last, stored: held, since: item.since)
+                hasHeldWork = true
+            } else {
+                pending[id] = nil
+            }
+        }
+        return taken
+    }
+}
