@@ -18,10 +18,14 @@ import Darwin
 /// }
 /// ```
 ///
-/// - Complexity: a lookup compares lengths first and then bytes, O(number of keys) in the worst case.
+/// - Complexity: a lookup compares bytes only with the keys of the same length, O(keys of that
+///   length) in the worst case; a key longer than every text costs one comparison.
 public struct JSONKeyTable<Key>: Sendable where Key: Sendable {
     private let bytes: [UInt8]
+    /// Sorted by length, texts of one length in the order given.
     private let entries: [(start: Int, count: Int, key: Key)]
+    /// `entries[byLength[n]]` are the texts of `n` bytes.
+    private let byLength: [Range<Int>]
 
     /// A table of `(text, key)` pairs; the first of two equal texts wins.
     public init(_ pairs: [(String, Key)]) {
@@ -31,17 +35,30 @@ public struct JSONKeyTable<Key>: Sendable where Key: Sendable {
             entries.append((bytes.count, text.utf8.count, key))
             bytes.append(contentsOf: text.utf8)
         }
+        let ordered = entries.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        var byLength: [Range<Int>] = []
+        var index = 0
+        for length in 0...(ordered.last?.count ?? 0) {
+            let first = index
+            while index < ordered.count, ordered[index].count == length { index += 1 }
+            byLength.append(first..<index)
+        }
         self.bytes = bytes
-        self.entries = entries
+        self.entries = ordered
+        self.byLength = byLength
     }
 
     /// The key whose text is `text`, if any.
     public func match(_ text: UnsafeBufferPointer<UInt8>) -> Key? {
-        bytes.withUnsafeBufferPointer { all in
-            for entry in entries where entry.count == text.count {
-                if entry.count == 0 { return entry.key }
-                guard let base = all.baseAddress, let other = text.baseAddress else { continue }
-                if memcmp(base + entry.start, other, entry.count) == 0 { return entry.key }
+        guard text.count < byLength.count else { return nil }
+        let candidates = byLength[text.count]
+        guard !candidates.isEmpty else { return nil }
+        if text.count == 0 { return entries[candidates.lowerBound].key }
+        return bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress, let other = text.baseAddress else { return nil }
+            for index in candidates {
+                let entry = entries[index]
+                if base[entry.start] == other[0], memcmp(base + entry.start, other, entry.count) == 0 { return entry.key }
             }
             return nil
         }

@@ -28,8 +28,10 @@ final class SpooledBody: RawBody, @unchecked Sendable {
     ///   before anything is read, a longer body as soon as it passes it.
     /// - Throws: `APIError.payloadTooLarge`, or what reading the request threw.
     init(_ request: Request, limitBytes: Int) async throws {
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limitBytes {
-            throw APIError.payloadTooLarge(limitBytes: limitBytes)
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }) {
+            guard declared <= limitBytes else { throw APIError.payloadTooLarge(limitBytes: limitBytes) }
+            // Room for what was announced, when it stays in memory: one copy, no regrowing.
+            if declared <= Self.memoryLimitBytes { memory.reserveCapacity(declared) }
         }
         for try await buffer in request.body {
             let count = buffer.readableBytes
@@ -43,7 +45,7 @@ final class SpooledBody: RawBody, @unchecked Sendable {
             if descriptor >= 0 {
                 try buffer.withUnsafeReadableBytes { bytes in try write(bytes) }
             } else {
-                memory.append(contentsOf: buffer.readableBytesView)
+                buffer.withUnsafeReadableBytes { memory.append(contentsOf: $0) }
             }
             byteCount += count
         }

@@ -151,6 +151,16 @@ struct JSONParserReadingTests {
         #expect(match("") == 3)
         #expect(match("la") == nil)
         #expect(match("latitudes") == nil)
+        // Texts of one length told apart by any byte, first or last.
+        let same = JSONKeyTable([("speed", 1), ("spees", 2), ("tpeed", 3), ("a", 4)])
+        func sameMatch(_ text: String) -> Int? { Array(text.utf8).withUnsafeBufferPointer { same.match($0) } }
+        #expect(sameMatch("speed") == 1)
+        #expect(sameMatch("spees") == 2)
+        #expect(sameMatch("tpeed") == 3)
+        #expect(sameMatch("a") == 4)
+        #expect(sameMatch("speex") == nil)
+        #expect(sameMatch("") == nil, "no empty text in this table")
+        #expect(sameMatch("a much longer key than any") == nil)
     }
 }
 
