@@ -3,8 +3,8 @@ import PostgresNIO
 import TravelogCore
 import TravelogStore
 
-/// Turns `locations` rows into domain values and locations into COPY rows: the one place of the
-/// PostgreSQL store that knows the columns.
+/// Turns `locations` rows into domain values and batches of locations into the parameters of one
+/// INSERT: the one place of the PostgreSQL store that knows the columns.
 enum PostgresLocationRows {
     static let plausibility = LocationPlausibility()
 
@@ -15,20 +15,15 @@ enum PostgresLocationRows {
         utc_offset_s, source, import_id
         """
 
-    /// Rows per COPY message (about 1 MB).
-    static let rowsPerMessage = 10_000
-
-    /// The columns `copyText` writes, in its order (the staging table has the columns of `locations`).
-    static let copyColumns = ["user_id", "device_id", "timestamp_ms", "latitude_e7", "longitude_e7", "altitude_m",
-                              "horizontal_accuracy_m", "vertical_accuracy_m", "speed_mps", "speed_accuracy_mps",
-                              "course_deg", "course_accuracy_deg", "utc_offset_s", "source", "import_id"]
-
     static func storedLocation(_ row: PostgresRow) throws(StoreError) -> StoredLocation {
         let operation = "reading a location"
-        let (device, milliseconds, latitudeE7, longitudeE7, altitude, horizontal, vertical, speed, speedAccuracy,
-             course, courseAccuracy, offset, sourceName, importID) = try PostgresLocationStore.decode(
-                row, as: (Int64, Int64, Int32, Int32, Double?, Double, Double, Double, Double, Double, Double, Int32?,
-                          String, Int64?).self, operation)
+        var cells = PostgresBinaryCells(row, operation: operation)
+        let device = try cells.int64(), milliseconds = try cells.int64()
+        let latitudeE7 = try cells.int32(), longitudeE7 = try cells.int32()
+        let altitude = try cells.optionalDouble(), horizontal = try cells.double(), vertical = try cells.double()
+        let speed = try cells.double(), speedAccuracy = try cells.double()
+        let course = try cells.double(), courseAccuracy = try cells.double()
+        let offset = try cells.optionalInt32(), sourceName = try cells.string(), importID = try cells.optionalInt64()
         guard let coordinate = Coordinate(validLatitude: StoragePrecision.degrees(e7: Int64(latitudeE7)),
                                           longitude: StoragePrecision.degrees(e7: Int64(longitudeE7))) else {
             throw .database(operation: operation, message: "stored coordinate \(latitudeE7), \(longitudeE7) is invalid")
@@ -45,39 +40,55 @@ enum PostgresLocationRows {
                               importID: importID.map(ImportID.init(rawValue:)))
     }
 
-    /// `batch` as rows of `COPY locations_staging (copyColumns) FROM STDIN` in the text format.
+    /// The INSERT of a batch: each column of `insertColumns` as one binary array parameter
+    /// (`insertArrays`), unnested into rows and merged with ON CONFLICT DO NOTHING, so the
+    /// idempotency key is the table's unique key, as with single rows. One statement, so one round
+    /// trip and atomic without a transaction of its own; it returns how many rows were new.
+    static let insertSQL: String = {
+        let types = ["bigint", "bigint", "bigint", "integer", "integer", "float8", "float8", "float8", "float8", "float8",
+                     "float8", "float8", "integer", "text", "bigint"]
+        let arrays = types.enumerated().map { "$\($0.offset + 1)::\($0.element)[]" }.joined(separator: ", ")
+        return """
+            WITH stored AS (
+                INSERT INTO locations (\(insertColumns.joined(separator: ", ")))
+                SELECT * FROM unnest(\(arrays))
+                ON CONFLICT DO NOTHING RETURNING 1
+            ) SELECT count(*) FROM stored
+            """
+    }()
+
+    /// The columns `insertArrays` fills, in its order.
+    static let insertColumns = ["user_id", "device_id", "timestamp_ms", "latitude_e7", "longitude_e7", "altitude_m",
+                                "horizontal_accuracy_m", "vertical_accuracy_m", "speed_mps", "speed_accuracy_mps",
+                                "course_deg", "course_accuracy_deg", "utc_offset_s", "source", "import_id"]
+
+    /// `batch` as the parameters of `insertSQL`.
     /// - Parameter owners: each device's user.
-    static func copyText(_ batch: ArraySlice<StoredLocation>, owners: [DeviceID: UserID]) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: batch.count * 120)
-        func integer(_ value: Int64) {
-            buffer.writeString(String(value))
-            buffer.writeInteger(UInt8(ascii: "\t"))
-        }
-        func real(_ value: Double?) {
-            if let value { buffer.writeString(PostgresCopyText.text(value)) } else { buffer.writeStaticString("\\N") }
-            buffer.writeInteger(UInt8(ascii: "\t"))
-        }
+    static func insertArrays(_ batch: [StoredLocation], owners: [DeviceID: UserID]) -> PostgresBindings {
+        let kinds: [PostgresArrayColumn.Kind] = [.int8, .int8, .int8, .int4, .int4, .float8, .float8, .float8, .float8,
+                                                 .float8, .float8, .float8, .int4, .text, .int8]
+        var columns = kinds.map { PostgresArrayColumn($0, capacity: batch.count) }
         for stored in batch {
             let key = stored.key, location = stored.location
-            integer(owners[stored.deviceID]?.rawValue ?? 0)
-            integer(stored.deviceID.rawValue)
-            integer(key.timestampMilliseconds)
-            integer(key.latitudeE7)
-            integer(key.longitudeE7)
-            real(location.altitudeMeters)
-            real(location.horizontalAccuracyMeters)
-            real(location.verticalAccuracyMeters)
-            real(location.speedMetersPerSecond)
-            real(location.speedAccuracyMetersPerSecond)
-            real(location.courseDegrees)
-            real(location.courseAccuracyDegrees)
-            if let offset = location.utcOffsetSeconds { integer(Int64(offset)) } else { buffer.writeStaticString("\\N\t") }
-            PostgresCopyText.write(stored.source.rawValue, into: &buffer)
-            buffer.writeInteger(UInt8(ascii: "\t"))
-            if let importID = stored.importID { buffer.writeString(String(importID.rawValue)) } else { buffer.writeStaticString("\\N") }
-            buffer.writeInteger(UInt8(ascii: "\n"))
+            columns[0].append(owners[stored.deviceID]?.rawValue ?? 0)
+            columns[1].append(stored.deviceID.rawValue)
+            columns[2].append(key.timestampMilliseconds)
+            columns[3].append(Int32(truncatingIfNeeded: key.latitudeE7))
+            columns[4].append(Int32(truncatingIfNeeded: key.longitudeE7))
+            columns[5].append(location.altitudeMeters)
+            columns[6].append(location.horizontalAccuracyMeters)
+            columns[7].append(location.verticalAccuracyMeters)
+            columns[8].append(location.speedMetersPerSecond)
+            columns[9].append(location.speedAccuracyMetersPerSecond)
+            columns[10].append(location.courseDegrees)
+            columns[11].append(location.courseAccuracyDegrees)
+            columns[12].append(location.utcOffsetSeconds.map { Int32(truncatingIfNeeded: $0) })
+            columns[13].append(stored.source.rawValue)
+            columns[14].append(stored.importID?.rawValue)
         }
-        return buffer
+        var bindings = PostgresBindings(capacity: columns.count)
+        for column in columns { bindings.append(column) }
+        return bindings
     }
 
     /// The SELECT for a query: always scoped to the query's user.

@@ -5,61 +5,6 @@ import TravelogCore
 import TravelogStore
 
 extension PostgresLocationStore {
-    public func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary {
-        guard !batch.isEmpty else { return InsertSummary() }
-        await createPartitionsIfDue()
-        let deviceIDs = Set(batch.map(\.deviceID.rawValue)).sorted()
-        let importIDs = Set(batch.compactMap(\.importID?.rawValue)).sorted()
-        let now = StoragePrecision.milliseconds(Date())
-        let inserted = try await transaction("storing locations") { connection in
-            var owners: [DeviceID: UserID] = [:]
-            for try await (device, user) in try await connection.query(
-                "SELECT id, user_id FROM devices WHERE id = ANY(\(deviceIDs))", logger: logger
-            ).decode((Int64, Int64).self) {
-                owners[DeviceID(rawValue: device)] = UserID(rawValue: user)
-            }
-            if let unknown = batch.first(where: { owners[$0.deviceID] == nil }) {
-                throw StoreError.unknownDevice(unknown.deviceID)
-            }
-            let inserted = try await Self.copy(batch, owners: owners, on: connection, logger: logger)
-            if !importIDs.isEmpty {
-                // Each import belongs to the batch's users: the heartbeat tells it is still running.
-                let users = Set(owners.values.map(\.rawValue)).sorted()
-                try await connection.query("""
-                    UPDATE imports SET heartbeat_ms = \(now) WHERE user_id = ANY(\(users)) AND id = ANY(\(importIDs))
-                    """, logger: logger)
-            }
-            return inserted
-        }
-        return InsertSummary(inserted: inserted, duplicates: batch.count - inserted)
-    }
-
-    /// Stores the new locations of `batch` through COPY into a staging table (a temporary table of
-    /// the connection, emptied at each commit) merged into `locations` with ON CONFLICT DO NOTHING,
-    /// so the idempotency key is the table's unique key, as with single rows.
-    /// - Returns: how many locations were new.
-    static func copy(_ batch: [StoredLocation], owners: [DeviceID: UserID], on connection: PostgresConnection,
-                     logger: Logger) async throws -> Int {
-        try await connection.query("""
-            CREATE TEMPORARY TABLE IF NOT EXISTS locations_staging (LIKE locations) ON COMMIT DELETE ROWS
-            """, logger: logger)
-        try await connection.copyFrom(table: "locations_staging", columns: PostgresLocationRows.copyColumns,
-                                      logger: logger) { writer in
-            var start = batch.startIndex
-            while start < batch.endIndex {
-                let end = min(start + PostgresLocationRows.rowsPerMessage, batch.endIndex)
-                try await writer.write(PostgresLocationRows.copyText(batch[start..<end], owners: owners))
-                start = end
-            }
-        }
-        let stored = try await connection.query("""
-            WITH stored AS (
-                INSERT INTO locations SELECT * FROM locations_staging ON CONFLICT DO NOTHING RETURNING 1
-            ) SELECT count(*) FROM stored
-            """, logger: logger).collect().first
-        return Int(try stored?.decode(Int64.self) ?? 0)
-    }
-
     public func beginImport(deviceID: DeviceID, provenance: ImportProvenance) async throws(StoreError) -> ImportID {
         let now = StoragePrecision.milliseconds(Date())
         let stale = now - Int64(abandonedImportSeconds * 1000)

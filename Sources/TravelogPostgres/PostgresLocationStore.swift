@@ -19,6 +19,8 @@ public final class PostgresLocationStore: TravelogStore {
     let liveChannel: String
     /// Where the monthly partitions of `locations` end, milliseconds (`PostgresPartitions`).
     let partitionsThroughMilliseconds = Mutex<Int64>(0)
+    /// The user of each device the store has written for (`owners(of:)`).
+    let deviceOwners = Mutex<[DeviceID: UserID]>([:])
     /// How long a request waits for a connection before failing (`withLease`).
     let leaseTimeout: Duration
     private let running: Task<Void, Never>
