@@ -75,6 +75,27 @@ struct HistoryIndexFileTests {
         #expect(read.index.summary(filter: .init()) == built.index.summary(filter: .init()))
     }
 
+    @Test("the file's checksum does not depend on how its bytes are split into sections")
+    func checksumSplits() {
+        let bytes = (0..<301).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        var whole = IndexFileChecksum()
+        bytes.withUnsafeBytes { whole.add($0) }
+        for cuts in [[1, 2, 3], [7, 40, 41, 200], [8, 16, 24, 32, 64, 299], [33, 100, 150]] {
+            var pieces = IndexFileChecksum()
+            var start = 0
+            for end in cuts + [bytes.count] {
+                bytes[start..<end].withUnsafeBytes { pieces.add($0) }
+                start = end
+            }
+            #expect(pieces.final == whole.final, "cut at \(cuts)")
+        }
+        var changed = IndexFileChecksum()
+        var other = bytes
+        other[150] ^= 1
+        other.withUnsafeBytes { changed.add($0) }
+        #expect(changed.final != whole.final)
+    }
+
     @Test("a file cut short anywhere is refused with an error, never read beyond its end")
     func truncated() throws {
         let file = try Self.file()
