@@ -19,7 +19,7 @@ extension PostgresLocationStore {
                                   _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
         do {
             return try await withLease { connection in
-                try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+                try await Self.inTransaction(connection, logger: logger, body)
             }
         } catch {
             throw Self.storeError(error, operation)

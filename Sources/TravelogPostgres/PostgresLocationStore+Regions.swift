@@ -31,7 +31,7 @@ extension PostgresLocationStore {
         let values = try PostgresRegionRows.Values(definition)
         let nowMs = StoragePrecision.milliseconds(now)
         do {
-            return try await withLease { connection in try await connection.withTransaction(logger: logger) { connection in
+            return try await withLease { connection in try await Self.inTransaction(connection, logger: logger) { connection in
                 let old = try await connection.query("""
                     SELECT \(unescaped: PostgresRegionRows.columns) FROM regions
                     WHERE user_id = \(userID.rawValue) AND id = \(id.rawValue) FOR UPDATE

@@ -1,9 +1,12 @@
 import HTTPTypes
 import Hummingbird
+import TravelogStore
 
 /// Answers what the router itself refuses as the API's JSON errors (`{"error": "…"}`): a method a
 /// known path does not take is a 405 with `Allow` (not a bare 404), an unknown path a 404, and any
 /// other of Hummingbird's own errors (a body over the limit: 413) keeps its status with a JSON body.
+/// A store error that a route let through is answered as `APIError.storeFailed`: the database
+/// failing (PostgreSQL restarting) is a 503 with a JSON error on every route, never a bare 500.
 struct RouterErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let registry: RouteRegistry
 
@@ -24,6 +27,8 @@ struct RouterErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError.notFound("no such path: \(request.uri.path)")
             }
             throw APIError.http(status: error.status, error.body ?? error.status.reasonPhrase)
+        } catch let error as StoreError {
+            throw APIError.storeFailed(error)
         }
     }
 }
