@@ -38,8 +38,10 @@ enum ImportBenchmark {
         return records
     }
 
-    static func measure(_ context: BenchmarkContext, file: URL, locations: Int, label: String) throws {
-        let database = context.workDirectory.appendingPathComponent("import-benchmark.sqlite").path
+    /// Imports `file` into a new database (`database`, or the work folder's scratch one) and prints
+    /// the time and the peak memory.
+    static func measure(_ context: BenchmarkContext, file: URL, locations: Int, label: String, database: String? = nil) throws {
+        let database = database ?? context.workDirectory.appendingPathComponent("import-benchmark.sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
         let process = Process()

@@ -30,6 +30,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("store", StoreBenchmark.run),
     ("import", ImportBenchmark.run),
     ("import-records", { try ImportBenchmark.records($0) }),
+    ("import-takeout-1gb", TakeoutArchiveBenchmark.run),
     ("breadcrumb-path", MapGeometryBenchmarks.breadcrumbPath),
     ("json", JSONBenchmark.run),
     ("timestamp-parse", TextFormatBenchmarks.timestamps),

@@ -1,0 +1,78 @@
+import Foundation
+
+/// `import-takeout-1gb`: `travelog import` of a Google Takeout `.zip` of more than 1 GB compressed
+/// (issue 9: memory < 200 MB, the same locations as the unzipped file). The archive holds a
+/// generated Records.json of `locations` locations (about 9.5 GB; deflate level 1 as Google's
+/// archives are about as compressed) beside entries that are not location history, which the
+/// import must pass over. The unzipped Records.json is imported into a second database and the
+/// two are compared row by row with `sqlite3`.
+enum TakeoutArchiveBenchmark {
+    /// 36M locations make an archive of about 1.05 GB.
+    static var locations: Int {
+        ProcessInfo.processInfo.environment["TRAVELOG_BENCH_TAKEOUT_LOCATIONS"].flatMap(Int.init) ?? 36_000_000
+    }
+
+    static func run(_ context: BenchmarkContext) async throws {
+        let records = try BenchmarkInputs.googleRecords(in: context.workDirectory, locations: locations)
+        let archive = context.workDirectory.appendingPathComponent("takeout-\(records.locations)-locations.zip")
+        if !FileManager.default.fileExists(atPath: archive.path) {
+            try shell(["python3", "-c", """
+                import sys, zipfile
+                partial = sys.argv[2] + '.partial'
+                with zipfile.ZipFile(partial, 'w', zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+                    z.writestr('Takeout/archive_browser.html', '<html><body>Takeout</body></html>' * 200)
+                    z.writestr('Takeout/Google Photos/Photos from 2024/metadata.json', '{"title": "Photos from 2024"}')
+                    z.writestr('Takeout/Mail/All mail Including Spam and Trash.mbox', 'From x@example.com\\n\\nhello\\n' * 5000)
+                    z.write(sys.argv[1], 'Takeout/Location History (Timeline)/Records.json')
+                    z.writestr('Takeout/Location History (Timeline)/Settings.json', '{"deviceSettings": []}')
+                import os
+                os.rename(partial, sys.argv[2])
+                """, records.url.path, archive.path])
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? NSNumber)?.intValue ?? 0
+        let raw = (try FileManager.default.attributesOfItem(atPath: records.url.path)[.size] as? NSNumber)?.intValue ?? 0
+        print("  archive: \(Figures.megabytes(Double(size))) compressed, Records.json \(Figures.megabytes(Double(raw))) inside"
+              + (size < 1 << 30 ? " (UNDER 1 GiB: raise TRAVELOG_BENCH_TAKEOUT_LOCATIONS)" : ""))
+        let zipped = context.workDirectory.appendingPathComponent("takeout-zip.sqlite").path
+        let plain = context.workDirectory.appendingPathComponent("takeout-plain.sqlite").path
+        try ImportBenchmark.measure(context, file: archive, locations: records.locations, label: "Takeout .zip", database: zipped)
+        try ImportBenchmark.measure(context, file: records.url, locations: records.locations, label: "the same Records.json unzipped",
+                                    database: plain)
+        let columns = "timestamp_ms, latitude_e7, longitude_e7, altitude_m, horizontal_accuracy_m, vertical_accuracy_m, "
+            + "speed_mps, course_deg, utc_offset_s"
+        let compare = """
+            ATTACH '\(plain)' AS plain;
+            SELECT (SELECT count(*) FROM locations), (SELECT count(*) FROM plain.locations),
+              (SELECT count(*) FROM (SELECT \(columns) FROM locations EXCEPT SELECT \(columns) FROM plain.locations)),
+              (SELECT count(*) FROM (SELECT \(columns) FROM plain.locations EXCEPT SELECT \(columns) FROM locations));
+            """
+        let answer = try shell(["sqlite3", zipped, compare]).split(separator: "|").map(String.init)
+        guard answer.count == 4 else {
+            print("  comparison FAILED: sqlite3 answered \(answer)")
+            return
+        }
+        print("  stored from the archive \(answer[0]), from the file \(answer[1]); rows only in the archive's database "
+              + "\(answer[2]), only in the file's \(answer[3])" + (answer[2] == "0" && answer[3] == "0" && answer[0] == answer[1]
+                                                                   ? " (the same locations)" : " (DIFFERENT)"))
+        for database in [zipped, plain] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        }
+    }
+
+    /// Runs a command and returns its standard output, trimmed.
+    @discardableResult
+    static func shell(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments[0]) failed with status \(process.terminationStatus)"])
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
