@@ -1,6 +1,6 @@
 import Foundation
 
-/// `import-takeout-1gb`: `travelog import` of a Google Takeout `.zip` of more than 1 GB compressed
+/// `import-takeout-1gb`: `travelog import` of a Google Takeout `.zip` of more than 1 GB (10^9 bytes) compressed
 /// (issue 9: memory < 200 MB, the same locations as the unzipped file). The archive holds a
 /// generated Records.json of `locations` locations (about 9.5 GB; deflate level 1 as Google's
 /// archives are about as compressed) beside entries that are not location history, which the
@@ -32,7 +32,7 @@ enum TakeoutArchiveBenchmark {
         let size = (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? NSNumber)?.intValue ?? 0
         let raw = (try FileManager.default.attributesOfItem(atPath: records.url.path)[.size] as? NSNumber)?.intValue ?? 0
         print("  archive: \(Figures.megabytes(Double(size))) compressed, Records.json \(Figures.megabytes(Double(raw))) inside"
-              + (size < 1 << 30 ? " (UNDER 1 GiB: raise TRAVELOG_BENCH_TAKEOUT_LOCATIONS)" : ""))
+              + (size < 1_000_000_000 ? " (UNDER 1 GB: raise TRAVELOG_BENCH_TAKEOUT_LOCATIONS)" : ""))
         let zipped = context.workDirectory.appendingPathComponent("takeout-zip.sqlite").path
         let plain = context.workDirectory.appendingPathComponent("takeout-plain.sqlite").path
         try ImportBenchmark.measure(context, file: archive, locations: records.locations, label: "Takeout .zip", database: zipped)
