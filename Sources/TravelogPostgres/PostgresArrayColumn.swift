@@ -12,7 +12,7 @@ import PostgresNIO
 struct PostgresArrayColumn: PostgresDynamicTypeEncodable {
     /// Which values the column holds: the element type and the array type.
     enum Kind {
-        case int8, int4, float8, text
+        case int8, int4, float8, text, bool
 
         var elementType: PostgresDataType {
             switch self {
@@ -20,6 +20,18 @@ struct PostgresArrayColumn: PostgresDynamicTypeEncodable {
             case .int4: .int4
             case .float8: .float8
             case .text: .text
+            case .bool: .bool
+            }
+        }
+
+        /// The array type's name in SQL, for casting a parameter.
+        var arrayTypeName: String {
+            switch self {
+            case .int8: "bigint[]"
+            case .int4: "integer[]"
+            case .float8: "float8[]"
+            case .text: "text[]"
+            case .bool: "boolean[]"
             }
         }
 
@@ -29,6 +41,7 @@ struct PostgresArrayColumn: PostgresDynamicTypeEncodable {
             case .int4: .int4Array
             case .float8: .float8Array
             case .text: .textArray
+            case .bool: .boolArray
             }
         }
     }
@@ -41,7 +54,12 @@ struct PostgresArrayColumn: PostgresDynamicTypeEncodable {
     /// An empty column with room for `capacity` elements (a guess; the buffer grows as needed).
     init(_ kind: Kind, capacity: Int) {
         self.kind = kind
-        let width = kind == .text ? 16 : (kind == .int4 ? 8 : 12)
+        let width = switch kind {
+        case .bool: 5
+        case .int4: 8
+        case .int8, .float8: 12
+        case .text: 16
+        }
         elements = ByteBufferAllocator().buffer(capacity: capacity * width)
     }
 
@@ -82,6 +100,15 @@ struct PostgresArrayColumn: PostgresDynamicTypeEncodable {
         guard let value else { return appendNull() }
         elements.writeInteger(Int32(value.utf8.count))
         elements.writeString(value)
+        count += 1
+    }
+
+    /// Appends a `bool` element (`nil` is NULL).
+    mutating func append(_ value: Bool?) {
+        precondition(kind == .bool, "a bool value in a \(kind) column")
+        guard let value else { return appendNull() }
+        elements.writeInteger(Int32(1))
+        elements.writeInteger(UInt8(value ? 1 : 0))
         count += 1
     }
 

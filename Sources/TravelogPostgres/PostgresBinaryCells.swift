@@ -19,14 +19,22 @@ struct PostgresBinaryCells {
         self.operation = operation
     }
 
-    /// The next cell's bytes (`nil` for NULL), after checking its type and binary format.
-    private mutating func next(_ type: PostgresDataType) throws(StoreError) -> ByteBuffer? {
+    /// The next cell, in binary format.
+    private mutating func nextCell() throws(StoreError) -> PostgresCell {
         guard let cell = cells.next() else {
             throw .database(operation: operation, message: "the row has fewer columns than read")
         }
-        guard cell.dataType == type, cell.format == .binary else {
-            throw .database(operation: operation,
-                            message: "column \(cell.columnName) is \(cell.dataType) (\(cell.format)), not binary \(type)")
+        guard cell.format == .binary else {
+            throw .database(operation: operation, message: "column \(cell.columnName) is not in binary format")
+        }
+        return cell
+    }
+
+    /// The next cell's bytes (`nil` for NULL), after checking its type.
+    private mutating func next(_ type: PostgresDataType) throws(StoreError) -> ByteBuffer? {
+        let cell = try nextCell()
+        guard cell.dataType == type else {
+            throw .database(operation: operation, message: "column \(cell.columnName) is \(cell.dataType), not \(type)")
         }
         return cell.bytes
     }
@@ -67,4 +75,25 @@ struct PostgresBinaryCells {
     mutating func int32() throws(StoreError) -> Int32 { try required(try optionalInt32(), .int4) }
     mutating func double() throws(StoreError) -> Double { try required(try optionalDouble(), .float8) }
     mutating func string() throws(StoreError) -> String { try required(try optionalString(), .text) }
+
+    /// The next cell as a move carries it (`StoreValue`): any integer type as `.integer`, a
+    /// boolean as the integer 0 or 1.
+    mutating func storeValue(_ kind: StoreTable.Kind) throws(StoreError) -> StoreValue {
+        let cell = try nextCell()
+        guard var bytes = cell.bytes else { return .null }
+        let value: StoreValue? = switch (kind, cell.dataType, bytes.readableBytes) {
+        case (.integer, .int8, 8): bytes.readInteger(as: Int64.self).map { .integer($0) }
+        case (.integer, .int4, 4): bytes.readInteger(as: Int32.self).map { .integer(Int64($0)) }
+        case (.integer, .int2, 2): bytes.readInteger(as: Int16.self).map { .integer(Int64($0)) }
+        case (.real, .float8, 8): bytes.readInteger(as: UInt64.self).map { .real(Double(bitPattern: $0)) }
+        case (.text, .text, _), (.text, .varchar, _): bytes.readString(length: bytes.readableBytes).map { .text($0) }
+        case (.boolean, .bool, 1): bytes.readInteger(as: UInt8.self).map { .integer($0 == 0 ? 0 : 1) }
+        default: nil
+        }
+        guard let value else {
+            throw .database(operation: operation,
+                            message: "column \(cell.columnName) is \(cell.dataType) of \(bytes.readableBytes) bytes, not \(kind)")
+        }
+        return value
+    }
 }

@@ -45,9 +45,8 @@ enum PostgresLocationRows {
     /// idempotency key is the table's unique key, as with single rows. One statement, so one round
     /// trip and atomic without a transaction of its own; it returns how many rows were new.
     static let insertSQL: String = {
-        let types = ["bigint", "bigint", "bigint", "integer", "integer", "float8", "float8", "float8", "float8", "float8",
-                     "float8", "float8", "integer", "text", "bigint"]
-        let arrays = types.enumerated().map { "$\($0.offset + 1)::\($0.element)[]" }.joined(separator: ", ")
+        let arrays = insertKinds.enumerated().map { "$\($0.offset + 1)::\($0.element.arrayTypeName)" }
+            .joined(separator: ", ")
         return """
             WITH stored AS (
                 INSERT INTO locations (\(insertColumns.joined(separator: ", ")))
@@ -62,12 +61,14 @@ enum PostgresLocationRows {
                                 "horizontal_accuracy_m", "vertical_accuracy_m", "speed_mps", "speed_accuracy_mps",
                                 "course_deg", "course_accuracy_deg", "utc_offset_s", "source", "import_id"]
 
+    /// The kinds of the `insertColumns`' arrays.
+    static let insertKinds: [PostgresArrayColumn.Kind] = [.int8, .int8, .int8, .int4, .int4, .float8, .float8, .float8,
+                                                          .float8, .float8, .float8, .float8, .int4, .text, .int8]
+
     /// `batch` as the parameters of `insertSQL`.
     /// - Parameter owners: each device's user.
     static func insertArrays(_ batch: [StoredLocation], owners: [DeviceID: UserID]) -> PostgresBindings {
-        let kinds: [PostgresArrayColumn.Kind] = [.int8, .int8, .int8, .int4, .int4, .float8, .float8, .float8, .float8,
-                                                 .float8, .float8, .float8, .int4, .text, .int8]
-        var columns = kinds.map { PostgresArrayColumn($0, capacity: batch.count) }
+        var columns = insertKinds.map { PostgresArrayColumn($0, capacity: batch.count) }
         for stored in batch {
             let key = stored.key, location = stored.location
             columns[0].append(owners[stored.deviceID]?.rawValue ?? 0)

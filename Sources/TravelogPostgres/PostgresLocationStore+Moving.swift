@@ -4,8 +4,8 @@ import PostgresNIO
 import TravelogStore
 
 /// The tables as `StoreMove` reads and writes them: every table but `users` keeps `user_id`, so a
-/// device's rows are read through the key that leads with the user. Rows are written with
-/// `COPY … FROM STDIN` (`PostgresCopyText`), one transaction per batch.
+/// device's rows are read through the key that leads with the user. Rows are written one batch
+/// per statement, as binary arrays (`append`).
 extension PostgresLocationStore: StoreTableAccess {
     public func rows(of table: StoreTable, device: StoreTableDevice?, after key: StoreRow?,
                      limit: Int) async throws(StoreError) -> [StoreRow] {
@@ -28,15 +28,52 @@ extension PostgresLocationStore: StoreTableAccess {
         return Int(try Self.decode(row, column: 0, as: Int64.self, "counting \(table.name)"))
     }
 
+    /// Stores `rows` in one statement: each column as one binary array parameter
+    /// (`PostgresArrayColumn`), unnested into rows; nothing to format here nor to parse there.
     public func append(_ rows: [StoreRow], to table: StoreTable) async throws(StoreError) {
-        var buffer = ByteBufferAllocator().buffer(capacity: rows.count * table.columns.count * 8)
-        for row in rows { PostgresCopyText.write(row, kinds: table.columns.map(\.kind), into: &buffer) }
-        let columns = table.columns.map(\.name)
-        let logger = logger
-        try await transaction("moving rows into \(table.name)") { [buffer] connection in
-            try await connection.copyFrom(table: table.name, columns: columns, logger: logger) { writer in
-                try await writer.write(buffer)
+        guard !rows.isEmpty else { return }
+        let operation = "moving rows into \(table.name)"
+        var columns = table.columns.map { PostgresArrayColumn(Self.arrayKind($0.kind), capacity: rows.count) }
+        for row in rows {
+            guard row.count == columns.count else {
+                throw .database(operation: operation, message: "a row of \(row.count) values for \(columns.count) columns")
             }
+            for index in columns.indices {
+                try Self.append(row[index], to: &columns[index], operation: operation)
+            }
+        }
+        var bindings = PostgresBindings(capacity: columns.count)
+        for column in columns { bindings.append(column) }
+        let arrays = columns.enumerated().map { "$\($0.offset + 1)::\($0.element.kind.arrayTypeName)" }
+        _ = try await self.rows(operation, PostgresQuery(unsafeSQL: """
+            INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", ")))
+            SELECT * FROM unnest(\(arrays.joined(separator: ", ")))
+            """, binds: bindings))
+    }
+
+    /// The array a column's values travel in (integers as `bigint`: PostgreSQL narrows them on insert).
+    static func arrayKind(_ kind: StoreTable.Kind) -> PostgresArrayColumn.Kind {
+        switch kind {
+        case .integer: .int8
+        case .real: .float8
+        case .text: .text
+        case .boolean: .bool
+        }
+    }
+
+    /// Appends one value to its column's array; an integer goes into a real column as its value.
+    static func append(_ value: StoreValue, to column: inout PostgresArrayColumn, operation: String) throws(StoreError) {
+        switch (value, column.kind) {
+        case (.null, .int8): column.append(Int64?.none)
+        case (.null, .float8): column.append(Double?.none)
+        case (.null, .text): column.append(String?.none)
+        case (.null, .bool): column.append(Bool?.none)
+        case (.integer(let integer), .int8): column.append(integer)
+        case (.integer(let integer), .bool): column.append(integer != 0)
+        case (.integer(let integer), .float8): column.append(Double(integer))
+        case (.real(let real), .float8): column.append(real)
+        case (.text(let text), .text): column.append(text)
+        default: throw .database(operation: operation, message: "\(value) does not fit a \(column.kind) column")
         }
     }
 
@@ -86,17 +123,10 @@ extension PostgresLocationStore: StoreTableAccess {
 
     /// One row's values, by the kinds of the table's columns.
     static func storeRow(_ row: PostgresRow, _ table: StoreTable) throws(StoreError) -> StoreRow {
-        do {
-            return try zip(row, table.columns).map { cell, column in
-                switch column.kind {
-                case .integer: try cell.decode(Int64?.self).map(StoreValue.integer) ?? .null
-                case .real: try cell.decode(Double?.self).map(StoreValue.real) ?? .null
-                case .text: try cell.decode(String?.self).map(StoreValue.text) ?? .null
-                case .boolean: try cell.decode(Bool?.self).map { StoreValue.integer($0 ? 1 : 0) } ?? .null
-                }
-            }
-        } catch {
-            throw .database(operation: "reading \(table.name) to move", message: message(error))
-        }
+        var cells = PostgresBinaryCells(row, operation: "reading \(table.name) to move")
+        var values: StoreRow = []
+        values.reserveCapacity(table.columns.count)
+        for column in table.columns { values.append(try cells.storeValue(column.kind)) }
+        return values
     }
 }

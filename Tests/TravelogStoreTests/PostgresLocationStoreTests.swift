@@ -42,7 +42,8 @@ struct PostgresLocationStoreTests {
         let ada = try await a.addUser(named: "ada")
         #expect(try await b.user(named: "ada") == ada)
         let applied = try await Self.strings(url, schema, "SELECT identifier FROM travelog_migrations ORDER BY identifier")
-        #expect(applied == ["001_accounts_and_locations", "002_journal_notifications_quarantine", "003_regions"])
+        #expect(applied == ["001_accounts_and_locations", "002_journal_notifications_quarantine", "003_regions",
+                            "004_locations_without_device_key"])
         a.close()
         b.close()
     }
