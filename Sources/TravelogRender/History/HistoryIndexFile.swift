@@ -81,23 +81,23 @@ public enum HistoryIndexFile {
     /// Reads a saved index, checking its header, checksum and structure.
     /// - Complexity: O(file size).
     public static func read(from url: URL) throws(HistoryIndexFileError) -> Saved {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw .unreadable(errno: EIO)
-        }
-        var header = IndexFileReader(data: data)
-        guard data.count >= headerBytes else { throw data.starts(with: magic.prefix(data.count)) ? .truncated(offset: 0) : .notAnIndexFile }
-        guard data.prefix(magic.count).elementsEqual(magic) else { throw .notAnIndexFile }
-        for _ in magic { _ = try header.read(UInt8.self) }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw errno == ENOENT ? .notFound : .unreadable(errno: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(errno: errno) }
+        let size = Int(status.st_size)
+        var header = IndexFileReader(descriptor: descriptor, size: size)
+        var magicRead: [UInt8] = []
+        for _ in magic where header.remainingBytes > 0 { magicRead.append(try header.read(UInt8.self)) }
+        guard magicRead.elementsEqual(magic.prefix(magicRead.count)) else { throw .notAnIndexFile }
+        guard size >= headerBytes else { throw .truncated(offset: 0) }
         let version = try header.read(UInt32.self)
         guard version == formatVersion else { throw .unsupportedVersion(version) }
         guard try header.read(UInt32.self) == byteOrderMark else { throw .unsupportedVersion(version) }
         let length = try header.read(UInt64.self), checksum = try header.read(UInt64.self)
-        guard length == UInt64(data.count - headerBytes) else { throw .truncated(offset: data.count) }
-        var reader = IndexFileReader(data: data, offset: headerBytes)
+        guard length == UInt64(size - headerBytes) else { throw .truncated(offset: size) }
+        var reader = IndexFileReader(descriptor: descriptor, size: size, offset: headerBytes)
         let saved = try payload(&reader)
         guard reader.checksum.final == checksum else { throw .checksumMismatch }
         guard reader.remainingBytes == 0 else { throw .inconsistent("bytes after the index") }

@@ -65,25 +65,33 @@ struct IndexFileWriter {
     }
 }
 
-/// Reads what an ``IndexFileWriter`` wrote, checking every length against the bytes left, so a
-/// truncated or damaged file is an error, never a crash.
+/// Reads what an ``IndexFileWriter`` wrote from a file descriptor (`pread`, so columns go
+/// straight into their arrays and are checksummed a megabyte at a time, while in the cache),
+/// checking every length against the bytes left, so a truncated or damaged file is an error,
+/// never a crash.
 struct IndexFileReader {
-    private let data: Data
+    private let descriptor: Int32
+    /// The file's size, bytes.
+    private let size: Int
     private(set) var offset: Int
     private(set) var checksum = IndexFileChecksum()
+    /// Bytes read and checksummed at a time.
+    static let chunkBytes = 1 << 20
 
-    init(data: Data, offset: Int = 0) {
-        self.data = data
+    /// Reads from an open descriptor of a file of `size` bytes, from `offset`; the caller closes it.
+    init(descriptor: Int32, size: Int, offset: Int = 0) {
+        self.descriptor = descriptor
+        self.size = size
         self.offset = offset
     }
 
-    var remainingBytes: Int { data.count - offset }
+    var remainingBytes: Int { size - offset }
 
     mutating func read<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(HistoryIndexFileError) -> T {
-        let size = MemoryLayout<T>.size
-        guard remainingBytes >= size else { throw .truncated(offset: offset) }
+        guard remainingBytes >= MemoryLayout<T>.size else { throw .truncated(offset: offset) }
         var value = T.zero
-        withUnsafeMutableBytes(of: &value) { target in consume(into: target) }
+        let failure = withUnsafeMutableBytes(of: &value) { consume(into: $0) }
+        try Self.check(failure, offset: offset)
         return T(littleEndian: value)
     }
 
@@ -98,23 +106,40 @@ struct IndexFileReader {
         let stride = MemoryLayout<T>.stride
         guard count <= UInt64(remainingBytes / stride) else { throw .truncated(offset: start) }
         let values = Int(count)
-        return [T](unsafeUninitializedCapacity: values) { buffer, initialized in
-            consume(into: UnsafeMutableRawBufferPointer(buffer))
-            initialized = values
+        var failure: Int32 = 0
+        let column = [T](unsafeUninitializedCapacity: values) { buffer, initialized in
+            failure = consume(into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = values  // BitwiseCopyable: any bytes are a value, and a failure throws below
         }
+        try Self.check(failure, offset: offset)
+        return column
     }
 
-    /// Copies the next `target.count` bytes (the caller checked they are there) and adds them to the checksum.
-    private mutating func consume(into target: UnsafeMutableRawBufferPointer) {
-        let range = offset..<(offset + target.count)
-        data.withUnsafeBytes { source in
-            let slice = UnsafeRawBufferPointer(rebasing: source[range])
-            checksum.add(slice)
-            if let base = slice.baseAddress, let destination = target.baseAddress {
-                destination.copyMemory(from: base, byteCount: slice.count)
+    private static func check(_ failure: Int32, offset: Int) throws(HistoryIndexFileError) {
+        if failure == -1 { throw .truncated(offset: offset) }
+        if failure != 0 { throw .unreadable(errno: failure) }
+    }
+
+    /// Reads the next `target.count` bytes (the caller checked the file holds them) and adds them
+    /// to the checksum. - Returns: 0, -1 when the file ended early, or the `errno` of `pread`.
+    private mutating func consume(into target: UnsafeMutableRawBufferPointer) -> Int32 {
+        guard let base = target.baseAddress else { return 0 }
+        var done = 0
+        while done < target.count {
+            let chunk = min(Self.chunkBytes, target.count - done)
+            var filled = 0
+            while filled < chunk {
+                let count = pread(descriptor, base + done + filled, chunk - filled, off_t(offset + done + filled))
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { return errno }
+                if count == 0 { return -1 }
+                filled += count
             }
+            checksum.add(UnsafeRawBufferPointer(start: base + done, count: chunk))
+            done += chunk
         }
-        offset = range.upperBound
+        offset += target.count
+        return 0
     }
 }
 
