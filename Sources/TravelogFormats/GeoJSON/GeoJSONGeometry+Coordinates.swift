@@ -25,7 +25,8 @@ extension GeoJSONGeometry {
         case .type?:
             do {
                 typeName = try parser.readLenientString()
-                kind = typeName.flatMap { Kind(rawValue: $0) }
+                // Through the key table: `Kind(rawValue:)` is a string switch, measurable on every feature.
+                kind = typeName.flatMap { name in name.utf8.withContiguousStorageIfAvailable { Kind.table.match($0) } ?? Kind(rawValue: name) }
             } catch let error as JSONFieldValueError {
                 note(RecordRejection(position: error.position, reason: .invalidValue(field: "type", value: error.found)))
             }
