@@ -8,6 +8,7 @@ import TravelogCore
 import TravelogPostgres
 @testable import TravelogServer
 import TravelogStore
+import TravelogTestSupport
 
 /// PostgreSQL stopped under a stream of phone uploads, then started again: while it is down every
 /// upload is answered 503 with a JSON error (never a false "ok"), the server reconnects by itself

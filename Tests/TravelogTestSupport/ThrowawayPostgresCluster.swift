@@ -2,13 +2,13 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import TravelogTestSupport
 
 /// A PostgreSQL cluster of a test's own (`scripts/postgres-cluster.sh`), which the test may stop and
-/// start again: the fault tests cannot stop the server the other suites share.
-struct ThrowawayPostgresCluster {
+/// start again, or start with settings of its own: the fault tests cannot stop the server the other
+/// suites share, and the plan test needs `pg_stat_statements` loaded.
+public struct ThrowawayPostgresCluster: Sendable {
     /// Why a cluster cannot be made here, or `nil` when it can.
-    static let unavailableReason: String? = {
+    public static let unavailableReason: String? = {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         if versions.contains(where: { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") }) {
             return nil
@@ -16,21 +16,21 @@ struct ThrowawayPostgresCluster {
         return "PostgreSQL's server programs are not installed (scripts/with-postgres.sh installs them): the fault tests did not run"
     }()
 
-    let folder: URL
+    public let folder: URL
     /// `postgres://…` of the cluster's database.
-    let url: String
+    public let url: String
 
     /// Creates and starts a cluster with the server `settings` (`name=value`).
-    init(settings: [String]) throws {
+    public init(settings: [String]) throws {
         folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("travelog-fault-\(UUID().uuidString)")
         url = try Self.script(["create", folder.path] + settings.flatMap { ["-c", $0] })
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Stops the server: `fast` (sessions told to end) or `immediate` (as if it crashed).
-    func stop(_ mode: String) async throws { _ = try await Self.offThePool { [folder] in try Self.script(["stop", folder.path, mode]) } }
+    public func stop(_ mode: String) async throws { _ = try await Self.offThePool { [folder] in try Self.script(["stop", folder.path, mode]) } }
 
-    func start() async throws { _ = try await Self.offThePool { [folder] in try Self.script(["start", folder.path]) } }
+    public func start() async throws { _ = try await Self.offThePool { [folder] in try Self.script(["start", folder.path]) } }
 
     /// Runs blocking work (waiting for pg_ctl) on a thread of its own, not on one of the few
     /// threads of Swift's cooperative pool that the server under test needs meanwhile.
@@ -40,7 +40,7 @@ struct ThrowawayPostgresCluster {
         }
     }
 
-    func remove() { _ = try? Self.script(["remove", folder.path]) }
+    public func remove() { _ = try? Self.script(["remove", folder.path]) }
 
     /// Runs the script and returns its standard output, through `posix_spawn` and `waitpid`:
     /// Foundation's `Process.waitUntilExit` never returned for it here (the script's child daemon).
@@ -68,9 +68,9 @@ struct ThrowawayPostgresCluster {
         return text
     }
 
-    struct ScriptFailed: Error, CustomStringConvertible {
-        let arguments: [String]
-        let message: String
-        var description: String { "postgres-cluster.sh \(arguments.joined(separator: " ")) failed: \(message)" }
+    public struct ScriptFailed: Error, CustomStringConvertible {
+        public let arguments: [String]
+        public let message: String
+        public var description: String { "postgres-cluster.sh \(arguments.joined(separator: " ")) failed: \(message)" }
     }
 }
