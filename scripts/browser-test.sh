@@ -8,6 +8,11 @@
 #   scripts/browser-test.sh --bench-million [--travelog PATH]   time to the first drawn path over 1M stored points
 #                                                               (--points N for another size), on a server
 #                                                               started anew on the database
+#   … --db postgres://…                                         the same on a new schema of that PostgreSQL server
+#                                                               (left for the operator to drop); with --bench-million
+#                                                               the measured server builds the index from the database
+#                                                               (PostgreSQL servers save none), so the first page waits
+#                                                               for reading every point
 #
 # A temporary database, a user and a device are made with the CLI; the server runs on a free port
 # with tiles from an address where nothing answers (no network is used); server and browser are
@@ -19,12 +24,14 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 travelog="$root/.build/debug/travelog"
 mode=test
 points=1000000
+postgres=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --travelog) travelog="$2"; shift 2 ;;
     --bench-million) mode=bench; shift ;;
     --points) points="$2"; shift 2 ;;
-    *) echo "usage: $0 [--travelog PATH] [--bench-million [--points N]]" >&2; exit 2 ;;
+    --db) postgres="$2"; shift 2 ;;
+    *) echo "usage: $0 [--travelog PATH] [--db postgres://…] [--bench-million [--points N]]" >&2; exit 2 ;;
   esac
 done
 python=/usr/bin/python3
@@ -46,6 +53,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 export TRAVELOG_DB="$work/db.sqlite"
+if [ -n "$postgres" ]; then
+  case "$postgres" in *\?*) separator='&' ;; *) separator='?' ;; esac
+  TRAVELOG_DB="$postgres${separator}schema=browser_$(date +%s)_$$"
+fi
 user=ada password="browser-test-password"
 echo "$password" | "$travelog" user add "$user" --password-stdin >/dev/null
 token="$("$travelog" device add --user "$user" phone --json | "$python" -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
@@ -63,7 +74,7 @@ fi
 tile_origin="http://127.0.0.1:9/"
 export TRAVELOG_WORLD="$root/.build-data/world.tlworld"
 start_test_server "$work/server.log" --tiles "${tile_origin}{z}/{x}/{y}.png"
-if [ "$mode" = bench ]; then
+if [ "$mode" = bench ] && [ -z "$postgres" ]; then
   # The bench measures a server started on a database it served before: a first server logs in
   # (which builds the person's history index) until the index is saved next to the database,
   # and stops; the one measured is started after it, so the first run is its first page.

@@ -50,6 +50,10 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     }
 
     /// The client configuration; `searchPath` (a schema) is set on every connection when given.
+    /// JIT compilation is off on every connection: the store's queries read one user's rows
+    /// through an index, and a read of a long history (millions of rows) is costed high enough that
+    /// PostgreSQL compiled its expressions first (20 functions, before the first row) for a read
+    /// whose time goes into sending the rows.
     public func clientConfiguration(searchPath: String? = nil) -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS = switch tlsMode {
         case "disable": .disable
@@ -58,8 +62,9 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
         }
         var configuration = PostgresClient.Configuration(host: host, port: port, username: username,
                                                          password: password, database: database, tls: tls)
+        configuration.options.additionalStartupParameters = [("jit", "off")]
         if let searchPath {
-            configuration.options.additionalStartupParameters = [("search_path", searchPath)]
+            configuration.options.additionalStartupParameters.append(("search_path", searchPath))
         }
         return configuration
     }

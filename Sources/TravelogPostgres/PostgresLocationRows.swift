@@ -101,7 +101,14 @@ enum PostgresLocationRows {
         }
         var conditions = ["user_id = \(parameter(query.userID.rawValue))"]
         if let devices = query.deviceIDs {
-            conditions.append("device_id = ANY(\(parameter(devices.map(\.rawValue).sorted())))")
+            // One device as an equality: the unique key (user, device, time, …) then gives the rows
+            // in time order, read as they stream; with `= ANY(…)` the planner read and sorted all
+            // of them first (1M rows: a parallel scan and a sort before the first row).
+            if devices.count == 1, let device = devices.first {
+                conditions.append("device_id = \(parameter(device.rawValue))")
+            } else {
+                conditions.append("device_id = ANY(\(parameter(devices.map(\.rawValue).sorted())))")
+            }
         }
         if let start = query.from {
             conditions.append("timestamp_ms >= \(parameter(StoragePrecision.milliseconds(start)))")
