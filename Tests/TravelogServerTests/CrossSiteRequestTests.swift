@@ -106,6 +106,23 @@ struct CrossSiteRequestTests {
         }
     }
 
+    @Test("logged in already, the page's form login (form-encoded, same origin) is a login, not a 415")
+    func formLoginWithCookie() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            let cookie = try await Self.logIn(client)
+            let headers = Self.headers(cookie: cookie, ["Content-Type": "application/x-www-form-urlencoded", "X-Requested-With": "fetch"])
+            try await client.execute(uri: "/api/v1/session", method: .post, headers: headers,
+                                     body: ByteBuffer("user=ada&password=\(ServerFixture.adaPassword)")) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.setCookie] != nil)
+            }
+            // Another change with the cookie still takes JSON only.
+            try await client.execute(uri: "/api/v1/notifications/channels", method: .post, headers: headers,
+                                     body: ByteBuffer(Self.channel)) { #expect($0.status == .unsupportedMediaType) }
+        }
+    }
+
     @Test("token-authenticated phone and script routes do not care where a request says it comes from")
     func tokensUnaffected() async throws {
         let fixture = try await ServerFixture.make()

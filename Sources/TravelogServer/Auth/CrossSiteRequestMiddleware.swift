@@ -7,7 +7,8 @@ import Hummingbird
 /// same-origin`, an `Origin` naming this server, or (from a browser that sends neither) the
 /// `X-Requested-With` header the page's scripts send, which no other site can set without the
 /// server's consent (CORS). Its body may not be one a plain HTML form or a `no-cors` fetch can
-/// send (`text/plain`, `application/x-www-form-urlencoded`). A login (`POST /api/v1/session`) that
+/// send (`text/plain`, `application/x-www-form-urlencoded`), except a login's, which acts with the
+/// password it carries, not with the cookie. A login (`POST /api/v1/session`) that
 /// a browser marks as coming from another site is refused too (login CSRF); one without any of the
 /// headers (curl, a script) is not a browser's and goes through.
 ///
@@ -42,7 +43,8 @@ struct CrossSiteRequestMiddleware: RouterMiddleware {
             case .unknown: break
             }
         }
-        if byCookie, let type = request.headers[.contentType].map(Self.mediaType), Self.formTypes.contains(type) {
+        // A login acts with the password it carries, not with the cookie: the page's login form may post it.
+        if byCookie, !isLogin, let type = request.headers[.contentType].map(Self.mediaType), Self.formTypes.contains(type) {
             throw APIError.unsupportedMediaType("\(type): a change with the page's login takes JSON")
         }
         return try await next(request, context)
