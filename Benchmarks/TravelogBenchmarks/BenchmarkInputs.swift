@@ -14,11 +14,15 @@ enum BenchmarkInputs {
     }
 
     /// The same file with exactly `locations` locations (≈ 270 bytes each), e.g. the 4M of issue 10's
-    /// import figure; the first `n` locations are those of every other size.
+    /// import figure; up to about 7M (a fix every 30–90 s until 2026) the first `n` locations are
+    /// those of every other size, larger files record more often.
     static func googleRecords(in directory: URL, locations: Int) throws -> (url: URL, locations: Int) {
         try googleRecords(at: directory.appendingPathComponent("Records-\(locations)-locations.json"),
                           targetBytes: .max, locations: locations)
     }
+
+    /// The generated histories end before 2026-01-01T00:00:00Z.
+    static let latestMilliseconds: Int64 = 1_767_225_600_000
 
     /// Writes records until `targetBytes` or `locations` is reached, whichever comes first.
     private static func googleRecords(at url: URL, targetBytes: Int, locations: Int) throws -> (url: URL, locations: Int) {
@@ -36,10 +40,13 @@ enum BenchmarkInputs {
         var written = 0, count = 0
         var latitudeE7: Int64 = 525_200_000, longitudeE7: Int64 = 134_050_000
         var milliseconds: Int64 = 1_355_581_289_460
+        // A fix every 30–90 s, or closer when that many would run past `latestMilliseconds`: the
+        // history stays in the past (an import refuses fixes from the future), as a phone's does.
+        let spacing = locations == .max ? 60_000 : min(60_000, (Self.latestMilliseconds - milliseconds) / Int64(max(locations, 1)))
         while written + buffer.count < targetBytes, count < locations {
             latitudeE7 += Int64(random.nextUnit() * 2000) - 1000
             longitudeE7 += Int64(random.nextUnit() * 3000) - 1500
-            milliseconds += 30_000 + Int64(random.nextUnit() * 60_000)
+            milliseconds += spacing / 2 + Int64(random.nextUnit() * Double(spacing))
             buffer.append(count == 0 ? "\n    {\n      \"latitudeE7\": " : ",\n    {\n      \"latitudeE7\": ")
             buffer.append(latitudeE7)
             buffer.append(",\n      \"longitudeE7\": ")
