@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import Testing
 import TravelogCore
 import TravelogRender
@@ -130,5 +131,31 @@ struct HistoryIndexSavingTests {
             try await Self.buildAndSave(setup)
             #expect(try await Self.serverStart(setup).obtained.fixesSinceSave == 0)
         }
+    }
+
+    @Test("the server reads saved indices as it starts, saves one that grew, and saves what landed since at shutdown")
+    func serviceStartAndShutdown() async throws {
+        let setup = try await Self.setUp()
+        try await Self.buildAndSave(setup)
+        let file = setup.directory.appendingPathComponent("user-\(setup.user.id.rawValue).index")
+        _ = try await SQLiteLocationStore(path: setup.path).insert(Self.walk(minutes: 500..<600, device: setup.phone.id))
+        let tiles = try Self.tiles(setup)
+        var logger = Logger(label: "history-index-test")
+        logger.logLevel = .error
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: tiles)], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            // No request asks for the index: the start reads it, appends the 100 fixes and saves it.
+            var saved = 0
+            for _ in 0..<200 where saved != 600 {
+                saved = (try? HistoryIndexFile.read(from: file).loaded.index.fixCount) ?? 0
+                if saved != 600 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(saved == 600)
+            tiles.landed(Self.walk(minutes: 600..<650, device: setup.phone.id).map(\.location), device: setup.phone)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(try HistoryIndexFile.read(from: file).loaded.index.fixCount == 650)
     }
 }
