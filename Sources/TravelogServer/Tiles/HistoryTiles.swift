@@ -141,6 +141,7 @@ final class HistoryTiles: Sendable {
                     state.fixesSinceSave = obtained.fixesSinceSave
                     for (device, locations) in state.landedWhileBuilding where !state.stale {
                         Self.add(locations, device: device, to: &obtained.loaded, state: &state)
+                        state.fixesSinceSave = state.fixesSinceSave.map { $0 + locations.count }
                     }
                     state.loaded = obtained.loaded
                 }
