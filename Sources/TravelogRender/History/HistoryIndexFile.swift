@@ -17,7 +17,7 @@ import TravelogStore
 /// format or inconsistent is refused with a ``HistoryIndexFileError`` and never read out of bounds.
 public enum HistoryIndexFile {
     /// Bumped whenever the layout or the index's levels change; a file of another version is rebuilt.
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     static let magic = Array("TRVLHIX\u{0}".utf8)
     static let byteOrderMark: UInt32 = 0x0102_0304
     /// magic, version, byte order, payload length, payload checksum.
