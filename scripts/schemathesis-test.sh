@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # The API against its own document: schemathesis (PyPI, pinned 4.32.5, installed with pip when
 # missing) runs every check on /api/openapi.yaml of a real `travelog serve` on 127.0.0.1 with a
-# temporary database, a user and a read-scoped device token: examples, boundary coverage, random
-# positive and negative data, and stateful sequences, each operation a bounded number of cases.
+# temporary database and a user: examples, boundary coverage, random positive and negative data,
+# and stateful sequences, each operation a bounded number of cases, in two passes. First the
+# person (at most --person-seconds): the 16 operations a device token is refused, with a session
+# cookie, on journal entries, places, regions, channels and a spare session that
+# Tests/Schemathesis/seed_person.py made (about half their {id}s name one; the run never ends its
+# own session). Then every operation with a read-scoped device token (at most --max-seconds).
 # No 5xx, every answer as documented, nothing the document forbids accepted, nothing it allows
-# refused. Prints schemathesis' summary; exits non-zero on any failure.
+# refused. Prints schemathesis' summaries; exits non-zero on any failure not listed, with its
+# reason, in Tests/Schemathesis/known-failures.txt.
 #
-#   scripts/schemathesis-test.sh [--travelog PATH] [--max-examples N] [--max-seconds S] [--seed N]
+#   scripts/schemathesis-test.sh [--travelog PATH] [--max-examples N] [--max-seconds S]
+#                                [--person-seconds S] [--seed N]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=scripts/test-server.sh
@@ -14,7 +20,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 travelog="$root/.build/debug/travelog"
 max_examples=8
 max_seconds=240
-person_seconds=150
+person_seconds=140
 seed=11
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -23,7 +29,7 @@ while [ $# -gt 0 ]; do
     --max-seconds) max_seconds="$2"; shift 2 ;;
     --person-seconds) person_seconds="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
-    *) sed -n '2,9p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
   esac
 done
 python="${PYTHON:-python3}"

@@ -86,7 +86,8 @@ if len(visits) < 7 or len(places) != 2:
 
 # Each operation that ends an object gets one of its own, so that the others still find theirs; the
 # last entries, whose ids generated data meets least (it favours 0, 1 and the bounds): the
-# third last is renamed, the fourth last deleted, the last two merged.
+# third last is renamed, the fourth last deleted, the last two merged (most merges name them: a
+# merge needs two real, different entries).
 bindings = {
     "renamed_visits": (visits[-3:-2], ["PATCH /api/v1/visits/{id}"]),
     "deleted_visits": (visits[-4:-3], ["DELETE /api/v1/visits/{id}"]),
@@ -109,7 +110,7 @@ with open(base_config) as source, open(out_config, "w") as out:
             out.write(f'\n[[operations]]\ninclude-name = "{operation}"\n'
                       f'parameters = {{ "path.id" = {{ dictionary = "{name}", probability = 0.5 }} }}\n')
     out.write('\n[[operations]]\ninclude-name = "POST /api/v1/visits/merge"\n'
-              'parameters = { "body.ids[*]" = { dictionary = "merged_visits", probability = 0.5 } }\n')
+              'parameters = { "body.ids[*]" = { dictionary = "merged_visits", probability = 0.9 } }\n')
     # Some logins with the right password (a 200, unless the run's wrong ones have throttled it).
     out.write(f"[dictionaries.user]\nvalues = {json.dumps([user])}\n[dictionaries.password]\nvalues = {json.dumps([password])}\n")
     out.write('\n[[operations]]\ninclude-name = "POST /api/v1/session"\n'

@@ -4,6 +4,8 @@ The document names two string formats JSON Schema has no word for; these strateg
 values of them, so that "valid data" means what the server promises to accept:
 - `time-zone`: an IANA time zone name (the host's tz database, which the server reads too);
 - `bbox`: `minLon,minLat,maxLon,maxLat` in degrees, south not above north.
+
+And a guard for the person's pass: it never ends the session it runs with (`before_call`).
 """
 import os
 import zoneinfo
