@@ -36,19 +36,9 @@ enum MigrateBenchmark {
               + "(\(Figures.rate(Double(locations) / seconds)) rows/s, copy, day boxes and verification)")
     }
 
-    /// Runs `travelog ARGUMENTS` to its end; its output goes to this process's.
+    /// Runs `travelog ARGUMENTS` to its end and prints its report's lines for the large table.
     static func travelog(_ context: BenchmarkContext, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = context.travelogExecutable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServerProcess.Failure.command(arguments: arguments, status: process.terminationStatus, output: text)
-        }
+        let text = try CommandOutput.of(context.travelogExecutable, arguments)
         // The migrate report's lines for the large table, to show the verification passed.
         for line in text.split(separator: "\n") where line.contains("locations:") { print("    " + line.trimmingCharacters(in: .whitespaces)) }
     }

@@ -16,7 +16,7 @@ enum TakeoutArchiveBenchmark {
         let records = try BenchmarkInputs.googleRecords(in: context.workDirectory, locations: locations)
         let archive = context.workDirectory.appendingPathComponent("takeout-\(records.locations)-locations.zip")
         if !FileManager.default.fileExists(atPath: archive.path) {
-            try shell(["python3", "-c", """
+            _ = try CommandOutput.of(command: "python3", ["-c", """
                 import sys, zipfile
                 partial = sys.argv[2] + '.partial'
                 with zipfile.ZipFile(partial, 'w', zipfile.ZIP_DEFLATED, compresslevel=1) as z:
@@ -46,7 +46,8 @@ enum TakeoutArchiveBenchmark {
               (SELECT count(*) FROM (SELECT \(columns) FROM locations EXCEPT SELECT \(columns) FROM plain.locations)),
               (SELECT count(*) FROM (SELECT \(columns) FROM plain.locations EXCEPT SELECT \(columns) FROM locations));
             """
-        let answer = try shell(["sqlite3", zipped, compare]).split(separator: "|").map(String.init)
+        let answer = try CommandOutput.of(command: "sqlite3", [zipped, compare]).trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: "|").map(String.init)
         guard answer.count == 4 else {
             print("  comparison FAILED: sqlite3 answered \(answer)")
             return
@@ -57,22 +58,5 @@ enum TakeoutArchiveBenchmark {
         for database in [zipped, plain] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         }
-    }
-
-    /// Runs a command and returns its standard output, trimmed.
-    @discardableResult
-    static func shell(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments[0]) failed with status \(process.terminationStatus)"])
-        }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -9,23 +9,11 @@ import TravelogTestSupport
 
 @Suite("The journal under uploads in flight together")
 struct JournalConcurrentUploadTests {
-    /// The morning of `JournalRouteTests` (home, a walk, work, a walk, home; a fix a minute) as
-    /// Overland batches of `size` fixes.
+    /// The morning of `JournalRouteTests.morning` (home, a walk, work, a walk, home; a fix a
+    /// minute) as Overland batches of `size` fixes.
     static func morningBatches(size: Int) -> [String] {
-        let start = Date(timeIntervalSince1970: 1_717_221_600)
-        let home = (52.52, 13.405), work = (52.50, 13.45)
-        let formatter = ISO8601DateFormatter()
-        let features = (0..<(8 * 60)).map { minute in
-            let t: Double, position: (Double, Double)
-            switch minute {
-            case ..<120: position = home
-            case 120..<150: t = Double(minute - 120) / 30; position = (home.0 + (work.0 - home.0) * t, home.1 + (work.1 - home.1) * t)
-            case 150..<360: position = work
-            case 360..<390: t = Double(minute - 360) / 30; position = (work.0 + (home.0 - work.0) * t, work.1 + (home.1 - work.1) * t)
-            default: position = home
-            }
-            let time = formatter.string(from: start.addingTimeInterval(Double(minute) * 60))
-            return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(position.1),\#(position.0)]},"properties":{"timestamp":"\#(time)","horizontal_accuracy":8,"speed":0}}"#
+        let features = JournalRouteTests.morning().map { fix in
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(fix.longitude),\#(fix.latitude)]},"properties":{"timestamp":"\#(fix.time)","horizontal_accuracy":8,"speed":0}}"#
         }
         return stride(from: 0, to: features.count, by: size).map { first in
             #"{"locations":["# + features[first..<min(features.count, first + size)].joined(separator: ",") + "]}"

@@ -10,11 +10,12 @@ import TravelogStore
 
 @Suite("The journal API")
 struct JournalRouteTests {
-    /// Home in Berlin until 08:00, a walk, work until 12:00, a walk back, home: a fix a minute.
-    static func morningBody(start: Date = Date(timeIntervalSince1970: 1_717_221_600)) -> String {  // 2024-06-01T06:00Z
-        let home = (52.52, 13.405), work = (52.50, 13.45)
-        var items: [String] = []
-        for minute in 0..<(8 * 60) {
+    /// Home in Berlin until 08:00, a walk, work until 12:00, a walk back, home: a fix a minute
+    /// (time as ISO 8601, latitude, longitude).
+    static func morning(start: Date = Date(timeIntervalSince1970: 1_717_221_600)) -> [(time: String, latitude: Double, longitude: Double)] {
+        let home = (52.52, 13.405), work = (52.50, 13.45)  // from 2024-06-01T06:00Z
+        let formatter = ISO8601DateFormatter()
+        return (0..<(8 * 60)).map { minute in
             let t: Double, position: (Double, Double)
             switch minute {
             case ..<120: position = home
@@ -23,8 +24,14 @@ struct JournalRouteTests {
             case 360..<390: t = Double(minute - 360) / 30; position = (work.0 + (home.0 - work.0) * t, work.1 + (home.1 - work.1) * t)
             default: position = home
             }
-            let time = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(minute) * 60))
-            items.append(#"{"latitude":\#(position.0),"longitude":\#(position.1),"timestamp":"\#(time)","horizontalAccuracy":8}"#)
+            return (formatter.string(from: start.addingTimeInterval(Double(minute) * 60)), position.0, position.1)
+        }
+    }
+
+    /// The morning as the script API's array of plain objects.
+    static func morningBody(start: Date = Date(timeIntervalSince1970: 1_717_221_600)) -> String {
+        let items = morning(start: start).map { fix in
+            #"{"latitude":\#(fix.latitude),"longitude":\#(fix.longitude),"timestamp":"\#(fix.time)","horizontalAccuracy":8}"#
         }
         return "[" + items.joined(separator: ",") + "]"
     }
