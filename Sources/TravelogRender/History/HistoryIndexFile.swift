@@ -16,8 +16,9 @@ import TravelogStore
 /// old file or the new one, never half of one; a file that is truncated, damaged, of another
 /// format or inconsistent is refused with a ``HistoryIndexFileError`` and never read out of bounds.
 public enum HistoryIndexFile {
-    /// Bumped whenever the layout or the index's levels change; a file of another version is rebuilt.
-    public static let formatVersion: UInt32 = 2
+    /// Bumped whenever the layout or the index's levels change (2 had levels at zooms 9 and 11); a
+    /// file of another version is rebuilt.
+    public static let formatVersion: UInt32 = 3
     static let magic = Array("TRVLHIX\u{0}".utf8)
     static let byteOrderMark: UInt32 = 0x0102_0304
     /// magic, version, byte order, payload length, payload checksum.

@@ -5,8 +5,7 @@ import TravelogCore
 /// what lies in the tile, not on the size of the history.
 ///
 /// The fixes are kept at several levels: every fix (drawn from zoom ``rawZoom`` in), and
-/// pre-simplified levels for zooms 2, 4, 6, 8, 9, 10, 11, 12 and 14 (odd ones where path tiles
-/// of a long history cost most, so that zooms 8 and 10 read a level of half their pixel), where a fix closer than one pixel of the level's
+/// pre-simplified levels for zooms 2, 4, … 14, where a fix closer than one pixel of the level's
 /// zoom to the last fix kept for its device is merged into it (its weight, which the heatmap
 /// counts, grows). Each level files its vertices, and the start of every segment, under the
 /// squares of a grid of tiles at the level's zoom, so a tile reads only the squares it covers.
@@ -26,7 +25,7 @@ public struct HistoryTileIndex: Sendable {
     /// Tiles at this zoom and deeper read every fix.
     public static let rawZoom = 15
     /// The zooms of the simplified levels.
-    static let levelZooms = [2, 4, 6, 8, 9, 10, 11, 12, 14]
+    static let levelZooms = [2, 4, 6, 8, 10, 12, 14]
     /// The grid of the level of every fix.
     static let rawBucketZoom = 16
 
