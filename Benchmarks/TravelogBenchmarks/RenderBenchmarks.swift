@@ -4,8 +4,9 @@ import TravelogRender
 
 /// History tiles and snapshots (TravelogRender): path tiles per second at zoom 14 beside Mapnik
 /// (Debian's python3-mapnik, AGG, a 3 px line, the same tiles; `scripts/bench-mapnik.py`), p95 tile
-/// times for path and heat at zooms 2–18 over a large history, and a 1200×800 snapshot of a
-/// 1M-point year. Inputs are generated with a fixed seed.
+/// times for path and heat at zooms 2–18 over a large history (wall clock, and the thread's CPU
+/// time, which load inflates less), and a 1200×800 snapshot of a 1M-point year. Inputs are
+/// generated with a fixed seed.
 enum RenderBenchmarks {
     /// Fixes in the large history (`TRAVELOG_BENCH_TILE_POINTS` overrides; the target is 10M).
     static var largeHistoryCount: Int {
@@ -44,6 +45,14 @@ enum RenderBenchmarks {
         var index = HistoryTileIndex()
         let seconds = measure { for location in locations { index.append(location, deviceIndex: 0) } }
         return (index, seconds)
+    }
+
+    /// The CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID): on a shared machine other
+    /// processes inflate it much less than wall-clock time.
+    static func threadCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     static func measure(_ body: () throws -> Void) rethrows -> Double {
@@ -118,14 +127,15 @@ enum RenderBenchmarks {
         for layer in [HistoryLayer.path, .heat] {
             for zoom in 2...18 {
                 let tiles = Array(Set(samples.map { Tile(containing: $0, zoom: zoom) }))
-                var nanoseconds: [UInt64] = []
+                var nanoseconds: [UInt64] = [], cpuNanoseconds: [UInt64] = []
                 for tile in tiles {
-                    let start = DispatchTime.now().uptimeNanoseconds
+                    let start = DispatchTime.now().uptimeNanoseconds, cpuStart = threadCPUNanoseconds()
                     _ = try tilePNG(tile, layer: layer, index: index)
+                    cpuNanoseconds.append(threadCPUNanoseconds() - cpuStart)
                     nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
                 }
-                let summary = LatencySummary(nanoseconds: nanoseconds)
-                print("\(layer.rawValue) z\(zoom): \(tiles.count) tiles with data  \(summary.line([50, 95]))")
+                let summary = LatencySummary(nanoseconds: nanoseconds), cpu = LatencySummary(nanoseconds: cpuNanoseconds)
+                print("\(layer.rawValue) z\(zoom): \(tiles.count) tiles with data  \(summary.line([50, 95]))  | thread CPU \(cpu.line([50, 95]))")
             }
         }
     }
