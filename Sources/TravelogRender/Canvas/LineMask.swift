@@ -32,52 +32,83 @@ struct LineMask {
 
     /// Adds the capsule around the segment from `a` to `b` (a round dot when they are equal).
     /// Pixels outside the image are skipped, so a segment costs only its part in the image.
+    ///
+    /// A history path is mostly segments shorter than the line is wide, so for them the whole
+    /// box around the capsule is scanned (one row's range of columns costs two divisions, more
+    /// than the few pixels it saves). Only a long diagonal segment clips each row to the pixels
+    /// within reach. The per-pixel step has no branches: distances beyond the reach clamp to a
+    /// coverage of 0 and the mask keeps the larger value, which costs less than the mispredicted
+    /// jumps of testing each pixel (measured: about half the time for 1 px lines).
     /// - Complexity: O(pixels within half a line width and a pixel of the segment, in the image).
     mutating func addSegment(from a: PixelPoint, to b: PixelPoint) {
         let reach = radiusPixels + 0.5
-        let full = max(0, radiusPixels - 0.5)
-        let fullSquared = full * full, reachSquared = reach * reach
         let dx = b.x - a.x, dy = b.y - a.y
-        let lengthSquared = dx * dx + dy * dy
-        let inverseLength = lengthSquared > 0 ? 1 / lengthSquared : 0
-        // Rows whose pixel centres (row + 0.5) lie within reach of the segment.
+        // Rows and columns whose pixel centres (index + 0.5) lie within reach of the segment.
         let firstRow = max(0, Int((min(a.y, b.y) - reach - 0.5).rounded(.up)))
         let lastRow = min(heightPixels - 1, Int((max(a.y, b.y) + reach - 0.5).rounded(.down)))
-        guard firstRow <= lastRow, max(a.x, b.x) + reach >= 0, min(a.x, b.x) - reach <= Double(widthPixels) else { return }
-        let width = widthPixels, stride = strideBytes
+        let firstColumn = max(0, Int((min(a.x, b.x) - reach - 0.5).rounded(.up)))
+        let lastColumn = min(widthPixels - 1, Int((max(a.x, b.x) + reach - 0.5).rounded(.down)))
+        guard firstRow <= lastRow, firstColumn <= lastColumn else { return }
+        let capsule = Capsule(a: a, dx: dx, dy: dy, reach: reach)
+        let clipsRows = abs(dx) > Self.boxScanPixels && abs(dy) > Self.boxScanPixels
+        let stride = strideBytes
         coverage.withUnsafeMutableBufferPointer { mask in
             for row in firstRow...lastRow {
                 let centreY = Double(row) + 0.5
-                // The part of the segment within reach of this row, widened by the reach.
-                var low = 0.0, high = 1.0
-                if dy != 0 {
+                var columns = firstColumn...lastColumn
+                if clipsRows {
+                    // The part of the segment within reach of this row, widened by the reach.
                     let t1 = (centreY - reach - a.y) / dy, t2 = (centreY + reach - a.y) / dy
-                    low = max(0, min(t1, t2))
-                    high = min(1, max(t1, t2))
+                    let low = max(0, min(t1, t2)), high = min(1, max(t1, t2))
                     guard low <= high else { continue }
+                    let x1 = a.x + low * dx, x2 = a.x + high * dx
+                    let first = max(firstColumn, Int((min(x1, x2) - reach - 0.5).rounded(.up)))
+                    let last = min(lastColumn, Int((max(x1, x2) + reach - 0.5).rounded(.down)))
+                    guard first <= last else { continue }
+                    columns = first...last
                 }
-                let x1 = a.x + low * dx, x2 = a.x + high * dx
-                let firstColumn = max(0, Int((min(x1, x2) - reach - 0.5).rounded(.up)))
-                let lastColumn = min(width - 1, Int((max(x1, x2) + reach - 0.5).rounded(.down)))
-                guard firstColumn <= lastColumn else { continue }
-                let offsetY = centreY - a.y
                 let rowStart = row * stride
-                for column in firstColumn...lastColumn {
-                    let offsetX = Double(column) + 0.5 - a.x
-                    let t = min(1, max(0, (offsetX * dx + offsetY * dy) * inverseLength))
-                    let ex = offsetX - t * dx, ey = offsetY - t * dy
-                    let distanceSquared = ex * ex + ey * ey
-                    guard distanceSquared < reachSquared else { continue }
-                    let value: UInt8
-                    if distanceSquared <= fullSquared && radiusPixels >= 0.5 {
-                        value = 255
-                    } else {
-                        let cover = min(1, reach - distanceSquared.squareRoot())
-                        value = UInt8(cover * 255 + 0.5)
-                    }
-                    if value > mask[rowStart + column] { mask[rowStart + column] = value }
+                for column in columns {
+                    let value = capsule.coverage(x: Double(column) + 0.5, y: centreY)
+                    mask[rowStart + column] = max(mask[rowStart + column], value)
                 }
             }
+        }
+    }
+
+    /// A segment longer than this along both axes has each row clipped to its reach; shorter
+    /// ones scan their whole box.
+    static let boxScanPixels = 4.0
+
+    /// One segment's capsule, ready for per-pixel coverage.
+    private struct Capsule {
+        let a: PixelPoint
+        let dx: Double, dy: Double
+        /// 1 / length², or 0 for a dot.
+        let inverseLengthSquared: Double
+        let reachSquared: Double
+        /// 255 × reach + ½: the coverage byte, rounded, is this minus 255 × the distance.
+        let reachLevel: Double
+
+        init(a: PixelPoint, dx: Double, dy: Double, reach: Double) {
+            self.a = a
+            self.dx = dx
+            self.dy = dy
+            let lengthSquared = dx * dx + dy * dy
+            inverseLengthSquared = lengthSquared > 0 ? 1 / lengthSquared : 0
+            reachSquared = reach * reach
+            reachLevel = reach * 255 + 0.5
+        }
+
+        /// The coverage byte of the pixel centred at (`x`, `y`): 255 up to half a pixel inside
+        /// the edge, 0 from half a pixel outside, linear between.
+        @inline(__always)
+        func coverage(x: Double, y: Double) -> UInt8 {
+            let offsetX = x - a.x, offsetY = y - a.y
+            let t = min(1, max(0, (offsetX * dx + offsetY * dy) * inverseLengthSquared))
+            let ex = offsetX - t * dx, ey = offsetY - t * dy
+            let distanceSquared = min(ex * ex + ey * ey, reachSquared)
+            return UInt8(min(255, reachLevel - 255 * distanceSquared.squareRoot()))
         }
     }
 
