@@ -58,6 +58,8 @@ struct RegionRouteTests {
         #"{"name":"Huge","circle":{"latitude":52.5,"longitude":13.4,"radiusMeters":1e12}}"#,
         #"{"name":"Infinite","circle":{"latitude":52.5,"longitude":13.4,"radiusMeters":1e400}}"#,
         #"{"name":"Pole","circle":{"latitude":91,"longitude":13.4,"radiusMeters":150}}"#,
+        #"{"name":"Beyond","circle":{"latitude":52.5,"longitude":-181,"radiusMeters":150}}"#,
+        #"{"name":"Wrapped","polygon":[[[193.30,52.50],[193.32,52.50],[193.32,52.52]]]}"#,
         #"{"name":"Line","polygon":[[[13.30,52.50],[13.32,52.50],[13.30,52.50]]]}"#,
         #"{"name":"Empty","polygon":[]}"#,
         #"{"name":"Both","circle":{"latitude":52.5,"longitude":13.4,"radiusMeters":150},"polygon":[[[13.3,52.5],[13.32,52.5],[13.32,52.52]]]}"#,

@@ -58,22 +58,29 @@ public struct RegionJSON: Codable, Sendable, Equatable {
         self.states = states
     }
 
+    /// A point of the region as sent: a longitude beyond ±180° is refused (the document's bounds),
+    /// not wrapped around as `Coordinate` does for imported history.
+    static func coordinate(latitude: Double, longitude: Double) throws -> Coordinate {
+        guard (-180...180).contains(longitude) else { throw APIError.badRequest("longitude \(longitude): expected -180 to 180") }
+        return try Coordinate(latitude: latitude, longitude: longitude)
+    }
+
     /// The definition a client asked for.
     /// - Throws: a 400 naming what is wrong: no shape or both, a coordinate off the Earth, a radius
-    ///   that cannot be monitored (0, negative, not a number, over 400 km), a ring of fewer than
+    ///   that cannot be monitored (0, negative, not a number, over 400 km), a longitude beyond ±180°, a ring of fewer than
     ///   three positions, a beacon UUID that is not one.
     public func definition() throws(APIError) -> RegionDefinition {
         let shape: MonitoredRegion.Shape
         do {
             switch (circle, polygon) {
             case (let circle?, nil):
-                let center = try Coordinate(latitude: circle.latitude, longitude: circle.longitude)
+                let center = try Self.coordinate(latitude: circle.latitude, longitude: circle.longitude)
                 shape = .circle(try Circle(center: center, radiusMeters: circle.radiusMeters))
             case (nil, let rings?):
                 let coordinates = try rings.map { ring in
                     try ring.map { position throws -> Coordinate in
                         guard position.count >= 2 else { throw APIError.badRequest("polygon: a position needs longitude and latitude") }
-                        return try Coordinate(latitude: position[1], longitude: position[0])
+                        return try Self.coordinate(latitude: position[1], longitude: position[0])
                     }
                 }
                 guard let exterior = coordinates.first else { throw APIError.badRequest("polygon: expected at least one ring") }
