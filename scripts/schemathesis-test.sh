@@ -19,8 +19,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/test-server.sh"
 travelog="$root/.build/debug/travelog"
 max_examples=8
-max_seconds=240
-person_seconds=140
+max_seconds=180
+person_seconds=120
 seed=11
 while [ $# -gt 0 ]; do
   case "$1" in
