@@ -77,11 +77,14 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
 
+# The benchmarks are a package of their own (Benchmarks/Package.swift), built beside the release
+# `travelog` they drive; `make bench NAMES="server-overland migrate"` runs some of them.
 bench: deps-bench gazetteer wmm world timezones release
+	$(SWIFT) build --package-path Benchmarks -c release
 	@mkdir -p $(BENCH_DIR)
-	"$$($(SWIFT) build -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
-	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
+	"$$($(SWIFT) build --package-path Benchmarks -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
+	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog" $(NAMES)
 	scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
 
 clean:
-	rm -rf .build $(BENCH_DIR)
+	rm -rf .build Benchmarks/.build $(BENCH_DIR)

@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "TravelogStore", targets: ["TravelogStore"]),
         .library(name: "TravelogSQLite", targets: ["TravelogSQLite"]),
         .library(name: "TravelogPostgres", targets: ["TravelogPostgres"]),
+        .library(name: "TravelogTracking", targets: ["TravelogTracking"]),
+        .library(name: "TravelogGeocoding", targets: ["TravelogGeocoding"]),
+        .library(name: "TravelogRender", targets: ["TravelogRender"]),
         .executable(name: "travelog", targets: ["travelog"]),
         .executable(name: "travelog-track", targets: ["travelog-track"]),
     ],
@@ -239,13 +242,6 @@ let package = Package(
                 .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
             ]
-        ),
-        .executableTarget(
-            name: "TravelogBenchmarks",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogSQLite", "TravelogGeocoding", "TravelogTracking",
-                           "TravelogRender"],
-            path: "Benchmarks/TravelogBenchmarks",
-            swiftSettings: swiftSettings
         ),
         .target(
             name: "TravelogTestSupport",

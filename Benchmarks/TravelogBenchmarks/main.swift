@@ -1,5 +1,6 @@
 // `make bench`: every benchmark prints its figures (never asserts on time). Build in release mode.
 // Usage: TravelogBenchmarks --work-dir DIR --travelog PATH [--db postgres://…] [NAME…]
+// A package of its own (Benchmarks/Package.swift): `swift build --package-path Benchmarks -c release`.
 import Foundation
 
 /// What every benchmark gets: a folder for generated inputs and the path of the release `travelog`.
