@@ -42,17 +42,6 @@ extension JournalService: JournalScheduler {
         enqueue(device: device, from: first, to: last, stored: stored)
     }
 
-    public func writeBegan(userID: UserID) -> JournalWriteHold {
-        beginWrite(userID: userID)
-    }
-
-    public func writeReached(_ hold: JournalWriteHold, earliest: Date) {
-        reachedWrite(hold, earliest: earliest)
-    }
-
-    public func writeEnded(_ hold: JournalWriteHold) {
-        endWrite(hold)
-    }
 
     public func describedVisits(_ visits: [JournalVisit], device: Device, source: VisitSource) async throws {
         _ = try await processor.storeDescribedVisits(visits, device: device, source: source)

@@ -72,16 +72,16 @@ public final class JournalService: Service, Sendable {
         wake.yield()
     }
 
-    func beginWrite(userID: UserID) -> JournalWriteHold {
+    public func writeBegan(userID: UserID) -> JournalWriteHold {
         work.withLock { $0.beginWrite(userID: userID) }
     }
 
-    func reachedWrite(_ hold: JournalWriteHold, earliest: Date) {
+    public func writeReached(_ hold: JournalWriteHold, earliest: Date) {
         work.withLock { $0.writeReached(hold, earliest: earliest) }
         wake.yield()
     }
 
-    func endWrite(_ hold: JournalWriteHold) {
+    public func writeEnded(_ hold: JournalWriteHold) {
         work.withLock { $0.endWrite(hold) }
         wake.yield()
     }
