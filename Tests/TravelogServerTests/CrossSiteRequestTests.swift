@@ -134,4 +134,21 @@ struct CrossSiteRequestTests {
         }
         #expect(try await fixture.storedCount(fixture.ada) == 1)
     }
+
+    @Test("a password the browser kept from its dialog is refused in a change another site makes; a script's Basic is not")
+    func basicFromAnotherSite() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            let basic = Auth.basic("ada", ServerFixture.adaPassword)
+            let crossSite = basic.adding("Origin", "https://elsewhere.example").adding("Sec-Fetch-Site", "cross-site")
+            try await client.execute(uri: "/api/v1/locations", method: .post, headers: crossSite, body: ByteBuffer(Self.point)) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.body.text.contains("another site"))
+            }
+            try await client.execute(uri: "/api/v1/locations", method: .post, headers: basic, body: ByteBuffer(Self.point)) {
+                #expect($0.status == .ok)
+            }
+        }
+        #expect(try await fixture.storedCount(fixture.ada) == 1, "only the script's request stored")
+    }
 }

@@ -12,8 +12,9 @@ import Hummingbird
 /// a browser marks as coming from another site is refused too (login CSRF); one without any of the
 /// headers (curl, a script) is not a browser's and goes through.
 ///
-/// Device tokens and HTTP Basic are not sent by browsers on their own, so requests that use them
-/// are not affected.
+/// Device tokens are not sent by browsers on their own, so requests that use them are not
+/// affected. HTTP Basic is, once the user typed the password into the browser's dialog: a change
+/// with it that the browser marks as coming from another site is refused.
 struct CrossSiteRequestMiddleware: RouterMiddleware {
     typealias Context = TravelogRequestContext
 
@@ -42,6 +43,13 @@ struct CrossSiteRequestMiddleware: RouterMiddleware {
                                          + "or use HTTP Basic or a token")
             case .unknown: break
             }
+        }
+        // A browser resends a Basic password it was once given in its dialog (a navigation gets
+        // WWW-Authenticate), also with a form another site posts: what a browser marks as coming
+        // from another site is refused with the password too. Apps and scripts send no such marks.
+        if context.identity?.method == .password,
+           Self.provenance(of: request.headers, authority: request.head.authority) == .otherOrigin {
+            throw APIError.forbidden("a change with a password from another site is refused (cross-site request)")
         }
         // A login acts with the password it carries, not with the cookie: the page's login form may post it.
         if byCookie, !isLogin, let type = request.headers[.contentType].map(Self.mediaType), Self.formTypes.contains(type) {
