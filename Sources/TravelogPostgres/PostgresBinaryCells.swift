@@ -71,6 +71,42 @@ struct PostgresBinaryCells {
         return bytes.readString(length: bytes.readableBytes)
     }
 
+    /// The next cell as a one-dimensional array without NULL elements (`array_agg` of a NOT NULL
+    /// column; a NULL cell, the aggregate of no rows, is the empty array). Its binary form is the
+    /// one ``PostgresArrayColumn`` writes.
+    mutating func int64Array() throws(StoreError) -> [Int64] {
+        try array(.int8Array, of: .int8, width: 8) { $0.readInteger(as: Int64.self) }
+    }
+
+    mutating func int32Array() throws(StoreError) -> [Int32] {
+        try array(.int4Array, of: .int4, width: 4) { $0.readInteger(as: Int32.self) }
+    }
+
+    mutating func doubleArray() throws(StoreError) -> [Double] {
+        try array(.float8Array, of: .float8, width: 8) { $0.readInteger(as: UInt64.self).map(Double.init(bitPattern:)) }
+    }
+
+    private mutating func array<Element>(_ type: PostgresDataType, of element: PostgresDataType, width: Int32,
+                                         _ read: (inout ByteBuffer) -> Element?) throws(StoreError) -> [Element] {
+        guard var bytes = try next(type) else { return [] }
+        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
+              let elementType = bytes.readInteger(as: UInt32.self) else { throw malformed(type, bytes) }
+        guard elementType == element.rawValue else {
+            throw .database(operation: operation, message: "an array of \(PostgresDataType(elementType)), not of \(element)")
+        }
+        if dimensions == 0 { return [] }
+        // Each element: its length, then its value; a NULL (length -1, no value) makes the sizes differ.
+        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0, bytes.readInteger(as: Int32.self) != nil,
+              bytes.readableBytes == Int(count) * Int(4 + width) else { throw malformed(type, bytes) }
+        var elements: [Element] = []
+        elements.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard bytes.readInteger(as: Int32.self) == width, let value = read(&bytes) else { throw malformed(type, bytes) }
+            elements.append(value)
+        }
+        return elements
+    }
+
     mutating func int64() throws(StoreError) -> Int64 { try required(try optionalInt64(), .int8) }
     mutating func int32() throws(StoreError) -> Int32 { try required(try optionalInt32(), .int4) }
     mutating func double() throws(StoreError) -> Double { try required(try optionalDouble(), .float8) }
@@ -80,8 +116,50 @@ struct PostgresBinaryCells {
     /// boolean as the integer 0 or 1.
     mutating func storeValue(_ kind: StoreTable.Kind) throws(StoreError) -> StoreValue {
         let cell = try nextCell()
-        guard var bytes = cell.bytes else { return .null }
-        let value: StoreValue? = switch (kind, cell.dataType, bytes.readableBytes) {
+        guard let bytes = cell.bytes else { return .null }
+        guard let value = Self.storeValue(kind, cell.dataType, bytes) else {
+            throw .database(operation: operation,
+                            message: "column \(cell.columnName) is \(cell.dataType) of \(bytes.readableBytes) bytes, not \(kind)")
+        }
+        return value
+    }
+
+    /// The next cell as a one-dimensional array of values as a move carries them (`array_agg` of
+    /// a column: NULL elements are `.null`; a NULL cell, the aggregate of no rows, is empty), each
+    /// element read as `storeValue` reads a cell. The binary form is `array_send`'s, as
+    /// ``PostgresArrayColumn`` writes it.
+    mutating func storeValues(_ kind: StoreTable.Kind) throws(StoreError) -> [StoreValue] {
+        let cell = try nextCell()
+        guard var bytes = cell.bytes else { return [] }
+        let malformed = StoreError.database(operation: operation, message: "column \(cell.columnName) is not a well-formed array")
+        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
+              let elementOID = bytes.readInteger(as: UInt32.self) else { throw malformed }
+        if dimensions == 0 { return [] }
+        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0,
+              bytes.readInteger(as: Int32.self) != nil else { throw malformed }
+        let elementType = PostgresDataType(elementOID)
+        var values: [StoreValue] = []
+        values.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let length = bytes.readInteger(as: Int32.self) else { throw malformed }
+            if length < 0 {
+                values.append(.null)
+                continue
+            }
+            guard let element = bytes.readSlice(length: Int(length)) else { throw malformed }
+            guard let value = Self.storeValue(kind, elementType, element) else {
+                throw .database(operation: operation, message: "column \(cell.columnName) holds \(elementType) of \(length) bytes, not \(kind)")
+            }
+            values.append(value)
+        }
+        guard bytes.readableBytes == 0 else { throw malformed }
+        return values
+    }
+
+    /// A value of `type` in binary form as a move carries it, `nil` when it does not fit `kind`.
+    private static func storeValue(_ kind: StoreTable.Kind, _ type: PostgresDataType, _ bytes: ByteBuffer) -> StoreValue? {
+        var bytes = bytes
+        return switch (kind, type, bytes.readableBytes) {
         case (.integer, .int8, 8): bytes.readInteger(as: Int64.self).map { .integer($0) }
         case (.integer, .int4, 4): bytes.readInteger(as: Int32.self).map { .integer(Int64($0)) }
         case (.integer, .int2, 2): bytes.readInteger(as: Int16.self).map { .integer(Int64($0)) }
@@ -90,10 +168,5 @@ struct PostgresBinaryCells {
         case (.boolean, .bool, 1): bytes.readInteger(as: UInt8.self).map { .integer($0 == 0 ? 0 : 1) }
         default: nil
         }
-        guard let value else {
-            throw .database(operation: operation,
-                            message: "column \(cell.columnName) is \(cell.dataType) of \(bytes.readableBytes) bytes, not \(kind)")
-        }
-        return value
     }
 }

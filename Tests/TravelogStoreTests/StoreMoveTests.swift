@@ -84,6 +84,42 @@ struct StoreMoveTests {
         #expect(try await postgres.addUser(named: "carol").id == UserID(rawValue: 3))
     }
 
+    @Test("PostgreSQL stores every double and text a move carries as it was, and reads them back",
+          .enabled(if: PostgresTestServer.url != nil, "no PostgreSQL server"))
+    func postgresValues() async throws {
+        let postgres = try await PostgresTestServer.makeStore()
+        defer { postgres.close() }
+        let users = try #require(StoreTable.all.first { $0.name == "users" })
+        let places = try #require(StoreTable.all.first { $0.name == "places" })
+        try await postgres.append([[1, "ada", 1_000, nil]], to: users)
+        let reals: [Double] = [-0.0, 0.1, 1e-7, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
+                               -.pi, 1e22, 123_456_789.123_456_79, .infinity, -.infinity, .nan]
+        let names: [StoreValue] = ["\\N", "\\.", "tab\there", "line\r\nbreak", "back\\slash\\", "", .null, "ünï 🚲", "a\u{1}b"]
+        let rows: [StoreRow] = reals.indices.map { index in
+            [1, .integer(Int64(index + 1)), names[index % names.count], .integer(Int64(index)), 0, .real(reals[index])]
+        }
+        try await postgres.append(rows, to: places)
+        // Read in pages of 5: arrays of each page's columns, pages after each other's last key.
+        var read: [StoreRow] = []
+        while true {
+            let page = try await postgres.rows(of: places, device: nil, after: read.last.map { places.key(of: $0) }, limit: 5)
+            read += page
+            if page.count < 5 { break }
+        }
+        #expect(read.count == rows.count)
+        for (stored, sent) in zip(read, rows) {
+            #expect(Array(stored.prefix(5)) == Array(sent.prefix(5)))
+            guard case .real(let back) = stored[5], case .real(let real) = sent[5] else {
+                Issue.record("radius \(stored[5]) is not a real")
+                continue
+            }
+            #expect(back.bitPattern == real.bitPattern || (back.isNaN && real.isNaN), "\(real) came back as \(back)")
+        }
+        // A value of the wrong kind is refused before anything is sent.
+        await #expect(throws: StoreError.self) { try await postgres.append([[1, 99, "x", "not a number", 0, 1.0]], to: places) }
+        #expect(try await postgres.rowCount(of: places) == rows.count)
+    }
+
     /// The stores answer the same to the queries that read derived data (day boxes, summaries).
     static func expectSameQueries(_ one: any TravelogStore, _ other: any TravelogStore) async throws {
         let ada = UserID(rawValue: 1)
