@@ -46,6 +46,14 @@ public protocol LocationStore: Sendable {
     func forEachBatch(_ query: LocationQuery, batchSize: Int,
                       _ body: @Sendable ([StoredLocation]) throws -> Void) async throws
 
+    /// Streams the matching fixes as a map draws them (the path, the history tile index): each
+    /// ``Location`` carries only its time, coordinate and horizontal accuracy (every other field
+    /// unknown), in batches of at most `batchSize`, in the order of ``forEachBatch(_:batchSize:_:)``.
+    /// A backend may read these columns faster than whole rows (PostgreSQL: `LocationStore+Tracks.swift`);
+    /// the default narrows the rows of ``forEachBatch(_:batchSize:_:)``.
+    func forEachTrackBatch(_ query: LocationQuery, batchSize: Int,
+                           _ body: @Sendable ([Location]) throws -> Void) async throws
+
     /// Per-device counts and first/last fix for a user.
     func deviceSummaries(userID: UserID) async throws(StoreError) -> [DeviceSummary]
 

@@ -74,6 +74,26 @@ struct PostgresBinaryValueTests {
         #expect(throws: StoreError.self) { try null.double() }
     }
 
+    @Test("arrays are read whole by their element type; NULL is empty; a NULL element, two dimensions or another type is an error",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: PostgresLocationStoreTests.skipped)))
+    func arrayCells() async throws {
+        let url = try #require(PostgresTestServer.url)
+        let row = try #require(try await Self.rows(url, """
+            SELECT ARRAY[-9223372036854775808, 0, 9223372036854775807]::bigint[], ARRAY[-1800000000, 7]::integer[],
+                ARRAY['-0', 'Infinity', 1e-310, 0.1]::float8[], NULL::bigint[], '{}'::integer[],
+                ARRAY[1, NULL]::bigint[], ARRAY[[1, 2], [3, 4]]::bigint[], ARRAY[1]::integer[]
+            """).first)
+        var cells = PostgresBinaryCells(row, operation: "testing")
+        #expect(try cells.int64Array() == [Int64.min, 0, Int64.max])
+        #expect(try cells.int32Array() == [-1_800_000_000, 7])
+        #expect(try cells.doubleArray().map(\.bitPattern) == [-0.0, .infinity, 1e-310, 0.1].map(\.bitPattern))
+        #expect(try cells.int64Array() == [])
+        #expect(try cells.int32Array() == [])
+        #expect(throws: StoreError.self) { try cells.int64Array() }
+        #expect(throws: StoreError.self) { try cells.int64Array() }
+        #expect(throws: StoreError.self) { try cells.int64Array() }
+    }
+
     static func rows(_ url: PostgresConnectionURL, _ sql: String) async throws -> [PostgresRow] {
         let client = PostgresClient(configuration: url.clientConfiguration())
         return try await withThrowingTaskGroup(of: [PostgresRow]?.self) { group in

@@ -37,12 +37,12 @@ extension HistoryIndexLoader {
             // Fixes after the saved last one (one at the same millisecond is left out: the count then fails).
             let last = span.last
             state.withLock { $0.newer = 0 }
-            try await store.forEachBatch(LocationQuery(userID: userID, deviceIDs: [device], from: last), batchSize: batchSize) { batch in
+            try await store.forEachTrackBatch(LocationQuery(userID: userID, deviceIDs: [device], from: last), batchSize: batchSize) { batch in
                 state.withLock { state in
-                    for stored in batch where state.inOrder && last.map({ stored.location.timestamp > $0 }) ?? true {
-                        state.inOrder = state.loaded.index.append(stored.location, deviceIndex: deviceIndex)
+                    for location in batch where state.inOrder && last.map({ location.timestamp > $0 }) ?? true {
+                        state.inOrder = state.loaded.index.append(location, deviceIndex: deviceIndex)
                         state.newer += 1
-                        state.loaded.lastLocations[device] = stored.location
+                        state.loaded.lastLocations[device] = location
                     }
                 }
             }

@@ -29,10 +29,10 @@ public enum HistoryIndexLoader {
         for device in devices ?? all {
             guard let deviceIndex = deviceIndices[device.id] else { continue }
             let query = LocationQuery(userID: userID, deviceIDs: [device.id], from: from, to: to)
-            try await store.forEachBatch(query, batchSize: batchSize) { batch in
+            try await store.forEachTrackBatch(query, batchSize: batchSize) { batch in
                 state.withLock { loaded in
-                    for stored in batch { loaded.index.append(stored.location, deviceIndex: deviceIndex) }
-                    if let last = batch.last { loaded.lastLocations[device.id] = last.location }
+                    for location in batch { loaded.index.append(location, deviceIndex: deviceIndex) }
+                    if let last = batch.last { loaded.lastLocations[device.id] = last }
                 }
             }
         }

@@ -109,8 +109,9 @@ struct ReadRoutes {
             let box = PathBox(PathBuilder(zoom: zoom))
             var query = parameters.query(userID: identity.user.id)
             query.deviceIDs = [device.id]
-            try await store.forEachBatch(query, batchSize: 20_000) { batch in
-                for stored in batch { box.builder.add(stored.location) }
+            // The path needs each fix's time, coordinate and accuracy only.
+            try await store.forEachTrackBatch(query, batchSize: 20_000) { batch in
+                for location in batch { box.builder.add(location) }
             }
             guard box.builder.rawPointCount > 0 else { continue }
             let builder = box.builder
