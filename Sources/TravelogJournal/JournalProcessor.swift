@@ -25,6 +25,11 @@ public struct JournalProcessor: Sendable {
     /// The current time: a visit at the end of the data is ongoing only while its last fix is
     /// less than `tuning.maximumSilenceSeconds` old.
     public let now: @Sendable () -> Date
+    /// A stretch whose fixes span this long or longer is read a window of this length at a time,
+    /// seconds (see `detect`).
+    public var windowSeconds: TimeInterval = 30 * 86_400
+    /// Settled visits of a stretch read in windows are stored once this many wait.
+    public var flushVisitCount = 500
 
     public init(store: any LocationStore & AccountStore & JournalStore, describer: (any PlaceDescriber)?,
                 tuning: VisitDetector.Tuning = VisitDetector.Tuning(), merger: VisitMerger = VisitMerger(),
@@ -54,6 +59,10 @@ public struct JournalProcessor: Sendable {
     /// Feeds the device's fixes from `readFrom` to `end` (those after `state.lastFixTime` only) to
     /// the detector as `state` left it, and replaces the detected visits arriving from
     /// `state.anchor` on with what it finds.
+    ///
+    /// A long stretch (an imported history of years) is read a window of `windowSeconds` at a time,
+    /// and the visits that nothing later can change are stored as soon as `flushVisitCount` of them
+    /// are waiting, so that memory stays bounded by a window's visits, not by the history's.
     /// - Parameter known: the fixes of that stretch when the caller has them in memory (every
     ///   stored fix after `state.lastFixTime`, in any order): fed instead of reading the store.
     /// - Returns: the changes, and where detection stands when `end` is the end of the data.
@@ -61,20 +70,36 @@ public struct JournalProcessor: Sendable {
                 known: [Location]? = nil) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
         let box = DetectionBox(state.detector, latestFix: state.lastFixTime)
         let fedUpTo = state.lastFixTime
+        // Visits found and not stored yet, in time order, and where the stored journal stops being final.
+        var pending = state.openVisits
+        var anchor = state.anchor
+        var changes = VisitChanges()
         if let known {
             // Sorted stably: fixes of one time keep the order they were stored in, as a read gives them.
             let ordered = known.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             for (_, fix) in ordered where fedUpTo.map({ fix.timestamp > $0 }) ?? true { box.ingest(fix) }
+            pending += box.takeDeparted()
         } else {
-            var query = LocationQuery(userID: device.userID, deviceIDs: [device.id])
-            query.from = readFrom
-            query.to = end
-            try await store.forEachBatch(query, batchSize: 20_000) { batch in
-                for stored in batch where fedUpTo.map({ stored.location.timestamp > $0 }) ?? true { box.ingest(stored.location) }
+            for window in try await windows(device: device, from: readFrom, to: end) {
+                var query = LocationQuery(userID: device.userID, deviceIDs: [device.id])
+                query.from = window.from
+                query.to = window.to
+                try await store.forEachBatch(query, batchSize: 20_000) { batch in
+                    for stored in batch where fedUpTo.map({ stored.location.timestamp > $0 }) ?? true { box.ingest(stored.location) }
+                }
+                pending += box.takeDeparted()
+                guard pending.count >= flushVisitCount else { continue }
+                // Everything before the open tail is final: store it, up to the last one's departure
+                // (a stored visit arriving later can only be one of the open tail's).
+                let open = merger.openTail(pending)
+                let settled = pending[..<open.startIndex]
+                guard let until = settled.last?.departure else { continue }
+                changes.absorb(try await storeDetected(Array(settled), device: device, from: anchor, to: until))
+                anchor = until
+                pending = Array(open)
             }
         }
-        let departed = state.openVisits + box.departed
-        var visits = departed
+        var visits = pending
         if end == nil, let current = box.detector.currentVisit, let latest = box.latestFix,
            now().timeIntervalSince(latest) <= tuning.maximumSilenceSeconds {
             visits.append(current)  // still going on: the data ends at this place, and recently
@@ -82,20 +107,46 @@ public struct JournalProcessor: Sendable {
             var ending = box.detector  // a copy: the resume point goes on from the stay, not its end
             visits += ending.finish().map(\.visit)
         }
+        changes.absorb(try await storeDetected(visits, device: device, from: anchor, to: end))
+        guard end == nil, let latest = box.latestFix else { return (changes, nil) }
+        let open = merger.openTail(pending)
+        return (changes, JournalResumePoint(detector: box.detector, anchor: open.first?.arrival ?? anchor,
+                                            openVisits: Array(open), lastFixTime: latest))
+    }
+
+    /// The time windows to read `[from, to)` in: one when the device's fixes there span less than
+    /// `windowSeconds`; the last is open-ended like the stretch, so fixes stored meanwhile are read.
+    func windows(device: Device, from: Date?, to: Date?) async throws -> [(from: Date?, to: Date?)] {
+        var query = LocationQuery(userID: device.userID, deviceIDs: [device.id], from: from, to: to, limit: 1)
+        guard let first = try await store.locations(query).first?.location.timestamp else { return [(from, to)] }
+        query.newestFirst = true
+        guard let last = try await store.locations(query).first?.location.timestamp,
+              last.timeIntervalSince(first) >= windowSeconds else { return [(from, to)] }
+        var result: [(from: Date?, to: Date?)] = []
+        var cursor = first
+        while last.timeIntervalSince(cursor) >= windowSeconds {
+            let next = cursor.addingTimeInterval(windowSeconds)
+            result.append((result.isEmpty ? from : cursor, next))
+            cursor = next
+        }
+        result.append((cursor, to))
+        return result
+    }
+
+    /// Describes and stores detected visits as the journal of `[from, to)`, replacing what was
+    /// detected there before, and files them under places.
+    func storeDetected(_ visits: [Visit], device: Device, from: Date?, to: Date?) async throws -> VisitChanges {
         let detected = merger.merged(visits).map { visit in
             JournalVisit(deviceID: device.id, source: .detected, arrival: visit.arrival, departure: visit.departure,
                          center: visit.center, radiusMeters: visit.radiusMeters, locationCount: visit.locationCount,
                          placemark: describer?.placemark(for: visit.center))
         }
-        let journal = try await withoutDescribed(detected, device: device, from: state.anchor, to: end)
-        // Every visit found arrives after the anchor, so that is what is replaced.
-        let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: state.anchor ?? .distantPast,
-                                                    to: end, with: journal)
-        try await assignPlaces(userID: device.userID, from: state.anchor, to: end)
-        guard end == nil, let latest = box.latestFix else { return (changes, nil) }
-        let open = merger.openTail(departed)
-        return (changes, JournalResumePoint(detector: box.detector, anchor: open.first?.arrival ?? state.anchor,
-                                            openVisits: Array(open), lastFixTime: latest))
+        let journal = try await withoutDescribed(detected, device: device, from: from, to: to)
+        // Every visit found arrives after `from`, so that is what is replaced.
+        let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: from ?? .distantPast,
+                                                    to: to, with: journal)
+        try await assignPlaces(userID: device.userID, from: from, to: to)
+        return changes
     }
 
     /// Stores visits a file or an app described itself (Google's, Overland's), replacing those of
@@ -189,6 +240,12 @@ private final class DetectionBox: @unchecked Sendable {
         for event in detector.ingest(location) {
             if case .departed(let visit) = event { departed.append(visit) }
         }
+    }
+
+    /// The visits settled since the last call.
+    func takeDeparted() -> [Visit] {
+        defer { departed.removeAll() }
+        return departed
     }
 }
 

@@ -136,6 +136,80 @@ struct JournalProcessorTests {
         #expect(arrivals == 3, "each visit arrives once, however the data comes")
     }
 
+    /// `days` days of `dayOfFixes`, every third day away from home (the office is moved by a
+    /// day-dependent offset) and a silent week in the middle.
+    static func weeksOfFixes(days: Int) -> [Location] {
+        let day = dayOfFixes()
+        return (0..<days).filter { !(14..<21).contains($0) }.flatMap { index in
+            day.map { fix in
+                var moved = fix
+                moved.timestamp = fix.timestamp.addingTimeInterval(Double(index) * 86_400)
+                if index % 3 == 2 {
+                    moved.coordinate = Coordinate(validLatitude: fix.coordinate.latitude + 0.01 * Double(index % 5),
+                                                  longitude: fix.coordinate.longitude)!
+                }
+                return moved
+            }
+        }
+    }
+
+    @Test("a long history read and stored in windows gives the visits and places of one read, and keeps a renamed entry's name")
+    func windowedEqualsWhole() async throws {
+        let fixes = Self.weeksOfFixes(days: 40)
+        let now = fixes[fixes.count - 1].timestamp.addingTimeInterval(600)
+        let (whole, wholeDevice) = try await Self.prepared()
+        try await Self.store(fixes, in: whole, device: wholeDevice)
+        var oneRead = JournalProcessor(store: whole, describer: BerlinDescriber(), now: { now })
+        oneRead.windowSeconds = .greatestFiniteMagnitude
+        let wholeChanges = try await oneRead.process(device: wholeDevice)
+        let expected = try await whole.visits(userID: wholeDevice.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(expected.count > 60, "the history makes many visits (\(expected.count))")
+
+        let (windowed, device) = try await Self.prepared()
+        try await Self.store(fixes, in: windowed, device: device)
+        var inWindows = JournalProcessor(store: windowed, describer: BerlinDescriber(), now: { now })
+        inWindows.windowSeconds = 2 * 86_400
+        inWindows.flushVisitCount = 3
+        let changes = try await inWindows.process(device: device)
+        let found = try await windowed.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.center) == expected.map(\.visit.center))
+        #expect(found.map(\.visit.locationCount) == expected.map(\.visit.locationCount))
+        #expect(changes.arrivedCount == wholeChanges.arrivedCount)
+        #expect(changes.arrivedCount == expected.count)
+        #expect(try await windowed.places(userID: device.userID).count == (try await whole.places(userID: wholeDevice.userID)).count)
+        #expect(found.last?.visit.departure == nil, "the last stay is recent: still going on")
+
+        // A person's name for an entry in the middle survives re-processing everything in windows.
+        let middle = found[found.count / 2]
+        _ = try await windowed.editVisit(id: middle.id, VisitEdit(title: "Grandma's"))
+        _ = try await inWindows.process(device: device)
+        let again = try await windowed.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(again.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(again.first { $0.id == middle.id }?.title == "Grandma's")
+    }
+
+    @Test("a long run keeps the latest changes and counts every arrival")
+    func changesOfALongRunAreBounded() {
+        func visit(_ index: Int) -> StoredVisit {
+            StoredVisit(id: VisitID(rawValue: Int64(index)),
+                        visit: JournalVisit(deviceID: DeviceID(rawValue: 1), source: .detected,
+                                            arrival: Date(timeIntervalSince1970: Double(index) * 3600),
+                                            departure: Date(timeIntervalSince1970: Double(index) * 3600 + 600),
+                                            center: Self.home, radiusMeters: 50, locationCount: 10, placemark: nil))
+        }
+        var changes = VisitChanges()
+        for step in 0..<5 {
+            let ids = (step * 700)..<((step + 1) * 700)
+            changes.absorb(VisitChanges(arrived: ids.map(visit), completed: ids.map(visit)))
+        }
+        #expect(changes.arrivedCount == 3_500)
+        #expect(changes.arrived.count == VisitChanges.retainedLimit)
+        #expect(changes.arrived.last?.id.rawValue == 3_499)
+        #expect(changes.completed.first?.id.rawValue == Int64(3_500 - VisitChanges.retainedLimit))
+    }
+
     @Test("a deleted entry stays deleted and a renamed one keeps its name when late data re-processes the day")
     func decisionsSurviveReprocessing() async throws {
         let fixes = Self.dayOfFixes()

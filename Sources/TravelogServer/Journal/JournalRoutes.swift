@@ -74,7 +74,7 @@ struct JournalRoutes {
             var visits = 0
             for device in try await store.devices(userID: identity.user.id) {
                 let changes = try await journal.reprocess(device: device)
-                visits += changes.arrived.count
+                visits += changes.arrivedCount
             }
             return try Response.json(["newVisits": visits])
         }

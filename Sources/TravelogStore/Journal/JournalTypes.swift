@@ -136,14 +136,35 @@ public struct StoredPlace: Hashable, Sendable {
 
 /// What replacing a stretch of visits changed, for notifications.
 public struct VisitChanges: Hashable, Sendable {
-    /// Visits stored for the first time (not hidden).
+    /// Visits stored for the first time (not hidden); the latest `retainedLimit` after `absorb`.
     public var arrived: [StoredVisit] = []
-    /// Visits whose departure became known now (not hidden).
+    /// Visits whose departure became known now (not hidden); the latest `retainedLimit` after `absorb`.
     public var completed: [StoredVisit] = []
+    /// Arrivals `absorb` let go of (the oldest), counted in `arrivedCount`.
+    public private(set) var earlierArrivals = 0
+
+    /// How many visits of each kind a run over a long history keeps: notifications are about the
+    /// latest, and thousands of old visits re-processed in an import must not all stay in memory.
+    public static let retainedLimit = 1_000
 
     public init(arrived: [StoredVisit] = [], completed: [StoredVisit] = []) {
         self.arrived = arrived
         self.completed = completed
+    }
+
+    /// Every visit stored for the first time, also the ones `absorb` let go of.
+    public var arrivedCount: Int { earlierArrivals + arrived.count }
+
+    /// Adds the changes of a later step of the same run, keeping the latest `retainedLimit` of each kind.
+    public mutating func absorb(_ later: VisitChanges) {
+        earlierArrivals += later.earlierArrivals
+        arrived += later.arrived
+        completed += later.completed
+        if arrived.count > Self.retainedLimit {
+            earlierArrivals += arrived.count - Self.retainedLimit
+            arrived.removeFirst(arrived.count - Self.retainedLimit)
+        }
+        if completed.count > Self.retainedLimit { completed.removeFirst(completed.count - Self.retainedLimit) }
     }
 }
 
