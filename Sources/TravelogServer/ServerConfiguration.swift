@@ -39,7 +39,7 @@ public struct ServerConfiguration: Sendable {
     public var worldOutlinesPath: String?
     /// Where each user's history tile index is saved, to be read back at the next start instead
     /// of built from every stored fix (`nil`: not saved; `travelog serve` puts it next to a SQLite
-    /// database).
+    /// database, and for PostgreSQL in the data directory, unless `--history-index-dir` says where).
     public var historyIndexDirectory: URL?
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"

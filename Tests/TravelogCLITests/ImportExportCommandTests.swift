@@ -126,11 +126,19 @@ struct ImportExportCommandTests {
         #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(arguments) }
     }
 
-    @Test("the database path comes from --db, then $TRAVELOG_DB, then the XDG data directory")
-    func databasePath() {
+    @Test("the database path comes from --db, then $TRAVELOG_DB, then the XDG data directory; so does the saved indices' folder")
+    func databasePath() throws {
         #expect(StoreOptions.resolvePath(option: "/x.sqlite", environment: ["TRAVELOG_DB": "/y"]) == "/x.sqlite")
         #expect(StoreOptions.resolvePath(option: nil, environment: ["TRAVELOG_DB": "/y"]) == "/y")
         #expect(StoreOptions.resolvePath(option: nil, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/travelog/travelog.sqlite")
         #expect(StoreOptions.resolvePath(option: nil, environment: ["HOME": "/h"]) == "/h/.local/share/travelog/travelog.sqlite")
+        // Saved history indices: the option, else next to a SQLite file, else per PostgreSQL database and schema.
+        let sqlite = try StoreOptions.parse(["--db", "/d/t.sqlite"])
+        #expect(sqlite.historyIndexDirectory(option: nil, environment: [:])?.path == "/d/t.sqlite-history-index")
+        #expect(sqlite.historyIndexDirectory(option: "/i", environment: [:])?.path == "/i")
+        let postgres = try StoreOptions.parse(["--db", "postgres://u:p@db.example:5433/travelog?schema=club"])
+        #expect(postgres.historyIndexDirectory(option: nil, environment: ["XDG_DATA_HOME": "/d"])?.path
+                == "/d/travelog/history-index/postgres-db.example-5433-travelog-club")
+        #expect(postgres.historyIndexDirectory(option: "/i", environment: [:])?.path == "/i")
     }
 }

@@ -3,16 +3,39 @@ import Logging
 import ServiceLifecycle
 import Testing
 import TravelogCore
+import TravelogPostgres
 import TravelogRender
 import TravelogSQLite
 import TravelogStore
 import TravelogTestSupport
 @testable import TravelogServer
 
-@Suite("History tile indices saved next to the database")
+@Suite("History tile indices saved next to the database, or in a folder of their own for PostgreSQL")
 struct HistoryIndexSavingTests {
+    /// A database the saved indices belong to: a SQLite file, or a new schema of the PostgreSQL
+    /// test server (`TRAVELOG_TEST_POSTGRES_URL`, when set).
+    struct Backend: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// A new database; `open` of the result opens it again, on a connection of its own.
+        let make: @Sendable (URL) -> @Sendable () async throws -> any TravelogStore
+        var testDescription: String { name }
+
+        static let all: [Backend] = [
+            Backend(name: "SQLite") { folder in
+                let path = folder.appendingPathComponent("travelog.sqlite").path
+                return { try SQLiteLocationStore(path: path) }
+            },
+        ] + (ProcessInfo.processInfo.environment["TRAVELOG_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }.map { server in
+            [Backend(name: "PostgreSQL") { _ in
+                let schema = "travelog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                return { try await PostgresLocationStore(url: PostgresConnectionURL(server), schema: schema, maximumConnections: 4) }
+            }]
+        } ?? [])
+    }
+
     struct Setup {
-        let path: String
+        /// Opens the database again (as another process does).
+        let open: @Sendable () async throws -> any TravelogStore
         let directory: URL
         let user: User
         let phone: Device
@@ -21,10 +44,10 @@ struct HistoryIndexSavingTests {
     static let start = Date(timeIntervalSince1970: 1_709_251_200)  // 2024-03-01
 
     /// Tiles on their own connection to the database (as a server process of its own has), logging only errors.
-    static func tiles(_ setup: Setup) throws -> HistoryTiles {
+    static func tiles(_ setup: Setup) async throws -> HistoryTiles {
         var logger = Logger(label: "history-index-test")
         logger.logLevel = .error
-        return HistoryTiles(store: try SQLiteLocationStore(path: setup.path), indexDirectory: setup.directory, logger: logger)
+        return HistoryTiles(store: try await setup.open(), indexDirectory: setup.directory, logger: logger)
     }
 
     /// A fix a minute walking east from Berlin, for the given minutes after ``start``.
@@ -37,26 +60,26 @@ struct HistoryIndexSavingTests {
     }
 
     /// A database with 500 fixes of ada's phone, and the folder of its saved indices.
-    static func setUp() async throws -> Setup {
+    static func setUp(_ backend: Backend) async throws -> Setup {
         let folder = TestDirectory.makeFolder("history-index")
-        let path = folder.appendingPathComponent("travelog.sqlite").path
-        let store = try SQLiteLocationStore(path: path)
+        let open = backend.make(folder)
+        let store = try await open()
         let user = try await store.addUser(named: "ada")
         let phone = try await store.addDevice(named: "phone", userID: user.id)
         _ = try await store.insert(walk(minutes: 0..<500, device: phone.id))
-        return Setup(path: path, directory: folder.appendingPathComponent("travelog.sqlite-history-index"), user: user, phone: phone)
+        return Setup(open: open, directory: folder.appendingPathComponent("history-index"), user: user, phone: phone)
     }
 
     /// A server start on the database (a connection of its own, as another process has): its
     /// tiles, and how they obtained the user's index (`fixesSinceSave` is `nil` when it was built).
     static func serverStart(_ setup: Setup) async throws -> (tiles: HistoryTiles, obtained: ObtainedIndex) {
-        let tiles = try Self.tiles(setup)
+        let tiles = try await Self.tiles(setup)
         return (tiles, try await tiles.obtainIndex(userID: setup.user.id))
     }
 
     /// Builds (or reads) the index as a page would, and saves it as the server does.
     static func buildAndSave(_ setup: Setup) async throws {
-        let tiles = try Self.tiles(setup)
+        let tiles = try await Self.tiles(setup)
         _ = try await tiles.withIndex(userID: setup.user.id) { $0.index.fixCount }
         tiles.saveIndex(userID: setup.user.id)
     }
@@ -66,9 +89,9 @@ struct HistoryIndexSavingTests {
                                                     to: start.addingTimeInterval(Double(minutes.upperBound - 1) * 60))).fixCount
     }
 
-    @Test("a restart reads the saved index instead of building it from the store")
-    func restartReusesSavedIndex() async throws {
-        let setup = try await Self.setUp()
+    @Test("a restart reads the saved index instead of building it from the store", arguments: Backend.all)
+    func restartReusesSavedIndex(backend: Backend) async throws {
+        let setup = try await Self.setUp(backend)
         let (_, first) = try await Self.serverStart(setup)
         #expect(first.fixesSinceSave == nil)  // nothing saved yet: built
         try await Self.buildAndSave(setup)
@@ -80,12 +103,13 @@ struct HistoryIndexSavingTests {
         #expect(again.loaded.deviceIndices == first.loaded.deviceIndices)
     }
 
-    @Test("locations stored while the server was down, by another process, of a device old or new, show after the restart")
-    func laterLocationsWhileDown() async throws {
-        let setup = try await Self.setUp()
+    @Test("locations stored while the server was down, by another process, of a device old or new, show after the restart",
+          arguments: Backend.all)
+    func laterLocationsWhileDown(backend: Backend) async throws {
+        let setup = try await Self.setUp(backend)
         try await Self.buildAndSave(setup)
-        // `travelog import` into the same file while no server runs.
-        let other = try SQLiteLocationStore(path: setup.path)
+        // `travelog import` into the same database while no server runs.
+        let other = try await setup.open()
         _ = try await other.insert(Self.walk(minutes: 500..<600, device: setup.phone.id))
         let watch = try await other.addDevice(named: "watch", userID: setup.user.id)
         _ = try await other.insert(Self.walk(minutes: 0..<20, device: watch.id))
@@ -96,11 +120,12 @@ struct HistoryIndexSavingTests {
         #expect(obtained.loaded.index.summary(filter: .init(devices: [try #require(obtained.loaded.deviceIndices[watch.id])])).fixCount == 20)
     }
 
-    @Test("locations stored into an older month while the server was down make it build the index anew, and show")
-    func olderLocationsWhileDown() async throws {
-        let setup = try await Self.setUp()
+    @Test("locations stored into an older month while the server was down make it build the index anew, and show",
+          arguments: Backend.all)
+    func olderLocationsWhileDown(backend: Backend) async throws {
+        let setup = try await Self.setUp(backend)
         try await Self.buildAndSave(setup)
-        let other = try SQLiteLocationStore(path: setup.path)
+        let other = try await setup.open()
         _ = try await other.insert(Self.walk(minutes: -44_640 ..< -44_590, device: setup.phone.id))  // a month earlier
         let (_, obtained) = try await Self.serverStart(setup)
         #expect(obtained.fixesSinceSave == nil)
@@ -117,7 +142,7 @@ struct HistoryIndexSavingTests {
 
     @Test("a damaged, truncated or foreign index file is ignored: the index is built anew and saved again")
     func damagedFiles() async throws {
-        let setup = try await Self.setUp()
+        let setup = try await Self.setUp(Backend.all[0])
         try await Self.buildAndSave(setup)
         let file = setup.directory.appendingPathComponent("user-\(setup.user.id.rawValue).index")
         let good = try Data(contentsOf: file)
@@ -133,13 +158,14 @@ struct HistoryIndexSavingTests {
         }
     }
 
-    @Test("the server reads saved indices as it starts, saves one that grew, and saves what landed since at shutdown")
-    func serviceStartAndShutdown() async throws {
-        let setup = try await Self.setUp()
+    @Test("the server reads saved indices as it starts, saves one that grew, and saves what landed since at shutdown",
+          arguments: Backend.all)
+    func serviceStartAndShutdown(backend: Backend) async throws {
+        let setup = try await Self.setUp(backend)
         try await Self.buildAndSave(setup)
         let file = setup.directory.appendingPathComponent("user-\(setup.user.id.rawValue).index")
-        _ = try await SQLiteLocationStore(path: setup.path).insert(Self.walk(minutes: 500..<600, device: setup.phone.id))
-        let tiles = try Self.tiles(setup)
+        _ = try await setup.open().insert(Self.walk(minutes: 500..<600, device: setup.phone.id))
+        let tiles = try await Self.tiles(setup)
         var logger = Logger(label: "history-index-test")
         logger.logLevel = .error
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: tiles)], logger: logger))

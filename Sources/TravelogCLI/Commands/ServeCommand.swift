@@ -38,6 +38,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The largest file upload (a Google Takeout .zip), MB.", valueName: "mb"))
     var maxUploadMb = 8192
 
+    @Option(name: .customLong("history-index-dir"), help: ArgumentHelp(
+        "Where the history tile indices are saved, so that a restart reads them instead of every stored fix.",
+        discussion: """
+            Default: next to a SQLite database (travelog.sqlite-history-index); for PostgreSQL \
+            $XDG_DATA_HOME/travelog/history-index/postgres-HOST-PORT-DATABASE[-SCHEMA]. A saved index is used \
+            only when the database confirms it, device by device.
+            """, valueName: "path"))
+    var historyIndexDir: String?
+
     @Flag(help: "Let webhooks and ntfy reach loopback, private and link-local addresses (a home network).")
     var allowPrivateWebhooks = false
 
@@ -74,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                 tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
                                                 maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies,
                                                 allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback,
-                                                historyIndexDirectory: storeOptions.historyIndexDirectory)
+                                                historyIndexDirectory: storeOptions.historyIndexDirectory(option: historyIndexDir))
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()

@@ -30,13 +30,21 @@ struct StoreOptions: ParsableArguments {
         return (try? PostgresConnectionURL(location).description) ?? "a PostgreSQL server"
     }
 
-    /// Where the server saves its history tile indices: a folder next to a SQLite database
-    /// (`travelog.sqlite` → `travelog.sqlite-history-index/`); none for PostgreSQL, whose servers
-    /// may share a database but not a disk.
-    var historyIndexDirectory: URL? {
+    /// Where the server saves its history tile indices (`option`: `travelog serve --history-index-dir`):
+    /// else a folder next to a SQLite database (`travelog.sqlite` → `travelog.sqlite-history-index/`),
+    /// and for PostgreSQL one per database and schema in the data directory
+    /// (`$XDG_DATA_HOME/travelog/history-index/postgres-HOST-PORT-DATABASE[-SCHEMA]/`): each server
+    /// process keeps the indices on its own disk, checked against the database when it starts.
+    func historyIndexDirectory(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
         let location = databasePath
-        guard !PostgresConnectionURL.isPostgresURL(location) else { return nil }
-        return URL(fileURLWithPath: location + "-history-index")
+        guard PostgresConnectionURL.isPostgresURL(location) else { return URL(fileURLWithPath: location + "-history-index") }
+        guard let url = try? PostgresConnectionURL(location) else { return nil }
+        let name = (["postgres", url.host, String(url.port), url.database] + (url.schema.map { [$0] } ?? []))
+            .joined(separator: "-")
+            .map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" }
+        return URL(fileURLWithPath: DefaultDatabasePath.dataDirectory(environment: environment))
+            .appendingPathComponent("history-index").appendingPathComponent(String(name))
     }
 
     /// Opens (creating or migrating when needed) the store: PostgreSQL for a `postgres://` address,

@@ -12,7 +12,8 @@ struct ObtainedIndex: Sendable {
     var fixesSinceSave: Int?
 }
 
-/// Saving the indices next to the database, and reading them back at the next start.
+/// Saving the indices (next to a SQLite database, or in a folder of the server's for PostgreSQL),
+/// and reading them back at the next start.
 extension HistoryTiles: Service {
     /// The file of a user's saved index.
     func indexFile(userID: UserID) -> URL? {

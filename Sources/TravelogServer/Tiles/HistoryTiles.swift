@@ -9,7 +9,8 @@ import TravelogStore
 /// person's login (``warm(userID:)``) or on the first tile, and kept up to date by ``landed(_:device:)``, plus the ``TileVersions`` that make
 /// the tiles' ETags.
 ///
-/// With an ``indexDirectory`` (next to a SQLite database), each index is also saved there
+/// With an ``indexDirectory`` (next to a SQLite database, or on the server's own disk for
+/// PostgreSQL, where several servers may share the database), each index is also saved there
 /// (``HistoryIndexFile``) once built, after every ``saveAfterFixes`` new fixes and at shutdown,
 /// and the next server start reads it back and brings it up to date with the store
 /// (``HistoryIndexLoader/resume(_:store:userID:)``) instead of reading every fix again; a file the
