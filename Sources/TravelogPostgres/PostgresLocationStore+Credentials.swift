@@ -37,8 +37,8 @@ extension PostgresLocationStore {
         let expires = StoragePrecision.milliseconds(session.expiresAt)
         // Replacing a session with the same digest, as the SQLite store's INSERT OR REPLACE does.
         let added = try await transaction("starting a session") { connection in
-            try await connection.query("DELETE FROM sessions WHERE id_sha256 = \(digest.rawValue)", logger: logger)
-            return try await connection.query("""
+            try await connection.run("DELETE FROM sessions WHERE id_sha256 = \(digest.rawValue)", logger: logger)
+            return try await connection.run("""
                 INSERT INTO sessions (user_id, id_sha256, expires_at_ms)
                 SELECT id, \(digest.rawValue), \(expires) FROM users WHERE id = \(session.userID.rawValue) RETURNING 1
                 """, logger: logger).collect().count

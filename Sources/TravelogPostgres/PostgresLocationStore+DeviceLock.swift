@@ -5,24 +5,23 @@ import TravelogStore
 /// Work on one device in one process at a time: a session advisory lock keyed by the schema and the
 /// device (the two-key form, apart from the migrations' one-key lock), held on a connection of its
 /// own while the work runs on the others, and released when it ends or the connection drops (then
-/// by the server: nothing is sent on a closed connection, see `withLease`).
+/// by the server: nothing is sent on a closed connection, see `PostgresConnection.run`).
 extension PostgresLocationStore: ExclusiveDeviceWork {
     public func exclusively<T: Sendable>(deviceID: DeviceID, _ body: @Sendable () async throws -> T) async throws -> T {
         let keys = (namespace: Self.lockNamespace(liveChannel), device: Int32(truncatingIfNeeded: deviceID.rawValue))
         return try await withLease { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(keys.namespace), \(keys.device))", logger: logger)
+            try await connection.run("SELECT pg_advisory_lock(\(keys.namespace), \(keys.device))", logger: logger)
             let value: T
             do {
                 value = try await body()
             } catch {
-                if !connection.isClosed {
-                    _ = try? await connection.query("SELECT pg_advisory_unlock(\(keys.namespace), \(keys.device))", logger: logger)
-                }
+                _ = try? await connection.run("SELECT pg_advisory_unlock(\(keys.namespace), \(keys.device))", logger: logger)
                 throw error
             }
-            // A closed session released its locks (and a query sent on it would never be answered).
-            if !connection.isClosed {
-                try await connection.query("SELECT pg_advisory_unlock(\(keys.namespace), \(keys.device))", logger: logger)
+            do {
+                try await connection.run("SELECT pg_advisory_unlock(\(keys.namespace), \(keys.device))", logger: logger)
+            } catch is PostgresConnectionLost {
+                // The session ended, and the server released its locks with it.
             }
             return value
         }

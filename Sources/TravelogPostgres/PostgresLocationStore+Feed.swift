@@ -13,7 +13,7 @@ extension PostgresLocationStore: StoredLocationFeed {
         do {
             let payload = String(decoding: try JSONEncoder().encode(notice), as: UTF8.self)
             try await withLease { connection in
-                try await connection.query("SELECT pg_notify(\(liveChannel), \(payload))", logger: logger)
+                try await connection.run("SELECT pg_notify(\(liveChannel), \(payload))", logger: logger)
             }
         } catch {
             logger.warning("could not announce stored locations to other processes: \(Self.message(error))")

@@ -24,10 +24,10 @@ extension PostgresLocationStore {
             let users = Set(owners.values.map(\.rawValue)).sorted()
             let now = StoragePrecision.milliseconds(Date())
             inserted = try await transaction("storing locations") { connection in
-                try await connection.query("""
+                try await connection.run("""
                     UPDATE imports SET heartbeat_ms = \(now) WHERE user_id = ANY(\(users)) AND id = ANY(\(importIDs))
                     """, logger: logger)
-                return try await connection.query(query, logger: logger).collect().first?.decode(Int64.self) ?? 0
+                return try await connection.run(query, logger: logger).collect().first?.decode(Int64.self) ?? 0
             }
         }
         return InsertSummary(inserted: Int(inserted), duplicates: batch.count - Int(inserted))

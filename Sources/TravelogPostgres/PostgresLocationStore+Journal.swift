@@ -9,12 +9,12 @@ extension PostgresLocationStore {
                               with visits: [JournalVisit]) async throws(StoreError) -> VisitChanges {
         let fromMs = StoragePrecision.milliseconds(from), toMs = to.map(StoragePrecision.milliseconds)
         return try await transaction("replacing visits") { connection in
-            let owner = try await connection.query("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
+            let owner = try await connection.run("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
                 .collect().first
             guard let owner else { throw StoreError.unknownDevice(deviceID) }
             let userID = try owner.decode(Int64.self)
             // The device's rows of the stretch, locked: one re-processing of a device at a time.
-            let rows = try await connection.query("""
+            let rows = try await connection.run("""
                 SELECT \(unescaped: PostgresJournalRows.visitColumns) FROM visits
                 WHERE user_id = \(userID) AND device_id = \(deviceID.rawValue) AND source = \(source.rawValue)
                     AND arrival_ms >= \(fromMs) AND (\(toMs == nil) OR arrival_ms < \(toMs ?? 0))
@@ -22,11 +22,11 @@ extension PostgresLocationStore {
                 """, logger: logger).collect().map(PostgresJournalRows.storedVisit)
             let plan = VisitReplacementPlan(existing: rows, replacements: visits)
             if !plan.deletes.isEmpty {
-                try await connection.query("DELETE FROM visits WHERE user_id = \(userID) AND id = ANY(\(plan.deletes.map(\.rawValue)))",
+                try await connection.run("DELETE FROM visits WHERE user_id = \(userID) AND id = ANY(\(plan.deletes.map(\.rawValue)))",
                                            logger: logger)
             }
             for (row, visit) in plan.updates {
-                try await connection.query("""
+                try await connection.run("""
                     UPDATE visits SET arrival_ms = \(StoragePrecision.milliseconds(visit.arrival)),
                         departure_ms = \(visit.departure.map(StoragePrecision.milliseconds)),
                         latitude_e7 = \(Int32(clamping: StoragePrecision.e7(visit.center.latitude))),
@@ -39,7 +39,7 @@ extension PostgresLocationStore {
             }
             var inserted: [StoredVisit] = []
             for visit in plan.inserts {
-                let id = try await connection.query("""
+                let id = try await connection.run("""
                     INSERT INTO visits (user_id, device_id, source, arrival_ms, departure_ms, latitude_e7, longitude_e7, radius_m,
                         location_count, name, address, external_place_id, placemark_json)
                     VALUES (\(userID), \(visit.deviceID.rawValue), \(visit.source.rawValue),
@@ -80,7 +80,7 @@ extension PostgresLocationStore {
 
     public func editVisit(id: VisitID, _ edit: VisitEdit) async throws(StoreError) -> StoredVisit {
         try await transaction("editing a visit") { connection in
-            let found = try await connection.query("""
+            let found = try await connection.run("""
                 SELECT \(unescaped: PostgresJournalRows.visitColumns), user_id FROM visits WHERE id = \(id.rawValue) FOR UPDATE
                 """, logger: logger).collect().first
             guard let found else { throw StoreError.unknownVisit(id) }
@@ -95,7 +95,7 @@ extension PostgresLocationStore {
                 }
                 stored.placeID = placeID
             }
-            try await connection.query("""
+            try await connection.run("""
                 UPDATE visits SET title = \(stored.title), hidden = \(stored.hidden),
                     merged_until_ms = \(stored.mergedUntil.map(StoragePrecision.milliseconds)), place_id = \(stored.placeID?.rawValue)
                 WHERE user_id = \(userID) AND id = \(id.rawValue)
@@ -109,14 +109,14 @@ extension PostgresLocationStore {
         try await transaction("filing visits under places") { connection in
             for (visitID, placeID) in assignments.sorted(by: { $0.key < $1.key }) {
                 // A visit is filed under a place of its own user only.
-                let owner = try await connection.query("SELECT user_id FROM visits WHERE id = \(visitID.rawValue)", logger: logger)
+                let owner = try await connection.run("SELECT user_id FROM visits WHERE id = \(visitID.rawValue)", logger: logger)
                     .collect().first
                 guard let owner else { throw StoreError.unknownVisit(visitID) }
                 let userID = try owner.decode(Int64.self)
                 guard try await Self.placeExists(placeID, userID: userID, on: connection, logger: logger) else {
                     throw StoreError.unknownPlace(placeID)
                 }
-                try await connection.query("""
+                try await connection.run("""
                     UPDATE visits SET place_id = \(placeID.rawValue) WHERE user_id = \(userID) AND id = \(visitID.rawValue)
                     """, logger: logger)
             }
@@ -151,7 +151,7 @@ extension PostgresLocationStore {
 
     /// Whether the user has the place.
     static func placeExists(_ id: PlaceID, userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await !connection.query("SELECT 1 FROM places WHERE user_id = \(userID) AND id = \(id.rawValue)", logger: logger)
+        try await !connection.run("SELECT 1 FROM places WHERE user_id = \(userID) AND id = \(id.rawValue)", logger: logger)
             .collect().isEmpty
     }
 }

@@ -1,5 +1,7 @@
 import Logging
+import NIOCore
 import PostgresNIO
+import Synchronization
 import TravelogStore
 
 /// A bounded wait for a connection, and no work on a connection that is closed.
@@ -17,6 +19,13 @@ import TravelogStore
 /// an advisory lock's release would be sent on after the database went away. So nothing is sent
 /// on a connection that `isClosed`: the lease fails instead (`PostgresConnectionLost`), and the
 /// ROLLBACK or release is left to the server, which ends both with the session.
+///
+/// That check cannot close the window between looking and writing, and a transaction or the
+/// journal's lock sends several queries on one lease, any of which may follow the close: so every
+/// query on a leased connection goes through `PostgresConnection.run(_:logger:)`, which gives a
+/// query up once its connection has been closed for a moment (the fresh clone's stall of
+/// `PostgresFaultTests`: the journal's `forEachBatch`, leased inside PostgresNIO, waited for ever on
+/// a dropped query, and the server's graceful shutdown for the journal).
 extension PostgresLocationStore {
     /// Runs `body` on an open connection of the pool, which stays leased until `body` returns.
     /// - Throws: `PostgresLeaseTimeout` when no connection was free or could be made within
@@ -51,23 +60,28 @@ extension PostgresLocationStore {
 
     /// Runs `body` in a transaction on `connection`: committed when it returns; rolled back when
     /// it throws, unless the connection has closed (the server rolled back as the session ended,
-    /// and a ROLLBACK sent on it would never be answered).
+    /// and `run` sends nothing on a closed connection).
     /// - Throws: what BEGIN, `body` or COMMIT throws (a failed ROLLBACK is not reported: `body`'s
-    ///   error is); `PostgresConnectionLost` when the connection closed before COMMIT.
+    ///   error is); `PostgresConnectionLost` when the connection closed before COMMIT was answered.
     static func inTransaction<T>(_ connection: PostgresConnection, logger: Logger,
                                  _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await connection.query("BEGIN", logger: logger)
+        try await connection.run("BEGIN", logger: logger)
         let value: T
         do {
             value = try await body(connection)
         } catch {
-            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            _ = try? await connection.run("ROLLBACK", logger: logger)
             throw error
         }
-        // Closed since: the server rolled the transaction back.
-        guard !connection.isClosed else { throw PostgresConnectionLost() }
-        try await connection.query("COMMIT", logger: logger)
+        try await connection.run("COMMIT", logger: logger)
         return value
+    }
+
+    /// Runs `body` on an open connection of the pool, like `withLease`, with the rows of `query`
+    /// (sent with `run`) as they arrive; the connection stays leased until `body` returns.
+    /// - Throws: what `withLease`, `run`, reading the rows or `body` throws.
+    func withRows<T>(of query: PostgresQuery, _ body: (PostgresRowSequence) async throws -> T) async throws -> T {
+        try await withLease { connection in try await body(try await connection.run(query, logger: logger)) }
     }
 
     /// The connection the lease hands over, unless `timeout` passes first.
@@ -97,7 +111,82 @@ struct PostgresLeaseTimeout: Error, CustomStringConvertible {
     var description: String { "no connection to the database within \(timeout) (is the server down or restarting?)" }
 }
 
-/// The pool handed over a connection the database had closed already (it stopped or restarted).
+/// The connection to the database closed before a query on it was answered (it stopped or
+/// restarted), or the pool handed over a connection that was closed already.
 struct PostgresConnectionLost: Error, CustomStringConvertible {
     var description: String { "the connection to the database was closed (is the server restarting?)" }
+}
+
+extension PostgresConnection {
+    /// How long a query may go unanswered once its connection is closed. A query PostgresNIO
+    /// wrote before the close is failed at once; only a dropped one waits this long.
+    static let droppedQueryGraceSeconds = 2
+
+    /// Runs `query` as `query(_:logger:)` does, except that it cannot wait for ever on a connection
+    /// that closes. PostgresNIO 1.33 writes a query to its channel without a promise for the write,
+    /// so one written just after the channel closed (and took its handlers down) is dropped and
+    /// its answer never comes (vapor/postgres-nio#487, reverted in #501). While the query waits,
+    /// its connection is looked at every second on the connection's own event loop (not a thread
+    /// of Swift's cooperative pool); once it has been closed for `droppedQueryGraceSeconds`, the
+    /// query is given up (the dropped query's task is left waiting, holding only its memory).
+    /// - Throws: `PostgresConnectionLost` when the connection is closed already, or closed and the
+    ///   query was not answered within the grace; what `query(_:logger:)` throws.
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        guard !isClosed else { throw PostgresConnectionLost() }
+        let answer = AwaitedAnswer()
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.expect(continuation)
+            let watch = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [self] watch in
+                switch answer.look(connectionClosed: isClosed, graceSeconds: Self.droppedQueryGraceSeconds) {
+                case .waiting: break
+                case .answered: watch.cancel()
+                case .givenUp:
+                    watch.cancel()
+                    logger.warning("a query was not answered \(Self.droppedQueryGraceSeconds) s after its connection closed (dropped by PostgresNIO): given up")
+                }
+            }
+            Task {
+                do {
+                    answer.resume(with: .success(try await self.query(query, logger: logger)))
+                } catch {
+                    answer.resume(with: .failure(error))
+                }
+                watch.cancel()
+            }
+        }
+    }
+}
+
+/// The answer to one query, awaited once: from the query, or a `PostgresConnectionLost` from the
+/// watch of its connection, whichever comes first (`PostgresConnection.run`).
+private final class AwaitedAnswer: Sendable {
+    enum Look { case waiting, answered, givenUp }
+
+    private let state = Mutex<(continuation: CheckedContinuation<PostgresRowSequence, any Error>?, closedSeconds: Int)>((nil, 0))
+
+    func expect(_ continuation: CheckedContinuation<PostgresRowSequence, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func resume(with result: Result<PostgresRowSequence, any Error>) {
+        state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }?.resume(with: result)
+    }
+
+    /// A second of the watch: counts the seconds the connection has been closed, and gives the
+    /// query up once they reach `graceSeconds`.
+    func look(connectionClosed: Bool, graceSeconds: Int) -> Look {
+        let (look, givenUp) = state.withLock { state -> (Look, CheckedContinuation<PostgresRowSequence, any Error>?) in
+            guard let continuation = state.continuation else { return (.answered, nil) }
+            if connectionClosed { state.closedSeconds += 1 }
+            guard state.closedSeconds >= graceSeconds else { return (.waiting, nil) }
+            state.continuation = nil
+            return (.givenUp, continuation)
+        }
+        givenUp?.resume(throwing: PostgresConnectionLost())
+        return look
+    }
 }

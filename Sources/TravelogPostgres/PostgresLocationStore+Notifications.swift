@@ -79,7 +79,7 @@ extension PostgresLocationStore {
         // never take the same delivery.
         return try await transaction("taking due notifications") { connection in
             var claimed: [Int64] = []
-            for try await id in try await connection.query("""
+            for try await id in try await connection.run("""
                 UPDATE notification_deliveries SET next_attempt_ms = \(leaseMs)
                 WHERE (user_id, id) IN (
                     SELECT user_id, id FROM notification_deliveries
@@ -92,7 +92,7 @@ extension PostgresLocationStore {
                 claimed.append(id)
             }
             guard !claimed.isEmpty else { return [] }
-            return try await connection.query("""
+            return try await connection.run("""
                 SELECT \(unescaped: Self.deliveryColumns) FROM \(unescaped: Self.deliveryJoin)
                 WHERE n.id = ANY(\(claimed)) ORDER BY n.id
                 """, logger: logger).collect().map(Self.delivery)

@@ -7,7 +7,7 @@ extension PostgresLocationStore {
     /// Runs one query and reads all its rows, mapping failures to `StoreError.database`.
     func rows(_ operation: String, _ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
         do {
-            return try await withLease { connection in try await connection.query(query, logger: logger).collect() }
+            return try await withLease { connection in try await connection.run(query, logger: logger).collect() }
         } catch {
             throw Self.storeError(error, operation)
         }

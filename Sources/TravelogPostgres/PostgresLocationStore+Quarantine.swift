@@ -9,7 +9,7 @@ extension PostgresLocationStore {
             var added = 0
             for item in items {
                 // An item whose fingerprint its user keeps already is not kept again.
-                added += try await connection.query("""
+                added += try await connection.run("""
                     INSERT INTO rejected_items (user_id, device_id, route, reason, raw, raw_byte_count, received_at_ms, fingerprint)
                     VALUES (\(item.userID.rawValue), \(item.deviceID?.rawValue), \(item.route), \(item.reason), \(item.raw),
                         \(Int64(item.rawByteCount)), \(StoragePrecision.milliseconds(item.receivedAt)), \(item.fingerprint))

@@ -10,7 +10,7 @@ extension PostgresLocationStore {
         let nowMs = StoragePrecision.milliseconds(now)
         let added: [PostgresRow]
         do {
-            added = try await withLease { connection in try await connection.query("""
+            added = try await withLease { connection in try await connection.run("""
                 INSERT INTO regions (user_id, name, shape, center_latitude_e7, center_longitude_e7, radius_m, rings_json,
                     notify_on_entry, notify_on_exit, beacon_uuid, beacon_major, beacon_minor, created_at_ms, updated_at_ms)
                 SELECT id, \(definition.name), \(values.shape), \(values.latitudeE7), \(values.longitudeE7), \(values.radiusMeters),
@@ -32,13 +32,13 @@ extension PostgresLocationStore {
         let nowMs = StoragePrecision.milliseconds(now)
         do {
             return try await withLease { connection in try await Self.inTransaction(connection, logger: logger) { connection in
-                let old = try await connection.query("""
+                let old = try await connection.run("""
                     SELECT \(unescaped: PostgresRegionRows.columns) FROM regions
                     WHERE user_id = \(userID.rawValue) AND id = \(id.rawValue) FOR UPDATE
                     """, logger: logger).collect().first
                 guard let old else { throw StoreError.unknownRegion(id) }
                 let monitored = try PostgresRegionRows.region(old).definition
-                let row = try await connection.query("""
+                let row = try await connection.run("""
                     UPDATE regions SET name = \(definition.name), shape = \(values.shape), center_latitude_e7 = \(values.latitudeE7),
                         center_longitude_e7 = \(values.longitudeE7), radius_m = \(values.radiusMeters), rings_json = \(values.ringsJSON),
                         notify_on_entry = \(definition.notifyOnEntry), notify_on_exit = \(definition.notifyOnExit),
@@ -50,7 +50,7 @@ extension PostgresLocationStore {
                 // A changed area or flags forgets every device's state for the region; a new name does not.
                 if monitored.shape != definition.shape || monitored.notifyOnEntry != definition.notifyOnEntry
                     || monitored.notifyOnExit != definition.notifyOnExit {
-                    try await connection.query("""
+                    try await connection.run("""
                         DELETE FROM region_states WHERE user_id = \(userID.rawValue) AND region_id = \(id.rawValue)
                         """, logger: logger)
                 }
@@ -83,18 +83,18 @@ extension PostgresLocationStore {
     public func recordTransitions(_ transitions: [RegionTransition], deviceID: DeviceID, replacingDetected: Range<Date>?,
                                   checkpoint: RegionCheckpoint?) async throws(StoreError) -> [StoredRegionTransition] {
         try await transaction("recording region transitions") { connection in
-            let owner = try await connection.query("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
+            let owner = try await connection.run("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
                 .collect().first
             guard let owner else { throw StoreError.unknownDevice(deviceID) }
             let userID = try owner.decode(Int64.self)
             var regionIDs = Set<Int64>()
-            for row in try await connection.query("SELECT id FROM regions WHERE user_id = \(userID)", logger: logger).collect() {
+            for row in try await connection.run("SELECT id FROM regions WHERE user_id = \(userID)", logger: logger).collect() {
                 regionIDs.insert(try row.decode(Int64.self))
             }
             // The stretch evaluated again: its detected transitions go, and come back as not new.
             var previous = Set<String>()
             if let range = replacingDetected {
-                for row in try await connection.query("""
+                for row in try await connection.run("""
                     DELETE FROM region_transitions WHERE user_id = \(userID) AND device_id = \(deviceID.rawValue)
                         AND source = 'detected' AND occurred_at_ms >= \(StoragePrecision.milliseconds(range.lowerBound))
                         AND occurred_at_ms < \(StoragePrecision.milliseconds(range.upperBound))
@@ -106,7 +106,7 @@ extension PostgresLocationStore {
             var added: [StoredRegionTransition] = []
             for transition in transitions.sorted(by: { $0.occurredAt < $1.occurredAt })
             where transition.deviceID == deviceID && regionIDs.contains(transition.regionID.rawValue) {
-                let stored = try await connection.query("""
+                let stored = try await connection.run("""
                     INSERT INTO region_transitions (user_id, device_id, region_id, kind, occurred_at_ms, latitude_e7, longitude_e7,
                         horizontal_accuracy_m, source)
                     VALUES (\(userID), \(deviceID.rawValue), \(transition.regionID.rawValue), \(transition.kind == .entry ? "enter" : "exit"),
@@ -179,23 +179,23 @@ extension PostgresLocationStore {
     /// state came from those fixes; the next fix starts the monitor unknown, as for a new region).
     static func forgetRegionEvaluation(ofImport id: Int64, userID: Int64, on connection: PostgresConnection,
                                        logger: Logger) async throws {
-        let spans = try await connection.query("""
+        let spans = try await connection.run("""
             SELECT device_id, min(timestamp_ms), max(timestamp_ms) FROM locations
             WHERE user_id = \(userID) AND import_id = \(id) GROUP BY device_id
             """, logger: logger).collect()
         for span in spans {
             let (device, first, last) = try span.decode((Int64, Int64, Int64).self)
-            try await connection.query("""
+            try await connection.run("""
                 DELETE FROM region_transitions WHERE user_id = \(userID) AND device_id = \(device) AND source = 'detected'
                     AND occurred_at_ms BETWEEN \(first) AND \(last)
                 """, logger: logger)
-            let forgotten = try await connection.query("""
+            let forgotten = try await connection.run("""
                 UPDATE region_checkpoints SET evaluated_through_ms = NULL
                 WHERE user_id = \(userID) AND device_id = \(device) AND evaluated_through_ms BETWEEN \(first) AND \(last)
                 RETURNING device_id
                 """, logger: logger).collect()
             guard !forgotten.isEmpty else { continue }
-            try await connection.query("DELETE FROM region_states WHERE user_id = \(userID) AND device_id = \(device)", logger: logger)
+            try await connection.run("DELETE FROM region_states WHERE user_id = \(userID) AND device_id = \(device)", logger: logger)
         }
     }
 
@@ -203,14 +203,14 @@ extension PostgresLocationStore {
     private static func save(_ checkpoint: RegionCheckpoint, userID: Int64, regionIDs: Set<Int64>,
                              on connection: PostgresConnection, logger: Logger) async throws {
         let device = checkpoint.deviceID.rawValue
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO region_checkpoints (user_id, device_id, evaluated_through_ms)
             VALUES (\(userID), \(device), \(StoragePrecision.milliseconds(checkpoint.evaluatedThrough)))
             ON CONFLICT (user_id, device_id) DO UPDATE SET evaluated_through_ms = excluded.evaluated_through_ms
             """, logger: logger)
-        try await connection.query("DELETE FROM region_states WHERE user_id = \(userID) AND device_id = \(device)", logger: logger)
+        try await connection.run("DELETE FROM region_states WHERE user_id = \(userID) AND device_id = \(device)", logger: logger)
         for (regionID, entry) in checkpoint.regions where regionIDs.contains(regionID.rawValue) {
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO region_states (user_id, device_id, region_id, state, pending_since_ms)
                 VALUES (\(userID), \(device), \(regionID.rawValue), \(PostgresRegionRows.stateName(entry.state)),
                     \(entry.pendingCrossingTime.map(StoragePrecision.milliseconds)))

@@ -24,26 +24,31 @@ enum PostgresPartitions {
         return (name, Int64(start.timeIntervalSince1970 * 1000), Int64(end.timeIntervalSince1970 * 1000))
     }
 
-    /// Creates the partitions from the month of `now` to `monthsAhead` after it that do not exist.
+    /// Creates the partitions from the month of `now` to `monthsAhead` after it that do not exist,
+    /// on connections of `store` (`withLease`: bounded while the database is down).
     /// - Returns: the end of the last month that exists now, milliseconds (inserts before it need
     ///   no new partition).
     @discardableResult
-    static func createAhead(client: PostgresClient, logger: Logger, now: Date = Date()) async -> Int64 {
+    static func createAhead(store: PostgresLocationStore, now: Date = Date()) async -> Int64 {
+        let logger = store.logger
         var through: Int64 = 0
         for offset in 0...monthsAhead {
             let month = month(containing: now, offset: offset)
             through = month.endMilliseconds
             do {
-                let existing = try await client.query(
-                    "SELECT 1 FROM pg_class WHERE relname = \(month.name) AND relnamespace = current_schema()::regnamespace",
-                    logger: logger).collect()
-                guard existing.isEmpty else { continue }
-                try await client.query(PostgresQuery(unsafeSQL: """
-                    CREATE TABLE IF NOT EXISTS \(month.name) PARTITION OF locations
-                    FOR VALUES FROM (\(month.startMilliseconds)) TO (\(month.endMilliseconds))
-                    """), logger: logger)
+                try await store.withLease { connection in
+                    let existing = try await connection.run(
+                        "SELECT 1 FROM pg_class WHERE relname = \(month.name) AND relnamespace = current_schema()::regnamespace",
+                        logger: logger).collect()
+                    guard existing.isEmpty else { return }
+                    try await connection.run(PostgresQuery(unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(month.name) PARTITION OF locations
+                        FOR VALUES FROM (\(month.startMilliseconds)) TO (\(month.endMilliseconds))
+                        """), logger: logger)
+                }
             } catch {
-                // Another process made it meanwhile, or the DEFAULT partition holds that month's fixes.
+                // Another process made it meanwhile, the DEFAULT partition holds that month's fixes, or the
+                // database is down (the next insert past the margin tries again).
                 logger.info("locations partition \(month.name) not created: \(PostgresLocationStore.message(error))")
             }
         }
@@ -60,7 +65,7 @@ extension PostgresLocationStore {
     func createPartitionsIfDue(now: Date = Date()) async {
         let nowMilliseconds = Int64(now.timeIntervalSince1970 * 1000)
         guard partitionsThroughMilliseconds.withLock({ nowMilliseconds > $0 - Self.partitionMarginMilliseconds }) else { return }
-        let through = await PostgresPartitions.createAhead(client: client, logger: logger, now: now)
+        let through = await PostgresPartitions.createAhead(store: self, now: now)
         partitionsThroughMilliseconds.withLock { $0 = max($0, through) }
     }
 }
