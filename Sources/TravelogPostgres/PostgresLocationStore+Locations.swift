@@ -9,18 +9,18 @@ extension PostgresLocationStore {
         let now = StoragePrecision.milliseconds(Date())
         let stale = now - Int64(abandonedImportSeconds * 1000)
         return try await transaction("starting an import") { connection in
-            let owner = try await connection.query("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
+            let owner = try await connection.run("SELECT user_id FROM devices WHERE id = \(deviceID.rawValue)", logger: logger)
                 .collect().first
             guard let owner else { throw StoreError.unknownDevice(deviceID) }
             let userID = try owner.decode(Int64.self)
             // Imports whose process died, of any user: a maintenance sweep, as in the SQLite store.
-            for row in try await connection.query("""
+            for row in try await connection.run("""
                 SELECT user_id, id FROM imports WHERE state = 'running' AND heartbeat_ms < \(stale)
                 """, logger: logger).collect() {
                 let (abandonedUser, abandoned) = try row.decode((Int64, Int64).self)
                 try await Self.discardImport(abandoned, userID: abandonedUser, on: connection, logger: logger)
             }
-            let id = try await connection.query("""
+            let id = try await connection.run("""
                 INSERT INTO imports (user_id, device_id, file_name, content_sha256, format, imported_at_ms,
                     inserted_count, duplicate_count, rejected_count, state, heartbeat_ms)
                 VALUES (\(userID), \(deviceID.rawValue), \(provenance.fileName), \(provenance.contentSHA256),
@@ -49,7 +49,7 @@ extension PostgresLocationStore {
 
     public func discardImport(_ id: ImportID) async throws(StoreError) {
         try await transaction("discarding an import") { connection in
-            let owner = try await connection.query("SELECT user_id FROM imports WHERE id = \(id.rawValue)", logger: logger)
+            let owner = try await connection.run("SELECT user_id FROM imports WHERE id = \(id.rawValue)", logger: logger)
                 .collect().first
             guard let owner else { return }
             try await Self.discardImport(id.rawValue, userID: try owner.decode(Int64.self), on: connection, logger: logger)
@@ -60,8 +60,8 @@ extension PostgresLocationStore {
     /// when it is running (as the SQLite store does).
     static func discardImport(_ id: Int64, userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
         try await forgetRegionEvaluation(ofImport: id, userID: userID, on: connection, logger: logger)
-        try await connection.query("DELETE FROM locations WHERE user_id = \(userID) AND import_id = \(id)", logger: logger)
-        try await connection.query("DELETE FROM imports WHERE user_id = \(userID) AND id = \(id) AND state = 'running'",
+        try await connection.run("DELETE FROM locations WHERE user_id = \(userID) AND import_id = \(id)", logger: logger)
+        try await connection.run("DELETE FROM imports WHERE user_id = \(userID) AND id = \(id) AND state = 'running'",
                                    logger: logger)
     }
 
@@ -75,30 +75,30 @@ extension PostgresLocationStore {
 
     public func forEachBatch(_ query: LocationQuery, batchSize: Int,
                              _ body: @Sendable ([StoredLocation]) throws -> Void) async throws {
-        let rows: PostgresRowSequence
+        /// What `body` threw, passed through unchanged.
+        struct BodyFailed: Error { let error: any Error }
         do {
-            rows = try await client.query(PostgresLocationRows.select(query), logger: logger)
+            // On a lease of the store's (not `client.query`'s inside PostgresNIO): bounded while the
+            // database is down, and never waiting for ever on a query dropped by a closing connection.
+            try await withRows(of: PostgresLocationRows.select(query)) { rows in
+                var batch: [StoredLocation] = []
+                batch.reserveCapacity(max(1, batchSize))
+                for try await row in rows {
+                    batch.append(try PostgresLocationRows.storedLocation(row))
+                    if batch.count >= batchSize {
+                        do { try body(batch) } catch { throw BodyFailed(error: error) }
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty {
+                    do { try body(batch) } catch { throw BodyFailed(error: error) }
+                }
+            }
+        } catch let failed as BodyFailed {
+            throw failed.error
         } catch {
             throw Self.storeError(error, "reading locations")
         }
-        var batch: [StoredLocation] = []
-        batch.reserveCapacity(max(1, batchSize))
-        var iterator = rows.makeAsyncIterator()
-        while true {
-            let row: PostgresRow?
-            do {
-                row = try await iterator.next()
-            } catch {
-                throw Self.storeError(error, "reading locations")
-            }
-            guard let row else { break }
-            batch.append(try PostgresLocationRows.storedLocation(row))
-            if batch.count >= batchSize {
-                try body(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        if !batch.isEmpty { try body(batch) }
     }
 
     public func deviceSummaries(userID: UserID) async throws(StoreError) -> [DeviceSummary] {

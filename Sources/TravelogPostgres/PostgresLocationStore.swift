@@ -71,7 +71,7 @@ public final class PostgresLocationStore: TravelogStore {
         let rows: [PostgresRow]
         do {
             rows = try await withLease { connection in
-                try await connection.query("INSERT INTO users (name, created_at_ms) VALUES (\(name), \(now)) RETURNING id",
+                try await connection.run("INSERT INTO users (name, created_at_ms) VALUES (\(name), \(now)) RETURNING id",
                                            logger: logger).collect()
             }
         } catch where Self.isUniqueViolation(error) {
@@ -102,7 +102,7 @@ public final class PostgresLocationStore: TravelogStore {
         do {
             // Inserting from the user's row: no row (no id back) when there is no such user.
             rows = try await withLease { connection in
-                try await connection.query("""
+                try await connection.run("""
                     INSERT INTO devices (user_id, name, created_at_ms)
                     SELECT id, \(name), \(now) FROM users WHERE id = \(userID.rawValue) RETURNING id
                     """, logger: logger).collect()
