@@ -93,7 +93,9 @@ enum PostgresLocationRows {
     }
 
     /// The SELECT for a query: always scoped to the query's user.
-    static func select(_ query: LocationQuery) -> PostgresQuery {
+    /// - Parameter postgis: the schema of PostGIS's types, functions and operators (quoted), which
+    ///   the store's search path need not name.
+    static func select(_ query: LocationQuery, postgis: String) -> PostgresQuery {
         var bindings = PostgresBindings()
         func parameter(_ value: some PostgresDynamicTypeEncodable) -> String {
             bindings.append(value)
@@ -121,6 +123,10 @@ enum PostgresLocationRows {
             // A box across the 180th meridian has its west edge east of its east edge.
             let joiner = area.west <= area.east ? "AND" : "OR"
             conditions.append("(longitude_e7 >= \(parameter(StoragePrecision.e7(area.west))) \(joiner) longitude_e7 <= \(parameter(StoragePrecision.e7(area.east))))")
+            // The exact filter above decides; this lets the GiST index find the candidates.
+            if let cover = PostgresAreaPrefilter.cover(of: area) {
+                conditions.append("position OPERATOR(\(postgis).&&) \(postgis).ST_GeogFromText(\(parameter(cover)))")
+            }
         }
         let order = query.newestFirst ? "DESC" : "ASC"
         var sql = "SELECT \(columns) FROM locations WHERE \(conditions.joined(separator: " AND ")) ORDER BY timestamp_ms \(order), device_id \(order)"

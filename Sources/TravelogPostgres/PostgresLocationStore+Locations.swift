@@ -67,7 +67,7 @@ extension PostgresLocationStore {
 
     public func locations(_ query: LocationQuery) async throws(StoreError) -> [StoredLocation] {
         var result: [StoredLocation] = []
-        for row in try await rows("reading locations", PostgresLocationRows.select(query)) {
+        for row in try await rows("reading locations", PostgresLocationRows.select(query, postgis: postgisSchema)) {
             result.append(try PostgresLocationRows.storedLocation(row))
         }
         return result
@@ -80,7 +80,7 @@ extension PostgresLocationStore {
         do {
             // On a lease of the store's (not `client.query`'s inside PostgresNIO): bounded while the
             // database is down, and never waiting for ever on a query dropped by a closing connection.
-            try await withRows(of: PostgresLocationRows.select(query)) { rows in
+            try await withRows(of: PostgresLocationRows.select(query, postgis: postgisSchema)) { rows in
                 var batch: [StoredLocation] = []
                 batch.reserveCapacity(max(1, batchSize))
                 for try await row in rows {

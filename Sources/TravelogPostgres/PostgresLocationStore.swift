@@ -23,6 +23,8 @@ public final class PostgresLocationStore: TravelogStore {
     let deviceOwners = Mutex<[DeviceID: UserID]>([:])
     /// How long a request waits for a connection before failing (`withLease`).
     let leaseTimeout: Duration
+    /// The schema PostGIS lives in, quoted for SQL (area queries name its operator and function).
+    let postgisSchema: String
     private let running: Task<Void, Never>
 
     /// Connects to the database at `url` and applies pending migrations (several processes may
@@ -49,6 +51,18 @@ public final class PostgresLocationStore: TravelogStore {
         running = Task { await client.run() }
         do {
             try await PostgresMigrator(client: client, logger: logger).migrate(creatingSchema: schema)
+            let rows = try await client.query("""
+                SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                WHERE e.extname = 'postgis'
+                """, logger: logger).collect()
+            guard let row = rows.first else {
+                throw StoreError.cannotOpen(path: url.description,
+                                            reason: "migration 005 is recorded but PostGIS is not in the database (was the extension dropped?)")
+            }
+            postgisSchema = try row.decode(String.self)
+        } catch let error as StoreError {
+            running.cancel()
+            throw error
         } catch {
             running.cancel()
             throw .cannotOpen(path: url.description, reason: Self.message(error))

@@ -272,5 +272,49 @@ enum PostgresMigrations {
         ("004_locations_without_device_key", [
             "ALTER TABLE locations DROP CONSTRAINT IF EXISTS locations_user_id_device_id_fkey",
         ]),
+        // Map areas through PostGIS: each fix as a geography point, computed by the server from the
+        // integer columns (so every writer, `travelog migrate` included, stays as it was), under a
+        // GiST index that area queries use as a prefilter (`PostgresAreaPrefilter`). A server
+        // without PostGIS stops here with a message that names the package to install.
+        ("005_locations_geography", [
+            """
+            DO $$
+            DECLARE
+                major integer := current_setting('server_version_num')::integer / 10000;
+                home text;
+            BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis') THEN
+                    IF NOT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'postgis') THEN
+                        RAISE EXCEPTION USING ERRCODE = 'feature_not_supported', MESSAGE = format(
+                            'Travelog needs PostGIS (schema migration 005 indexes locations by map area), and this PostgreSQL %s server has none: install PostGIS 3 for PostgreSQL %s on the database server (Debian, Ubuntu: apt-get install postgresql-%s-postgis-3), then start Travelog again',
+                            current_setting('server_version'), major, major);
+                    END IF;
+                    BEGIN
+                        CREATE EXTENSION postgis;
+                    EXCEPTION WHEN insufficient_privilege THEN
+                        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = format(
+                            'Travelog needs PostGIS in database %s (schema migration 005), and role %s may not enable it: a superuser must run CREATE EXTENSION postgis in that database once, then start Travelog again',
+                            current_database(), current_user);
+                    END;
+                END IF;
+                -- The next statements name PostGIS's types and functions wherever the extension
+                -- lives (the store's search path may name only its own schema), for this
+                -- transaction only; what they store refers to them by identity, not by name.
+                SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                WHERE e.extname = 'postgis';
+                PERFORM set_config('search_path', current_setting('search_path') || ', ' || quote_ident(home), true);
+            END
+            $$
+            """,
+            // A generated column is written by the server on every insert; rows already stored are
+            // rewritten once, here.
+            """
+            ALTER TABLE locations ADD COLUMN position geography(Point, 4326) GENERATED ALWAYS AS (
+                ST_SetSRID(ST_MakePoint(longitude_e7::double precision / 10000000,
+                                        latitude_e7::double precision / 10000000), 4326)::geography
+            ) STORED
+            """,
+            "CREATE INDEX locations_position ON locations USING gist (position)",
+        ]),
     ]
 }
