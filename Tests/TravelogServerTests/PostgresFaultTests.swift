@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 import TravelogAccounts
 import TravelogCore
@@ -17,16 +18,14 @@ import TravelogTestSupport
 @Suite("PostgreSQL restarting under load", .serialized)
 struct PostgresFaultTests {
     @Test("uploads while PostgreSQL is stopped are answered 503, the server recovers without a restart, and nothing acknowledged is lost",
-          .disabled("""
-              Issue 12: in a fresh clone's make test (26 Nov, 23:05) the whole test process stalled in this \
-              test after PostgreSQL was stopped: no answer, and none of its 90 s phase bounds fired, so the \
-              suite would hang until CI's limit. It passed 11 runs by hand before; the stall is not understood. \
-              Run it by hand under `timeout -s KILL 300` (see docs/SCALING.md).
-              """),
           .enabled(if: ThrowawayPostgresCluster.unavailableReason == nil,
                    Comment(rawValue: ThrowawayPostgresCluster.unavailableReason ?? "")),
           arguments: ["fast", "immediate"])
     func restartUnderLoad(stopMode: String) async throws {
+        let log = UploadLog()
+        // The phases' bounds below are timers of the cooperative pool; this one fires without it.
+        let watchdog = Watchdog("PostgresFaultTests (\(stopMode))", seconds: Self.watchdogSeconds) { log.summary }
+        defer { watchdog.finish() }
         let cluster = try ThrowawayPostgresCluster(settings: ["fsync=off", "max_connections=40"])
         defer { cluster.remove() }
         let store = try await PostgresLocationStore(url: try PostgresConnectionURL(cluster.url), maximumConnections: 6,
@@ -36,7 +35,6 @@ struct PostgresFaultTests {
         let ada = try await app.accounts.addUser(named: "ada", password: ServerFixture.adaPassword)
         let (iphone, overlandToken) = try await app.accounts.addDevice(named: "iphone", userID: ada.id, app: nil, scope: .write)
         let (pixel, ownTracksToken) = try await app.accounts.addDevice(named: "pixel", userID: ada.id, app: nil, scope: .write)
-        let log = UploadLog()
 
         try await app.makeApplication().test(.router) { client in
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -47,6 +45,11 @@ struct PostgresFaultTests {
                 await log.enter(.down)
                 try await log.wait("4 uploads sent and answered while PostgreSQL is stopped") { answers in
                     answers.count { $0.sent == .down && $0.answered == .down } >= 4
+                }
+                // A read that streams its rows (the journal's, an export's) fails like the uploads,
+                // on a lease of the store's own rather than one PostgresNIO takes without a bound.
+                await #expect(throws: StoreError.self) {
+                    try await store.forEachBatch(LocationQuery(userID: ada.id), batchSize: 100) { _ in }
                 }
                 await log.enter(.restarting)
                 try await cluster.start()
@@ -62,7 +65,7 @@ struct PostgresFaultTests {
         let answers = await log.answers
         #expect(answers.allSatisfy { [0, 200, 503].contains($0.status) }, "\(Set(answers.map(\.status)))")
         // Every upload is answered, also the ones in flight when PostgreSQL stopped: before the store
-        // stopped sending on closed connections (`withLease`), such an upload could wait for ever.
+        // sent every query through `PostgresConnection.run`, such an upload could wait for ever.
         #expect(answers.allSatisfy { $0.status != 0 }, "\(answers.count { $0.status == 0 }) uploads never answered")
         let whileDown = answers.filter { $0.sent == .down && $0.answered == .down }
         #expect(whileDown.allSatisfy { $0.status == 503 }, "an upload sent and answered while PostgreSQL was stopped was not refused")
@@ -121,6 +124,10 @@ extension PostgresFaultTests {
     /// How long an upload may go unanswered before the uploader gives up on it and goes on.
     static let answerSeconds = 30
 
+    /// How long a whole case may take, from making its cluster to checking what was stored: more
+    /// than its three phases' bounds (`UploadLog.waitSeconds` each) and PostgreSQL's stop and start.
+    static let watchdogSeconds = 330
+
     /// The status and body of `send`'s answer, or status 0 when there was none within
     /// `answerSeconds` (the request is left running: a hung request must not hang the test).
     static func answer(_ send: @escaping @Sendable () async throws -> (Int, String)) async throws -> (Int, String) {
@@ -168,13 +175,32 @@ actor UploadLog {
     private(set) var answers: [Answer] = []
     private(set) var phase = Phase.up0
     private(set) var finished = false
+    /// The phase and the answers' statuses so far, for the watchdog (which cannot wait for the actor).
+    private let progress = Mutex("phase up0, no answers yet")
 
-    func enter(_ phase: Phase) { self.phase = phase }
+    nonisolated var summary: String { progress.withLock { $0 } }
 
-    func finish() { finished = true }
+    func enter(_ phase: Phase) {
+        self.phase = phase
+        noteProgress()
+    }
+
+    func finish() {
+        finished = true
+        noteProgress()
+    }
 
     func record(_ uploader: Uploader, sent: Phase, status: Int, body: String, seconds: [Int64]) {
         answers.append(Answer(uploader: uploader, sent: sent, answered: phase, status: status, body: body, seconds: seconds))
+        noteProgress()
+    }
+
+    private func noteProgress() {
+        let counts = Dictionary(grouping: answers) { "\($0.uploader) \($0.sent)→\($0.answered) \($0.status)" }
+            .map { "\($0.key) ×\($0.value.count)" }.sorted()
+        let text = "phase \(phase)\(finished ? " (uploads finished)" : ""), answers (sent→answered status): "
+            + (counts.isEmpty ? "none" : counts.joined(separator: ", "))
+        progress.withLock { $0 = text }
     }
 
     /// Waits until `condition` holds for the answers (polling), at most `waitSeconds`.
