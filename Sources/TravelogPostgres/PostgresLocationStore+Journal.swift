@@ -23,7 +23,7 @@ extension PostgresLocationStore {
             let plan = VisitReplacementPlan(existing: rows, replacements: visits)
             if !plan.deletes.isEmpty {
                 try await connection.run("DELETE FROM visits WHERE user_id = \(userID) AND id = ANY(\(plan.deletes.map(\.rawValue)))",
-                                           logger: logger)
+                                         logger: logger)
             }
             for (row, visit) in plan.updates {
                 try await connection.run("""
