@@ -116,10 +116,10 @@ struct PostgresBinaryCells {
     /// boolean as the integer 0 or 1.
     mutating func storeValue(_ kind: StoreTable.Kind) throws(StoreError) -> StoreValue {
         let cell = try nextCell()
-        guard let bytes = cell.bytes else { return .null }
-        guard let value = Self.storeValue(kind, cell.dataType, bytes) else {
-            throw .database(operation: operation,
-                            message: "column \(cell.columnName) is \(cell.dataType) of \(bytes.readableBytes) bytes, not \(kind)")
+        guard var bytes = cell.bytes else { return .null }
+        let length = bytes.readableBytes
+        guard let value = Self.readStoreValue(kind, cell.dataType, length: length, from: &bytes) else {
+            throw .database(operation: operation, message: "column \(cell.columnName) is \(cell.dataType) of \(length) bytes, not \(kind)")
         }
         return value
     }
@@ -141,13 +141,13 @@ struct PostgresBinaryCells {
         var values: [StoreValue] = []
         values.reserveCapacity(Int(count))
         for _ in 0..<count {
-            guard let length = bytes.readInteger(as: Int32.self) else { throw malformed }
+            guard let length = bytes.readInteger(as: Int32.self), Int(length) <= bytes.readableBytes else { throw malformed }
             if length < 0 {
                 values.append(.null)
                 continue
             }
-            guard let element = bytes.readSlice(length: Int(length)) else { throw malformed }
-            guard let value = Self.storeValue(kind, elementType, element) else {
+            // Straight from the array's buffer: a slice per element cost a retain and a release.
+            guard let value = Self.readStoreValue(kind, elementType, length: Int(length), from: &bytes) else {
                 throw .database(operation: operation, message: "column \(cell.columnName) holds \(elementType) of \(length) bytes, not \(kind)")
             }
             values.append(value)
@@ -156,15 +156,16 @@ struct PostgresBinaryCells {
         return values
     }
 
-    /// A value of `type` in binary form as a move carries it, `nil` when it does not fit `kind`.
-    private static func storeValue(_ kind: StoreTable.Kind, _ type: PostgresDataType, _ bytes: ByteBuffer) -> StoreValue? {
-        var bytes = bytes
-        return switch (kind, type, bytes.readableBytes) {
+    /// Reads a value of `type`, `length` bytes in binary form, as a move carries it; `nil` (having
+    /// read nothing) when it does not fit `kind`.
+    private static func readStoreValue(_ kind: StoreTable.Kind, _ type: PostgresDataType, length: Int,
+                                       from bytes: inout ByteBuffer) -> StoreValue? {
+        switch (kind, type, length) {
         case (.integer, .int8, 8): bytes.readInteger(as: Int64.self).map { .integer($0) }
         case (.integer, .int4, 4): bytes.readInteger(as: Int32.self).map { .integer(Int64($0)) }
         case (.integer, .int2, 2): bytes.readInteger(as: Int16.self).map { .integer(Int64($0)) }
         case (.real, .float8, 8): bytes.readInteger(as: UInt64.self).map { .real(Double(bitPattern: $0)) }
-        case (.text, .text, _), (.text, .varchar, _): bytes.readString(length: bytes.readableBytes).map { .text($0) }
+        case (.text, .text, _), (.text, .varchar, _): bytes.readString(length: length).map { .text($0) }
         case (.boolean, .bool, 1): bytes.readInteger(as: UInt8.self).map { .integer($0 == 0 ? 0 : 1) }
         default: nil
         }

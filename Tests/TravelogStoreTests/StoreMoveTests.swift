@@ -84,6 +84,34 @@ struct StoreMoveTests {
         #expect(try await postgres.addUser(named: "carol").id == UserID(rawValue: 3))
     }
 
+    @Test("a move into PostgreSQL builds the indexes of locations after the rows, also when run again after an interruption",
+          .enabled(if: PostgresTestServer.url != nil, "no PostgreSQL server"))
+    func postgresDeferredIndexes() async throws {
+        let url = try #require(PostgresTestServer.url)
+        let source = try Self.sqlite("source")
+        try await StoreMoveFixture.fill(source)
+        let schema = PostgresTestServer.newSchemaName()
+        let postgres = try await PostgresTestServer.makeStore(schema: schema)
+        defer { postgres.close() }
+        let indexesSQL = "SELECT indexname || ': ' || indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'locations' ORDER BY 1"
+        let indexes = try await PostgresLocationStoreTests.strings(url, schema, indexesSQL)
+        #expect(indexes.count >= 3)
+        let failing = FailingDestination(store: postgres, appendsBeforeFailure: 8)
+        await #expect(throws: StoreError.self) { try await StoreMove(from: source, to: failing, batchRowCount: 40).run() }
+        let partial = try await postgres.rowCount(of: StoreTable.locations)
+        #expect(partial > 0 && partial < 425)
+        // Only the unique key is kept up while the rows come; the others wait with their definitions.
+        let during = try await PostgresLocationStoreTests.strings(url, schema, indexesSQL)
+        #expect(during.count == 1 && during.allSatisfy { $0.contains("UNIQUE") })
+        let waiting = try await PostgresLocationStoreTests.strings(url, schema, "SELECT name FROM move_deferred_indexes ORDER BY name")
+        #expect(waiting.count == indexes.count - 1)
+        #expect(try await StoreMove(from: source, to: postgres, batchRowCount: 40).run().allSatisfy { $0.matches })
+        #expect(try await PostgresLocationStoreTests.strings(url, schema, indexesSQL) == indexes)
+        let leftOver = "SELECT relname::text FROM pg_class WHERE relname = 'move_deferred_indexes' AND relnamespace = current_schema()::regnamespace"
+        #expect(try await PostgresLocationStoreTests.strings(url, schema, leftOver).isEmpty)
+        #expect(try await StoreMoveFixture.dump(postgres) == StoreMoveFixture.dump(source))
+    }
+
     @Test("PostgreSQL stores every double and text a move carries as it was, and reads them back",
           .enabled(if: PostgresTestServer.url != nil, "no PostgreSQL server"))
     func postgresValues() async throws {
@@ -158,6 +186,8 @@ final class FailingDestination: StoreTableAccess, @unchecked Sendable {
     }
 
     func rowCount(of table: StoreTable) async throws(StoreError) -> Int { try await store.rowCount(of: table) }
+
+    func prepareMove() async throws(StoreError) { try await store.prepareMove() }
 
     func finishMove() async throws(StoreError) { try await store.finishMove() }
 }

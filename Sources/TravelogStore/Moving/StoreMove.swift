@@ -26,6 +26,7 @@ public struct StoreMove: Sendable {
     public func run(progress: Progress = { _, _ in }) async throws(StoreError) -> [StoreMoveReport] {
         var rowsTotal = 0
         for table in StoreTable.all { rowsTotal += try await source.rowCount(of: table) }
+        try await destination.prepareMove()
         var rowsDone = 0
         var reports: [StoreMoveReport] = []
         for table in StoreTable.all {
@@ -48,13 +49,18 @@ public struct StoreMove: Sendable {
                                 batchRowCount: Int = 10_000) async throws(StoreError) -> StoreTableChecksum {
         var checksum = StoreTableChecksum()
         for device in try await groups(of: table, in: store, batchRowCount: batchRowCount) {
-            var after: StoreRow?
-            while true {
-                let rows = try await store.rows(of: table, device: device, after: after, limit: batchRowCount)
+            var rows = try await store.rows(of: table, device: device, after: nil, limit: batchRowCount)
+            // The next page is read while this one is summed.
+            while rows.count == batchRowCount, let last = rows.last {
+                async let reading = store.rows(of: table, device: device, after: table.key(of: last), limit: batchRowCount)
                 for row in rows { checksum.add(row) }
-                guard rows.count == batchRowCount, let last = rows.last else { break }
-                after = table.key(of: last)
+                do {
+                    rows = try await reading
+                } catch {
+                    throw error as? StoreError ?? .database(operation: "reading \(table.name)", message: "\(error)")
+                }
             }
+            for row in rows { checksum.add(row) }
         }
         return checksum
     }

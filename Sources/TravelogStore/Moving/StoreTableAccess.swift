@@ -26,7 +26,16 @@ public protocol StoreTableAccess: Sendable {
     /// Stores `rows` in `table` in one transaction, with their own ids.
     func append(_ rows: [StoreRow], to table: StoreTable) async throws(StoreError)
 
+    /// Readies the store for the rows of a move before the first is appended (e.g. defers
+    /// index building); a move run again after an interruption calls it again.
+    func prepareMove() async throws(StoreError)
+
     /// Makes the store whole after rows were appended: rebuilds what it derives from them and moves
     /// its id counters past the ids appended.
     func finishMove() async throws(StoreError)
+}
+
+extension StoreTableAccess {
+    /// Nothing to ready.
+    public func prepareMove() async throws(StoreError) {}
 }
