@@ -6,9 +6,10 @@ import TravelogStore
 /// The fixes a map draws (the path, the history tile index), read as binary arrays: row by row,
 /// PostgresNIO's per-row work (a message, a row, a cell per column) took about 5 µs a fix on the
 /// server's side, 14 s for the first draw of 1M fixes on the shared two-core machine; the arrays
-/// come in chunks of ``trackChunkFixes``, the next one read while the last one is handed over.
+/// come in chunks of ``trackChunkFixes`` (one index scan each, `ORDER BY … LIMIT`), the next one
+/// read while the last one is handed over.
 extension PostgresLocationStore {
-    /// Fixes per statement (about: every fix of the chunk's last millisecond is in it).
+    /// Fixes per statement (those of its last millisecond go with the next one).
     static let trackChunkFixes = 50_000
 
     public func forEachTrackBatch(_ query: LocationQuery, batchSize: Int,
@@ -41,8 +42,8 @@ extension PostgresLocationStore {
         }
     }
 
-    /// A device's fixes from `start` on: those before the time of the fix `fixes` places further
-    /// (at least one millisecond's), and where the next chunk starts (`nil`: this one reached `end`).
+    /// A device's fixes from `start` on: the first `fixes` of them but those of the last
+    /// millisecond, with which the next chunk starts (`next`; `nil`: this one reached `end`).
     private struct TrackChunk: Sendable {
         var fixes: [Location]
         var next: Int64?
@@ -50,43 +51,82 @@ extension PostgresLocationStore {
 
     private func trackChunk(user: Int64, device: Int64, from start: Int64, to end: Int64,
                             fixes count: Int) async throws(StoreError) -> TrackChunk {
+        var columns = try await trackColumns(user: user, device: device, from: start, to: end, limit: Int64(count))
+        guard columns.times.count >= count, let last = columns.times.last else {
+            return TrackChunk(fixes: try columns.locations(), next: nil)
+        }
+        // More may follow: the last millisecond's fixes go with the next chunk (this one may hold
+        // only some of them), unless the chunk is all one millisecond, which is then read whole.
+        let kept = columns.times.firstIndex(of: last) ?? 0
+        if kept > 0 {
+            columns.keepFirst(kept)
+            return TrackChunk(fixes: try columns.locations(), next: last)
+        }
+        let millisecond = try await trackColumns(user: user, device: device, from: last, to: last + 1, limit: Int64.max)
+        return TrackChunk(fixes: try millisecond.locations(), next: last + 1 < end ? last + 1 : nil)
+    }
+
+    /// The columns of a device's first `limit` fixes in `start..<end`, in time order.
+    private func trackColumns(user: Int64, device: Int64, from start: Int64, to end: Int64,
+                              limit: Int64) async throws(StoreError) -> TrackColumns {
         let operation = "reading a device's track"
         let found = try await rows(operation, """
-            WITH bound AS (
-                SELECT timestamp_ms FROM locations
-                WHERE user_id = \(user) AND device_id = \(device) AND timestamp_ms >= \(start) AND timestamp_ms < \(end)
-                ORDER BY timestamp_ms OFFSET \(Int64(count)) LIMIT 1)
-            SELECT (SELECT timestamp_ms FROM bound), array_agg(timestamp_ms), array_agg(latitude_e7),
-                array_agg(longitude_e7), array_agg(horizontal_accuracy_m)
+            SELECT array_agg(timestamp_ms), array_agg(latitude_e7), array_agg(longitude_e7), array_agg(horizontal_accuracy_m)
             FROM (SELECT timestamp_ms, latitude_e7, longitude_e7, horizontal_accuracy_m FROM locations
-                WHERE user_id = \(user) AND device_id = \(device) AND timestamp_ms >= \(start)
-                    AND timestamp_ms < coalesce((SELECT greatest(timestamp_ms, \(start) + 1) FROM bound), \(end))
-                ORDER BY timestamp_ms) AS chunk
+                WHERE user_id = \(user) AND device_id = \(device) AND timestamp_ms >= \(start) AND timestamp_ms < \(end)
+                ORDER BY timestamp_ms LIMIT \(limit)) AS chunk
             """)
         guard let row = found.first else { throw .database(operation: operation, message: "the server returned no row") }
         var cells = PostgresBinaryCells(row, operation: operation)
-        let bound = try cells.optionalInt64()
-        let times = try cells.int64Array(), latitudes = try cells.int32Array()
-        let longitudes = try cells.int32Array(), accuracies = try cells.doubleArray()
-        guard latitudes.count == times.count, longitudes.count == times.count, accuracies.count == times.count else {
-            throw .database(operation: operation, message: "arrays of \(times.count), \(latitudes.count), \(longitudes.count) "
-                            + "and \(accuracies.count) fixes")
+        var columns = TrackColumns(times: try cells.int64Array(), latitudes: try cells.int32Array(),
+                                   longitudes: try cells.int32Array(), accuracies: try cells.doubleArray())
+        guard columns.latitudes.count == columns.times.count, columns.longitudes.count == columns.times.count,
+              columns.accuracies.count == columns.times.count else {
+            throw .database(operation: operation, message: "arrays of \(columns.times.count), \(columns.latitudes.count), "
+                            + "\(columns.longitudes.count) and \(columns.accuracies.count) fixes")
         }
         // array_agg keeps the order of its ordered input (PostgreSQL says "usually"): made sure of here.
-        var order = Array(times.indices)
-        if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) { order.sort { times[$0] < times[$1] } }
+        if zip(columns.times, columns.times.dropFirst()).contains(where: { $0 > $1 }) { columns.sortByTime() }
+        return columns
+    }
+}
+
+/// A chunk of a device's fixes as PostgreSQL sends them: one array per column.
+private struct TrackColumns {
+    var times: [Int64]
+    var latitudes: [Int32]
+    var longitudes: [Int32]
+    var accuracies: [Double]
+
+    mutating func keepFirst(_ count: Int) {
+        times.removeLast(times.count - count)
+        latitudes.removeLast(latitudes.count - count)
+        longitudes.removeLast(longitudes.count - count)
+        accuracies.removeLast(accuracies.count - count)
+    }
+
+    mutating func sortByTime() {
+        let order = times.indices.sorted { times[$0] < times[$1] }
+        times = order.map { times[$0] }
+        latitudes = order.map { latitudes[$0] }
+        longitudes = order.map { longitudes[$0] }
+        accuracies = order.map { accuracies[$0] }
+    }
+
+    /// The fixes, as rows read whole and narrowed would give them (sanitized alike).
+    func locations() throws(StoreError) -> [Location] {
         var track: [Location] = []
         track.reserveCapacity(times.count)
-        for index in order {
+        for index in times.indices {
             guard let coordinate = Coordinate(validLatitude: StoragePrecision.degrees(e7: Int64(latitudes[index])),
                                               longitude: StoragePrecision.degrees(e7: Int64(longitudes[index]))) else {
-                throw .database(operation: operation,
+                throw .database(operation: "reading a device's track",
                                 message: "stored coordinate \(latitudes[index]), \(longitudes[index]) is invalid")
             }
             track.append(PostgresLocationRows.plausibility.sanitized(Location(
                 coordinate: coordinate, horizontalAccuracyMeters: accuracies[index],
                 timestamp: StoragePrecision.date(milliseconds: times[index]))))
         }
-        return TrackChunk(fixes: track, next: bound.map { max($0, start + 1) })
+        return track
     }
 }
