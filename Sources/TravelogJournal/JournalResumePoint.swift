@@ -31,19 +31,23 @@ extension JournalProcessor {
     /// `process(device:from:to:)`, reading only what came after the point).
     /// - Parameters:
     ///   - resumePoints: the device's points, oldest first; updated.
-    ///   - known: the new fixes, when they are every fix stored after the newest point that stays
-    ///     valid (the caller knows what landed since, as the server's journal does): detection
-    ///     goes on from that point without reading the store. Not used when no point is left.
+    ///   - known: fixes the caller knows landed (as the server's journal knows the write path's
+    ///     batches): detection goes on from the point without reading the store when they are every
+    ///     fix stored after `knownAfter` and the point stands at or after it. Not used when no point
+    ///     is left.
+    ///   - knownAfter: how far back `known` is complete; `nil`: after the newest point before this call.
     public func process(device: Device, from: Date?, to: Date?, resumePoints: inout [JournalResumePoint],
-                        known: [Location]? = nil) async throws -> VisitChanges {
-        let kept = resumePoints.count
+                        known: [Location]? = nil, knownAfter: Date? = nil) async throws -> VisitChanges {
+        let coverage = knownAfter ?? resumePoints.last?.lastFixTime
         if let from {
             resumePoints.removeAll { point in point.lastFixTime.map { $0 >= from } ?? true }
         } else {
             resumePoints.removeAll()
         }
-        // Going on from an older point, the fixes fed after it are needed too: read them back.
-        let known = resumePoints.count == kept ? known : nil
+        // Going on from a point before what `known` covers, the fixes fed after it are needed too:
+        // read them back.
+        let covered = resumePoints.last?.lastFixTime.map { point in coverage.map { point >= $0 } ?? false } ?? false
+        let known = covered ? known : nil
         let outcome: (changes: VisitChanges, resumePoint: JournalResumePoint?)
         if let point = resumePoints.last, let lastFixTime = point.lastFixTime {
             outcome = try await detect(device: device, continuing: point, readFrom: lastFixTime, readTo: nil, known: known)
@@ -56,4 +60,50 @@ extension JournalProcessor {
         }
         return outcome.changes
     }
+
+    /// Fixes kept in a `JournalResumeState`; beyond this, an older point's fixes are read back instead.
+    public static let recentFixLimit = 200_000
+
+    /// Re-processes like `process(device:from:to:resumePoints:known:knownAfter:)` with a device's
+    /// points and the fixes it was handed since the oldest of them, so that a batch that lands
+    /// before the newest point goes on from an older one without reading anything back.
+    /// - Parameter stored: exactly the fixes this write added, when the caller knows them; `nil`
+    ///   (duplicates, a deletion) reads the store and starts the kept fixes over.
+    public func process(device: Device, from: Date?, to: Date?, state: inout JournalResumeState,
+                        stored: [Location]?) async throws -> VisitChanges {
+        let knownAfter = state.recentAfter ?? state.points.last?.lastFixTime
+        let known = stored.map { state.recent + $0 }
+        let changes = try await process(device: device, from: from, to: to, resumePoints: &state.points, known: known,
+                                        knownAfter: knownAfter)
+        if let known, let knownAfter {
+            state.recent = known
+            state.recentAfter = knownAfter
+        } else {
+            state.recent = []
+            state.recentAfter = state.points.last?.lastFixTime
+        }
+        // Only the fixes after the oldest point can be needed.
+        if let oldest = state.points.first?.lastFixTime, let after = state.recentAfter, oldest > after {
+            state.recent.removeAll { $0.timestamp <= oldest }
+            state.recentAfter = oldest
+        }
+        if state.recent.count > Self.recentFixLimit {
+            state.recent = []
+            state.recentAfter = state.points.last?.lastFixTime
+        }
+        return changes
+    }
+}
+
+/// A device's resume points and every fix stored after `recentAfter` that the caller handed over:
+/// uploads of one phone in flight together commit in any order, and a batch that lands before the
+/// newest point then goes on from an older point with these fixes instead of reading them back.
+public struct JournalResumeState: Sendable {
+    /// The points, oldest first.
+    public internal(set) var points: [JournalResumePoint] = []
+    /// Every stored fix later than `recentAfter` (none known when `recentAfter` is `nil`).
+    var recent: [Location] = []
+    var recentAfter: Date?
+
+    public init() {}
 }

@@ -31,8 +31,10 @@ struct JournalResumeTests {
     /// (uploads in flight together), processing each as the server does: with resume points.
     /// With `handingOver`, each chunk is also given as the fixes that landed (as the server's journal
     /// gives the write path's batches), so detection goes on from them without reading them back.
+    /// With `keepingState`, the chunks go through a `JournalResumeState` (as the server's journal
+    /// does), which also keeps the fixes handed over since the oldest point.
     static func chunkedVisits(_ fixes: [Location], seed: UInt64, swapping: Bool,
-                              handingOver: Bool = false) async throws -> (visits: [StoredVisit], arrivals: Int) {
+                              handingOver: Bool = false, keepingState: Bool = false) async throws -> (visits: [StoredVisit], arrivals: Int) {
         let (store, device) = try await JournalProcessorTests.prepared()
         let processor = JournalProcessor(store: store, describer: nil)
         var random = SplitMix64(seed: seed)
@@ -51,11 +53,15 @@ struct JournalResumeTests {
             }
         }
         var points: [JournalResumePoint] = []
+        var state = JournalResumeState()
         var arrivals = 0
         for chunk in chunks {
             try await JournalProcessorTests.store(chunk, in: store, device: device)
-            let changes = try await processor.process(device: device, from: chunk.first?.timestamp, to: chunk.last?.timestamp,
-                                                      resumePoints: &points, known: handingOver ? Array(chunk) : nil)
+            let changes = keepingState
+                ? try await processor.process(device: device, from: chunk.first?.timestamp, to: chunk.last?.timestamp,
+                                              state: &state, stored: Array(chunk))
+                : try await processor.process(device: device, from: chunk.first?.timestamp, to: chunk.last?.timestamp,
+                                              resumePoints: &points, known: handingOver ? Array(chunk) : nil)
             arrivals += changes.arrived.count
         }
         let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
@@ -140,6 +146,49 @@ struct JournalResumeTests {
         let rest = Array(fixes[400...])
         _ = try await processor.process(device: device, from: rest.first?.timestamp, to: rest.last?.timestamp,
                                         resumePoints: &points, known: rest)
+        let expected = try await Self.wholeDayVisits(fixes)
+        let found = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+    }
+
+    @Test("batches kept with their state, a few swapped, give exactly the visits of the whole day",
+          arguments: [(UInt64(5), true), (23, true), (71, true), (3, false)])
+    func keptState(seed: UInt64, swapping: Bool) async throws {
+        let fixes = Self.dayWithShortAbsence()
+        let expected = try await Self.wholeDayVisits(fixes)
+        let (found, arrivals) = try await Self.chunkedVisits(fixes, seed: seed, swapping: swapping, keepingState: true)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.center) == expected.map(\.visit.center))
+        #expect(found.map(\.visit.locationCount) == expected.map(\.visit.locationCount))
+        if !swapping { #expect(arrivals == 3, "each visit arrives once") }
+    }
+
+    @Test("a batch that lands before the newest point goes on from an older one with the fixes kept, reading nothing back")
+    func earlierBatchUsesKeptFixes() async throws {
+        let (store, device) = try await JournalProcessorTests.prepared()
+        let processor = JournalProcessor(store: store, describer: nil)
+        let fixes = JournalProcessorTests.dayOfFixes()
+        var state = JournalResumeState()
+        let first = Array(fixes[..<300]), second = Array(fixes[300..<400]), third = Array(fixes[400..<500])
+        try await JournalProcessorTests.store(first, in: store, device: device)
+        _ = try await processor.process(device: device, from: first.first?.timestamp, to: first.last?.timestamp, state: &state,
+                                        stored: first)
+        // Everything else lands; the third stretch is reported before the second, the rest not yet.
+        try await JournalProcessorTests.store(fixes[300...], in: store, device: device)
+        _ = try await processor.process(device: device, from: third.first?.timestamp, to: third.last?.timestamp, state: &state,
+                                        stored: third)
+        #expect(state.points.last?.lastFixTime == third.last?.timestamp)
+        _ = try await processor.process(device: device, from: second.first?.timestamp, to: second.last?.timestamp, state: &state,
+                                        stored: second)
+        // Gone back to the first point, detection was fed the second and third stretches as kept,
+        // not the store (which holds the whole day): the new point stands after the third.
+        #expect(state.points.last?.lastFixTime == third.last?.timestamp, "the store was read back")
+        // An unknown write (duplicates, a deletion) reads the store and starts the kept fixes over.
+        _ = try await processor.process(device: device, from: fixes[300].timestamp, to: fixes[300].timestamp, state: &state,
+                                        stored: nil)
+        #expect(state.points.last?.lastFixTime == fixes.last?.timestamp)
         let expected = try await Self.wholeDayVisits(fixes)
         let found = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
         #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))

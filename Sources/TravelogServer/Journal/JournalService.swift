@@ -49,7 +49,7 @@ public final class JournalService: Service, Sendable {
     let logger: Logger
     private let work = Mutex(JournalWorkQueue())
     /// Where each device's detection stood after its latest batches (touched only inside `chain`).
-    private let resumePoints = Mutex<[DeviceID: [JournalResumePoint]]>([:])
+    private let resumeStates = Mutex<[DeviceID: JournalResumeState]>([:])
     private let chain = TaskChain()
     /// Whether a wake is set to come when held-back work reaches `JournalWorkQueue.holdLimit`.
     private let holdTimerArmed = Mutex(false)
@@ -98,16 +98,16 @@ public final class JournalService: Service, Sendable {
         let items = work.withLock { $0.take(all: all, now: .now) }
         for item in items {
             do {
-                let points = resumePoints.withLock { $0.removeValue(forKey: item.device.id) } ?? []
+                let state = resumeStates.withLock { $0.removeValue(forKey: item.device.id) } ?? JournalResumeState()
                 let (changes, after) = try await exclusively(item.device) { [processor] in
-                    var points = points
-                    let changes = try await processor.process(device: item.device, from: item.from, to: item.to, resumePoints: &points,
-                                                              known: item.stored)
-                    return (changes, points)
+                    var state = state
+                    let changes = try await processor.process(device: item.device, from: item.from, to: item.to, state: &state,
+                                                              stored: item.stored)
+                    return (changes, state)
                 }
                 // Another process may work on the device next when the store is shared (PostgreSQL),
                 // and a point does not know what that process stored: keep points only when alone.
-                if !(processor.store is any ExclusiveDeviceWork) { resumePoints.withLock { $0[item.device.id] = after } }
+                if !(processor.store is any ExclusiveDeviceWork) { resumeStates.withLock { $0[item.device.id] = after } }
                 await announce(changes, device: item.device)
             } catch {
                 logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])
@@ -119,7 +119,7 @@ public final class JournalService: Service, Sendable {
     /// over).
     public func reprocess(device: Device) async throws -> VisitChanges {
         try await chain.value { [self] () async -> Result<VisitChanges, any Error> in
-            resumePoints.withLock { _ = $0.removeValue(forKey: device.id) }
+            resumeStates.withLock { _ = $0.removeValue(forKey: device.id) }
             do {
                 return .success(try await exclusively(device) { [processor] in try await processor.process(device: device) })
             } catch {
