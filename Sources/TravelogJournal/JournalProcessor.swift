@@ -76,8 +76,9 @@ public struct JournalProcessor: Sendable {
         var changes = VisitChanges()
         if let known {
             // Sorted stably: fixes of one time keep the order they were stored in, as a read gives them.
-            let ordered = known.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
-            for (_, fix) in ordered where fedUpTo.map({ fix.timestamp > $0 }) ?? true { box.ingest(fix) }
+            let ordered = known.enumerated().filter { fix in fedUpTo.map { fix.element.timestamp > $0 } ?? true }
+                .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            for (_, fix) in ordered { box.ingest(fix) }
             pending += box.takeDeparted()
         } else {
             for window in try await windows(device: device, from: readFrom, to: end) {

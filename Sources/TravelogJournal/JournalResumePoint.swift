@@ -72,7 +72,11 @@ extension JournalProcessor {
     public func process(device: Device, from: Date?, to: Date?, state: inout JournalResumeState,
                         stored: [Location]?) async throws -> VisitChanges {
         let knownAfter = state.recentAfter ?? state.points.last?.lastFixTime
-        let known = stored.map { state.recent + $0 }
+        var known: [Location]?
+        if let stored {
+            state.recent.append(contentsOf: stored)
+            known = state.recent
+        }
         let changes = try await process(device: device, from: from, to: to, resumePoints: &state.points, known: known,
                                         knownAfter: knownAfter)
         if let known, let knownAfter {

@@ -38,18 +38,18 @@ struct JournalWorkQueue {
     private(set) var hasHeldWork = false
 
     mutating func add(device: Device, from: Date, to: Date, stored: [Location]?, at now: ContinuousClock.Instant) {
-        guard var item = pending[device.id] else {
+        guard pending[device.id] != nil else {
             pending[device.id] = Item(device: device, from: from, to: to, stored: stored, since: now)
             return
         }
-        item.from = min(item.from, from)
-        item.to = max(item.to, to)
-        if let known = item.stored, let stored, known.count + stored.count <= Self.knownLimit {
-            item.stored = known + stored
+        // In place: a copy of the fixes gathered so far for every batch added cost more than the batch.
+        pending[device.id]!.from = min(pending[device.id]!.from, from)
+        pending[device.id]!.to = max(pending[device.id]!.to, to)
+        if let stored, let count = pending[device.id]!.stored?.count, count + stored.count <= Self.knownLimit {
+            pending[device.id]!.stored!.append(contentsOf: stored)
         } else {
-            item.stored = nil
+            pending[device.id]!.stored = nil
         }
-        pending[device.id] = item
     }
 
     mutating func beginWrite(userID: UserID) -> JournalWriteHold {
