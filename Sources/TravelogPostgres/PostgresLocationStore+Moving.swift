@@ -152,7 +152,8 @@ extension PostgresLocationStore: StoreTableAccess {
                 CREATE TABLE IF NOT EXISTS move_deferred_indexes (name text PRIMARY KEY, definition text NOT NULL)
                 """, logger: logger)
             let indexes = try await connection.query("""
-                SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                SELECT c.relname, regexp_replace(pg_get_indexdef(i.indexrelid), '^(CREATE INDEX \\S+ ON )ONLY ', '\\1')
+                FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
                 WHERE i.indrelid = 'locations'::regclass AND NOT i.indisunique
                 """, logger: logger).collect()
             for index in indexes {
@@ -181,7 +182,9 @@ extension PostgresLocationStore: StoreTableAccess {
                 let definitions = try await connection.query("SELECT definition FROM move_deferred_indexes ORDER BY name",
                                                              logger: logger).collect()
                 for row in definitions {
-                    // As pg_get_indexdef wrote it, so the same index in the same schema.
+                    // As pg_get_indexdef wrote it (without its ONLY, which would build the index of
+                    // the partitioned table alone, invalid, and none of its partitions'), so the
+                    // same index in the same schema.
                     let definition = try row.decode(String.self)
                     try await connection.query(PostgresQuery(unsafeSQL: definition), logger: logger)
                 }
