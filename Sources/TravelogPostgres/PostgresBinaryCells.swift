@@ -89,17 +89,15 @@ struct PostgresBinaryCells {
     private mutating func array<Element>(_ type: PostgresDataType, of element: PostgresDataType, width: Int32,
                                          _ read: (inout ByteBuffer) -> Element?) throws(StoreError) -> [Element] {
         guard var bytes = try next(type) else { return [] }
-        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
-              let elementType = bytes.readInteger(as: UInt32.self) else { throw malformed(type, bytes) }
-        guard elementType == element.rawValue else {
-            throw .database(operation: operation, message: "an array of \(PostgresDataType(elementType)), not of \(element)")
+        guard let (elementType, count) = Self.readArrayHeader(from: &bytes) else { throw malformed(type, bytes) }
+        guard count > 0 else { return [] }
+        guard elementType == element else {
+            throw .database(operation: operation, message: "an array of \(elementType), not of \(element)")
         }
-        if dimensions == 0 { return [] }
         // Each element: its length, then its value; a NULL (length -1, no value) makes the sizes differ.
-        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0, bytes.readInteger(as: Int32.self) != nil,
-              bytes.readableBytes == Int(count) * Int(4 + width) else { throw malformed(type, bytes) }
+        guard bytes.readableBytes == count * Int(4 + width) else { throw malformed(type, bytes) }
         var elements: [Element] = []
-        elements.reserveCapacity(Int(count))
+        elements.reserveCapacity(count)
         for _ in 0..<count {
             guard bytes.readInteger(as: Int32.self) == width, let value = read(&bytes) else { throw malformed(type, bytes) }
             elements.append(value)
@@ -132,14 +130,9 @@ struct PostgresBinaryCells {
         let cell = try nextCell()
         guard var bytes = cell.bytes else { return [] }
         let malformed = StoreError.database(operation: operation, message: "column \(cell.columnName) is not a well-formed array")
-        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
-              let elementOID = bytes.readInteger(as: UInt32.self) else { throw malformed }
-        if dimensions == 0 { return [] }
-        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0,
-              bytes.readInteger(as: Int32.self) != nil else { throw malformed }
-        let elementType = PostgresDataType(elementOID)
+        guard let (elementType, count) = Self.readArrayHeader(from: &bytes) else { throw malformed }
         var values: [StoreValue] = []
-        values.reserveCapacity(Int(count))
+        values.reserveCapacity(count)
         for _ in 0..<count {
             guard let length = bytes.readInteger(as: Int32.self), Int(length) <= bytes.readableBytes else { throw malformed }
             if length < 0 {
@@ -154,6 +147,19 @@ struct PostgresBinaryCells {
         }
         guard bytes.readableBytes == 0 else { throw malformed }
         return values
+    }
+
+    /// Reads the header of a one-dimensional array in binary form (`array_send`'s: dimensions, a
+    /// has-nulls flag, the element type, then the length and lower bound of the dimension), up to
+    /// its first element. - Returns: the element type and the count (0 for no dimensions), `nil`
+    /// when malformed or of more dimensions.
+    private static func readArrayHeader(from bytes: inout ByteBuffer) -> (elementType: PostgresDataType, count: Int)? {
+        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
+              let elementType = bytes.readInteger(as: UInt32.self) else { return nil }
+        if dimensions == 0 { return (PostgresDataType(elementType), 0) }
+        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0,
+              bytes.readInteger(as: Int32.self) != nil else { return nil }
+        return (PostgresDataType(elementType), Int(count))
     }
 
     /// Reads a value of `type`, `length` bytes in binary form, as a move carries it; `nil` (having
