@@ -63,6 +63,8 @@ extension JournalProcessor {
 
     /// Fixes kept in a `JournalResumeState`; beyond this, an older point's fixes are read back instead.
     public static let recentFixLimit = 200_000
+    /// A `JournalResumeState` keeps the fixes after this many points back from the newest.
+    public static let recentDepth = 4
 
     /// Re-processes like `process(device:from:to:resumePoints:known:knownAfter:)` with a device's
     /// points and the fixes it was handed since the oldest of them, so that a batch that lands
@@ -72,22 +74,24 @@ extension JournalProcessor {
     public func process(device: Device, from: Date?, to: Date?, state: inout JournalResumeState,
                         stored: [Location]?) async throws -> VisitChanges {
         let knownAfter = state.recentAfter ?? state.points.last?.lastFixTime
-        var known: [Location]?
-        if let stored {
-            state.recent.append(contentsOf: stored)
-            known = state.recent
-        }
+        if let stored { state.recent.append(contentsOf: stored) }
+        // Handed over without a copy: nothing else holds the fixes while they are processed.
+        var known = stored == nil ? nil : state.recent
+        if known != nil { state.recent = [] }
         let changes = try await process(device: device, from: from, to: to, resumePoints: &state.points, known: known,
                                         knownAfter: knownAfter)
-        if let known, let knownAfter {
-            state.recent = known
+        if known != nil, let knownAfter {
+            swap(&state.recent, &known!)
             state.recentAfter = knownAfter
         } else {
             state.recent = []
             state.recentAfter = state.points.last?.lastFixTime
         }
-        // Only the fixes after the oldest point can be needed.
-        if let oldest = state.points.first?.lastFixTime, let after = state.recentAfter, oldest > after {
+        known = nil
+        // Only the fixes after the point `recentDepth` from the newest are kept: uploads in flight
+        // together are a few batches apart, and each kept fix is copied again as the rest move up.
+        let depth = min(Self.recentDepth, state.points.count)
+        if depth > 0, let oldest = state.points[state.points.count - depth].lastFixTime, let after = state.recentAfter, oldest > after {
             state.recent.removeAll { $0.timestamp <= oldest }
             state.recentAfter = oldest
         }

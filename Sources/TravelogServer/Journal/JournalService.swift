@@ -98,9 +98,9 @@ public final class JournalService: Service, Sendable {
         let items = work.withLock { $0.take(all: all, now: .now) }
         for item in items {
             do {
-                let state = resumeStates.withLock { $0.removeValue(forKey: item.device.id) } ?? JournalResumeState()
                 let (changes, after) = try await exclusively(item.device) { [processor] in
-                    var state = state
+                    // Taken out here, so that the state's fixes have one owner and grow in place.
+                    var state = self.resumeStates.withLock { $0.removeValue(forKey: item.device.id) } ?? JournalResumeState()
                     let changes = try await processor.process(device: item.device, from: item.from, to: item.to, state: &state,
                                                               stored: item.stored)
                     return (changes, state)
