@@ -86,15 +86,22 @@ struct PostgresAreaIndexTests {
         #expect(try await memory.locations(LocationQuery(userID: users[1].1, area: Self.boxes[0])).count > 20)
     }
 
-    @Test("the cover holds every fix of the box; the box as a geography polygon would not",
-          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
-    func coverIsASuperset() async throws {
+    /// A store in a schema of its own (named, for sessions that look at its plans) with ada and her phone.
+    static func adasStore() async throws -> (url: PostgresConnectionURL, schema: String, store: PostgresLocationStore,
+                                             ada: User, phone: Device) {
         let url = try #require(PostgresTestServer.url)
         let schema = PostgresTestServer.newSchemaName()
         let store = try await PostgresTestServer.makeStore(schema: schema)
-        defer { store.close() }
         let ada = try await store.addUser(named: "ada")
         let phone = try await store.addDevice(named: "phone", userID: ada.id)
+        return (url, schema, store, ada, phone)
+    }
+
+    @Test("the cover holds every fix of the box; the box as a geography polygon would not",
+          .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
+    func coverIsASuperset() async throws {
+        let (url, schema, store, ada, phone) = try await Self.adasStore()
+        defer { store.close() }
         _ = try await store.insert(Self.fixes(device: phone.id))
         let postgis = store.postgisSchema
         let (coverMisses, polygonMisses) = try await PostgresQueryPlanTests.session(url, schema: schema) { connection in
@@ -124,12 +131,8 @@ struct PostgresAreaIndexTests {
     @Test("an area query on one user's many rows reads the GiST index and is narrowed to the user",
           .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: skipped)))
     func usesTheIndex() async throws {
-        let url = try #require(PostgresTestServer.url)
-        let schema = PostgresTestServer.newSchemaName()
-        let store = try await PostgresTestServer.makeStore(schema: schema)
+        let (url, schema, store, ada, phone) = try await Self.adasStore()
         defer { store.close() }
-        let ada = try await store.addUser(named: "ada")
-        let phone = try await store.addDevice(named: "phone", userID: ada.id)
         let bob = try await store.addUser(named: "bob")
         let bobsPhone = try await store.addDevice(named: "phone", userID: bob.id)
         // 40,000 fixes of ada's spread over a 20° square, a few of bob's.
