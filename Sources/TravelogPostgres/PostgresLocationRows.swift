@@ -124,8 +124,8 @@ enum PostgresLocationRows {
             let joiner = area.west <= area.east ? "AND" : "OR"
             conditions.append("(longitude_e7 >= \(parameter(StoragePrecision.e7(area.west))) \(joiner) longitude_e7 <= \(parameter(StoragePrecision.e7(area.east))))")
             // The exact filter above decides; this lets the GiST index find the candidates.
-            if let cover = PostgresAreaPrefilter.cover(of: area) {
-                conditions.append("position OPERATOR(\(postgis).&&) \(postgis).ST_GeogFromText(\(parameter(cover)))")
+            if let prefilter = PostgresAreaPrefilter.condition(area, postgis: postgis, parameter: { parameter($0) }) {
+                conditions.append(prefilter)
             }
         }
         let order = query.newestFirst ? "DESC" : "ASC"

@@ -43,7 +43,8 @@ struct PostgresLocationStoreTests {
         #expect(try await b.user(named: "ada") == ada)
         let applied = try await Self.strings(url, schema, "SELECT identifier FROM travelog_migrations ORDER BY identifier")
         #expect(applied == ["001_accounts_and_locations", "002_journal_notifications_quarantine", "003_regions",
-                            "004_locations_without_device_key", "005_locations_geography"])
+                            "004_locations_without_device_key", "005_locations_geography",
+                            "006_locations_position_planar_index"])
         a.close()
         b.close()
     }
