@@ -136,17 +136,16 @@ extension PostgresLocationStore: StoreTableAccess {
         }
     }
 
-    /// Before copying into a new destination (`locations` empty): drops the B-tree indexes of
-    /// `locations` other than its unique key, keeping their definitions in `move_deferred_indexes`,
-    /// in one transaction; `finishMove` builds them again once over all the rows. A B-tree is built
-    /// by sorting: 1M locations, `locations_by_import` kept up row by row during a COPY cost 4.5 s
-    /// of the server, built afterwards 1 s (2026-11-27, load 13). The unique key stays, as the
-    /// store's idempotency key; so do BRIN (cheap to keep up) and the GiST index on `position`,
-    /// whose build on geography inserts row by row all the same (18.7 s afterwards against 16.4 s
-    /// during the COPY, 1M locations) and is better done while the client reads the next batch.
+    /// Before copying into a new destination (`locations` empty): drops the B-tree and GiST
+    /// indexes of `locations` other than its unique key, keeping their definitions in
+    /// `move_deferred_indexes`, in one transaction; `finishMove` builds them again once over all
+    /// the rows. Both are built by sorting (GiST on the `geometry` of migration 006): 4M
+    /// locations, the GiST index kept up row by row during the COPY cost the server about 60 s,
+    /// built afterwards 9 s; 1M, `locations_by_import` 4.5 s against 1 s (2026-11-27). The unique
+    /// key stays, as the store's idempotency key; so does BRIN (cheap to keep up).
     /// An interrupted move leaves the table of definitions behind, so the move run again builds
     /// them all the same; a store opened on the half-moved database meanwhile is slower to read
-    /// imports, never wrong.
+    /// imports and map areas, never wrong.
     public func prepareMove() async throws(StoreError) {
         let operation = "deferring the indexes of locations"
         let empty = try await rows(operation, "SELECT NOT EXISTS (SELECT 1 FROM locations)").first
@@ -158,7 +157,7 @@ extension PostgresLocationStore: StoreTableAccess {
             let indexes = try await connection.query("""
                 SELECT c.relname, regexp_replace(pg_get_indexdef(i.indexrelid), '^(CREATE INDEX \\S+ ON )ONLY ', '\\1')
                 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
-                WHERE i.indrelid = 'locations'::regclass AND NOT i.indisunique AND a.amname = 'btree'
+                WHERE i.indrelid = 'locations'::regclass AND NOT i.indisunique AND a.amname IN ('btree', 'gist')
                 """, logger: logger).collect()
             for index in indexes {
                 let (name, definition) = try index.decode((String, String).self)
