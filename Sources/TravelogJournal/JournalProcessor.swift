@@ -53,7 +53,7 @@ public struct JournalProcessor: Sendable {
     func run(device: Device, from: Date?, to: Date?) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
         let (start, end) = try await stretch(device: device, from: from, to: to)
         return try await detect(device: device, continuing: JournalResumePoint(detector: VisitDetector(tuning: tuning), anchor: start),
-                                readFrom: start, readTo: end)
+                                readFrom: start, readTo: end, reportedUpTo: to)
     }
 
     /// Feeds the device's fixes from `readFrom` to `end` (those after `state.lastFixTime` only) to
@@ -63,20 +63,30 @@ public struct JournalProcessor: Sendable {
     /// A long stretch (an imported history of years) is read a window of `windowSeconds` at a time,
     /// and the visits that nothing later can change are stored as soon as `flushVisitCount` of them
     /// are waiting, so that memory stays bounded by a window's visits, not by the history's.
-    /// - Parameter known: the fixes of that stretch when the caller has them in memory (every
-    ///   stored fix after `state.lastFixTime`, in any order): fed instead of reading the store.
+    /// - Parameters:
+    ///   - known: the fixes of that stretch when the caller has them in memory (every stored fix
+    ///     after `state.lastFixTime`, in any order): fed instead of reading the store, except those
+    ///     the point's `readAhead` says were fed already.
+    ///   - reportedUpTo: the newest fix the caller reported; a read of the store that goes past it
+    ///     notes what it found there in the resume point's `readAhead`.
     /// - Returns: the changes, and where detection stands when `end` is the end of the data.
     func detect(device: Device, continuing state: JournalResumePoint, readFrom: Date?, readTo end: Date?,
-                known: [Location]? = nil) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
+                known: [Location]? = nil, reportedUpTo: Date? = nil) async throws -> (changes: VisitChanges, resumePoint: JournalResumePoint?) {
         let box = DetectionBox(state.detector, latestFix: state.lastFixTime)
         let fedUpTo = state.lastFixTime
+        let fedAhead = state.readAhead?.keys ?? []
+        let ahead = ReadAheadBox(after: known == nil ? reportedUpTo : nil)
         // Visits found and not stored yet, in time order, and where the stored journal stops being final.
         var pending = state.openVisits
         var anchor = state.anchor
         var changes = VisitChanges()
         if let known {
             // Sorted stably: fixes of one time keep the order they were stored in, as a read gives them.
-            let ordered = known.enumerated().filter { fix in fedUpTo.map { fix.element.timestamp > $0 } ?? true }
+            let ordered = known.enumerated()
+                .filter { fix in
+                    (fedUpTo.map { fix.element.timestamp > $0 } ?? true)
+                        && (fedAhead.isEmpty || !fedAhead.contains(LocationKey(deviceID: device.id, location: fix.element)))
+                }
                 .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             for (_, fix) in ordered { box.ingest(fix) }
             pending += box.takeDeparted()
@@ -88,7 +98,10 @@ public struct JournalProcessor: Sendable {
                 // Detection needs only time, coordinate and accuracy: the narrow read (on PostgreSQL,
                 // binary arrays instead of every row's 14 cells decoded one by one).
                 try await store.forEachTrackBatch(query, batchSize: 20_000) { batch in
-                    for fix in batch where fedUpTo.map({ fix.timestamp > $0 }) ?? true { box.ingest(fix) }
+                    for fix in batch where fedUpTo.map({ fix.timestamp > $0 }) ?? true {
+                        box.ingest(fix)
+                        ahead.note(fix, deviceID: device.id)
+                    }
                 }
                 pending += box.takeDeparted()
                 guard pending.count >= flushVisitCount else { continue }
@@ -114,7 +127,7 @@ public struct JournalProcessor: Sendable {
         guard end == nil, let latest = box.latestFix else { return (changes, nil) }
         let open = merger.openTail(pending)
         return (changes, JournalResumePoint(detector: box.detector, anchor: open.first?.arrival ?? anchor,
-                                            openVisits: Array(open), lastFixTime: latest))
+                                            openVisits: Array(open), lastFixTime: latest, readAhead: ahead.found))
     }
 
     /// The time windows to read `[from, to)` in: one when the device's fixes there span less than
@@ -223,6 +236,31 @@ public struct JournalProcessor: Sendable {
             }
         }
         try await store.assignPlaces(assignments)
+    }
+}
+
+/// The fixes a read of the store found after the newest one the caller reported, touched only from
+/// the store's reading thread; gives up (nil) beyond `JournalResumePoint.ReadAhead.limit`.
+private final class ReadAheadBox: @unchecked Sendable {
+    let after: Date?
+    var keys: Set<LocationKey> = []
+    var overflowed = false
+
+    init(after: Date?) { self.after = after }
+
+    func note(_ fix: Location, deviceID: DeviceID) {
+        guard let after, !overflowed, fix.timestamp > after else { return }
+        guard keys.count < JournalResumePoint.ReadAhead.limit else {
+            overflowed = true
+            keys = []
+            return
+        }
+        keys.insert(LocationKey(deviceID: deviceID, location: fix))
+    }
+
+    var found: JournalResumePoint.ReadAhead? {
+        guard let after, !overflowed, !keys.isEmpty else { return nil }
+        return JournalResumePoint.ReadAhead(after: after, keys: keys)
     }
 }
 

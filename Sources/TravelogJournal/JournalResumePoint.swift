@@ -19,6 +19,28 @@ public struct JournalResumePoint: Sendable {
     var openVisits: [Visit] = []
     /// Every fix at or before this time has been fed to the detector (`nil`: none yet).
     public internal(set) var lastFixTime: Date?
+    /// The fixes a read of the store fed after the newest fix the caller had reported: batches
+    /// stored while the journal was behind, which the caller reports next.
+    var readAhead: ReadAhead?
+
+    /// Fixes fed from the store after `after`, each by its identity.
+    struct ReadAhead: Sendable {
+        /// Beyond this many fixes read ahead, none are noted (the point is then dropped as before).
+        static let limit = 200_000
+        let after: Date
+        let keys: Set<LocationKey>
+    }
+
+    /// Whether the point still stands for a batch of `known` fixes starting at `from`: every fix
+    /// before the point is one it was fed already (found by reading ahead of what was reported).
+    /// A journal that is behind reads batches stored after its work was taken; they are reported
+    /// next, starting before this point, and would otherwise drop it and read everything back.
+    func hasFed(_ known: [Location], from: Date, deviceID: DeviceID) -> Bool {
+        guard let readAhead, let lastFixTime, from > readAhead.after else { return false }
+        return known.allSatisfy { fix in
+            fix.timestamp > lastFixTime || readAhead.keys.contains(LocationKey(deviceID: deviceID, location: fix))
+        }
+    }
 }
 
 extension JournalProcessor {
@@ -40,7 +62,10 @@ extension JournalProcessor {
                         known: [Location]? = nil, knownAfter: Date? = nil) async throws -> VisitChanges {
         let coverage = knownAfter ?? resumePoints.last?.lastFixTime
         if let from {
+            let standing = known.flatMap { known in resumePoints.last.map { $0.hasFed(known, from: from, deviceID: device.id) } } ?? false
+            let newest = standing ? resumePoints.popLast() : nil
             resumePoints.removeAll { point in point.lastFixTime.map { $0 >= from } ?? true }
+            if let newest { resumePoints.append(newest) }
         } else {
             resumePoints.removeAll()
         }
@@ -50,7 +75,8 @@ extension JournalProcessor {
         let known = covered ? known : nil
         let outcome: (changes: VisitChanges, resumePoint: JournalResumePoint?)
         if let point = resumePoints.last, let lastFixTime = point.lastFixTime {
-            outcome = try await detect(device: device, continuing: point, readFrom: lastFixTime, readTo: nil, known: known)
+            outcome = try await detect(device: device, continuing: point, readFrom: lastFixTime, readTo: nil, known: known,
+                                       reportedUpTo: to)
         } else {
             outcome = try await run(device: device, from: from, to: to)
         }

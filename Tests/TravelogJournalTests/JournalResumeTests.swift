@@ -194,4 +194,33 @@ struct JournalResumeTests {
         #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
         #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
     }
+
+    @Test("a journal that is behind reads batches stored after its work was taken, and goes on from them when they are reported")
+    func readAheadIsNotReadAgain() async throws {
+        let (store, device) = try await JournalProcessorTests.prepared()
+        let processor = JournalProcessor(store: store, describer: nil)
+        let fixes = JournalProcessorTests.dayOfFixes()
+        var state = JournalResumeState()
+        let first = Array(fixes[..<300]), second = Array(fixes[300..<400]), third = Array(fixes[400..<500])
+        // The second batch lands before the first is processed: the first run reads it too.
+        try await JournalProcessorTests.store(first + second, in: store, device: device)
+        _ = try await processor.process(device: device, from: first.first?.timestamp, to: first.last?.timestamp, state: &state,
+                                        stored: first)
+        #expect(state.points.last?.lastFixTime == second.last?.timestamp, "the run read to the end of the data")
+        // The second is reported while the third has landed, unreported: going on from the point, the
+        // second's fixes were fed already and the third is not read.
+        try await JournalProcessorTests.store(third, in: store, device: device)
+        _ = try await processor.process(device: device, from: second.first?.timestamp, to: second.last?.timestamp, state: &state,
+                                        stored: second)
+        #expect(state.points.last?.lastFixTime == second.last?.timestamp, "the store was read back")
+        let rest = Array(fixes[400...])
+        try await JournalProcessorTests.store(Array(fixes[500...]), in: store, device: device)
+        _ = try await processor.process(device: device, from: rest.first?.timestamp, to: rest.last?.timestamp, state: &state,
+                                        stored: rest)
+        let expected = try await Self.wholeDayVisits(fixes)
+        let found = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(found.map(\.visit.arrival) == expected.map(\.visit.arrival))
+        #expect(found.map(\.visit.departure) == expected.map(\.visit.departure))
+        #expect(found.map(\.visit.locationCount) == expected.map(\.visit.locationCount), "no fix was fed twice")
+    }
 }
