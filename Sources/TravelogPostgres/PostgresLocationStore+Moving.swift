@@ -174,40 +174,25 @@ extension PostgresLocationStore: StoreTableAccess {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Builds the indexes `prepareMove` deferred, each on a connection of its own and at once (on
-    /// two cores the B-trees are done while the GiST index is built), moves every id counter past
-    /// the largest id stored, and refreshes the planner's statistics (after the indexes, so that
-    /// the GiST index's expression has its own). Each index is built in one transaction with the
-    /// removal of its definition, so a move interrupted here builds the others when run again.
+    /// Builds the indexes `prepareMove` deferred, moves every id counter past the largest id
+    /// stored, and refreshes the planner's statistics.
     public func finishMove() async throws(StoreError) {
-        let operation = "building the deferred indexes"
-        let deferred = try await rows(operation, """
+        let deferred = try await rows("building the deferred indexes", """
             SELECT EXISTS (SELECT 1 FROM pg_class WHERE relname = 'move_deferred_indexes' AND relnamespace = current_schema()::regnamespace)
             """).first
-        if try Self.decode(deferred, as: Bool.self, operation) {
-            var definitions: [(name: String, definition: String)] = []
-            for row in try await rows(operation, "SELECT name, definition FROM move_deferred_indexes ORDER BY name") {
-                definitions.append(try Self.decode(row, as: (String, String).self, operation))
-            }
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (name, definition) in definitions {
-                        group.addTask {
-                            _ = try await self.transaction("building index \(name)") { connection in
-                                // As pg_get_indexdef wrote it (without its ONLY, which would build the
-                                // index of the partitioned table alone, invalid, and none of its
-                                // partitions'), so the same index in the same schema.
-                                try await connection.query(PostgresQuery(unsafeSQL: definition), logger: self.logger)
-                                try await connection.query("DELETE FROM move_deferred_indexes WHERE name = \(name)", logger: self.logger)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
+        if try Self.decode(deferred, as: Bool.self, "building the deferred indexes") {
+            _ = try await transaction("building the deferred indexes") { connection in
+                let definitions = try await connection.query("SELECT definition FROM move_deferred_indexes ORDER BY name",
+                                                             logger: logger).collect()
+                for row in definitions {
+                    // As pg_get_indexdef wrote it (without its ONLY, which would build the index of
+                    // the partitioned table alone, invalid, and none of its partitions'), so the
+                    // same index in the same schema.
+                    let definition = try row.decode(String.self)
+                    try await connection.query(PostgresQuery(unsafeSQL: definition), logger: logger)
                 }
-            } catch {
-                throw error as? StoreError ?? .database(operation: operation, message: "\(error)")
+                try await connection.query("DROP TABLE move_deferred_indexes", logger: logger)
             }
-            _ = try await rows(operation, "DROP TABLE move_deferred_indexes")
         }
         for table in StoreTable.all where table.columns.contains(where: { $0.name == "id" }) {
             _ = try await rows("moving the ids of \(table.name)", """

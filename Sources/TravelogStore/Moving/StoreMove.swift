@@ -37,18 +37,9 @@ public struct StoreMove: Sendable {
             reports.append(StoreMoveReport(table: table.name, source: copied.checksum, copiedRowCount: copied.stored,
                                            destination: StoreTableChecksum()))
         }
-        // The destination finishes (PostgreSQL builds the indexes it deferred, SQLite its day
-        // boxes) while its rows are verified: neither changes a moved row, and the verification
-        // reads through the key that was kept up. 4M locations into PostgreSQL: 12 s of index
-        // builds and 11 s of verification, one after the other before (2026-11-27).
-        async let finishing: Void = destination.finishMove()
+        try await destination.finishMove()
         for (index, table) in StoreTable.all.enumerated() {
             reports[index].destination = try await Self.checksum(of: table, in: destination, batchRowCount: batchRowCount)
-        }
-        do {
-            try await finishing
-        } catch {
-            throw error as? StoreError ?? .database(operation: "finishing the move", message: "\(error)")
         }
         return reports
     }

@@ -31,8 +31,7 @@ public protocol StoreTableAccess: Sendable {
     func prepareMove() async throws(StoreError)
 
     /// Makes the store whole after rows were appended: rebuilds what it derives from them and moves
-    /// its id counters past the ids appended. `StoreMove` verifies the rows meanwhile, so it must
-    /// not change them.
+    /// its id counters past the ids appended.
     func finishMove() async throws(StoreError)
 }
 
