@@ -74,8 +74,9 @@ struct GeoJSONProperties {
 
     /// Reads the members of a `properties` object, after its `{`, up to and including its `}`.
     mutating func read(from parser: inout JSONParser) throws {
+        let table = Key.table
         while try parser.nextKey() {
-            guard let key = parser.key(in: Key.table) else {
+            guard let key = parser.key(in: table) else {
                 try parser.skipValue()
                 continue
             }

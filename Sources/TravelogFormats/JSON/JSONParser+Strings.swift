@@ -10,6 +10,10 @@ extension JSONParser {
         var start = position
         var index = position
         while true {
+            // Eight bytes at a time while none needs a look (most of every key and value).
+            while end - index >= 8, !Self.mayNeedALook(UnsafeRawPointer(buffer + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+            }
             while index < end {
                 let byte = buffer[index]
                 if byte == Self.quote {
@@ -51,6 +55,19 @@ extension JSONParser {
             index -= shift
             guard gotMore else { throw syntaxError(.unexpectedEndOfInput(inside: .string), at: end) }
         }
+    }
+
+    /// Whether any of eight bytes may be a quote, a backslash, a control character or part of a
+    /// multi-byte character (SWAR: each test sets the high bit of a byte that matches; a borrow may
+    /// also flag a byte above a match, which only costs a look byte by byte).
+    @inline(__always)
+    static func mayNeedALook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(Self.quote)), backslashes = word ^ (ones &* UInt64(Self.backslash))
+        let zeroQuote = (quotes &- ones) & ~quotes
+        let zeroBackslash = (backslashes &- ones) & ~backslashes
+        let control = word &- ones &* 0x20
+        return (zeroQuote | zeroBackslash | control | word) & highs != 0
     }
 
     /// Continues a string at `position`, a backslash, copying what it decodes to the scratch buffer.
