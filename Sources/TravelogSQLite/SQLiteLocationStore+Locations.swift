@@ -7,7 +7,9 @@ extension SQLiteLocationStore {
     public func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary {
         try await write("storing locations") { db throws(StoreError) in
             do {
-                let known = try Set(Int64.fetchAll(db, sql: "SELECT id FROM devices"))
+                // Only the batch's devices (nearly always one), not every device of every user.
+                let ids = Set(batch.map(\.deviceID.rawValue))
+                let known = try Set(Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"))
                 if let unknown = batch.first(where: { !known.contains($0.deviceID.rawValue) }) {
                     throw StoreError.unknownDevice(unknown.deviceID)
                 }
