@@ -5,29 +5,61 @@ import TravelogStore
 
 extension SQLiteLocationStore {
     public func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary {
-        try await write("storing locations") { db throws(StoreError) in
-            do {
-                // Only the batch's devices (nearly always one), not every device of every user.
-                let ids = Set(batch.map(\.deviceID.rawValue))
-                let known = try Set(Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"))
-                if let unknown = batch.first(where: { !known.contains($0.deviceID.rawValue) }) {
-                    throw StoreError.unknownDevice(unknown.deviceID)
+        try await insertQueue.insert(batch) { [self] batches in await insertTogether(batches) }
+    }
+
+    /// Stores batches in one transaction (`SQLiteInsertQueue`): one alone as it is, several each in a
+    /// savepoint, so that a batch that fails leaves the others stored. A result per batch, in order.
+    func insertTogether(_ batches: [[StoredLocation]]) async -> [Result<InsertSummary, StoreError>] {
+        do throws(StoreError) {
+            return try await write("storing locations") { db throws(StoreError) in
+                guard batches.count > 1 else { return [.success(try Self.insert(batches[0], in: db))] }
+                return batches.map { batch in
+                    var result: Result<InsertSummary, StoreError> = .failure(.database(operation: "storing locations", message: "not run"))
+                    do {
+                        try db.inSavepoint {
+                            do throws(StoreError) {
+                                result = .success(try Self.insert(batch, in: db))
+                                return .commit
+                            } catch {
+                                result = .failure(error)
+                                return .rollback
+                            }
+                        }
+                    } catch {
+                        result = .failure(.database(operation: "storing locations", message: String(describing: error)))
+                    }
+                    return result
                 }
-                let writer = try LocationRowWriter(db: db)
-                var summary = InsertSummary()
-                summary.inserted = try writer.insert(batch)
-                summary.duplicates = batch.count - summary.inserted
-                try writer.flushDays()
-                let now = StoragePrecision.milliseconds(Date())
-                for importID in Set(batch.compactMap(\.importID)) {
-                    try db.execute(sql: "UPDATE imports SET heartbeat_ms = ? WHERE id = ?", arguments: [now, importID.rawValue])
-                }
-                return summary
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw .database(operation: "storing locations", message: String(describing: error))
             }
+        } catch {
+            return batches.map { _ in .failure(error) }
+        }
+    }
+
+    /// Inserts one batch inside the open transaction.
+    private static func insert(_ batch: [StoredLocation], in db: Database) throws(StoreError) -> InsertSummary {
+        do {
+            // Only the batch's devices (nearly always one), not every device of every user.
+            let ids = Set(batch.map(\.deviceID.rawValue))
+            let known = try Set(Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"))
+            if let unknown = batch.first(where: { !known.contains($0.deviceID.rawValue) }) {
+                throw StoreError.unknownDevice(unknown.deviceID)
+            }
+            let writer = try LocationRowWriter(db: db)
+            var summary = InsertSummary()
+            summary.inserted = try writer.insert(batch)
+            summary.duplicates = batch.count - summary.inserted
+            try writer.flushDays()
+            let now = StoragePrecision.milliseconds(Date())
+            for importID in Set(batch.compactMap(\.importID)) {
+                try db.execute(sql: "UPDATE imports SET heartbeat_ms = ? WHERE id = ?", arguments: [now, importID.rawValue])
+            }
+            return summary
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(operation: "storing locations", message: String(describing: error))
         }
     }
 

@@ -9,6 +9,8 @@ public final class SQLiteLocationStore: TravelogStore {
     /// The database file's path.
     public let path: String
     let pool: DatabasePool
+    /// Batches of locations waiting for the writer, stored together (group commit).
+    let insertQueue = SQLiteInsertQueue()
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations. The file,
     /// its WAL and `-shm` are readable by their owner only (`OwnerOnlyFiles`).

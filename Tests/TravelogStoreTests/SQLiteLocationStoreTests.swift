@@ -23,6 +23,55 @@ struct SQLiteLocationStoreTests {
         #expect(try await reopened.storageSizeBytes() ?? 0 > 0)
     }
 
+    @Test("batches stored at the same time share transactions, and one that fails leaves the others stored")
+    func concurrentBatches() async throws {
+        let store = try SQLiteLocationStore(path: StoreFactory.temporaryDatabasePath())
+        let ada = try await store.addUser(named: "ada")
+        let phone = try await store.addDevice(named: "phone", userID: ada.id)
+        let missing = DeviceID(rawValue: phone.id.rawValue + 1000)
+        // 40 batches of 20 fixes at once; every eighth names a device that does not exist, and every
+        // fifth repeats the fixes of the batch before it.
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Result<InsertSummary, StoreError>).self) { group in
+            for index in 0..<40 {
+                let fixes = (0..<20).map { second in
+                    LocationStoreConformanceTests.fix(1, 2, secondsAfter: Double((index % 5 == 4 ? index - 1 : index) * 20 + second))
+                }
+                let device = index % 8 == 7 ? missing : phone.id
+                group.addTask {
+                    do throws(StoreError) {
+                        return (index, .success(try await store.insert(fixes.map { StoredLocation(deviceID: device, location: $0, source: .overland) })))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int: Result<InsertSummary, StoreError>]()) { $0[$1.0] = $1.1 }
+        }
+        var insertedTotal = 0
+        for index in 0..<40 {
+            let outcome = try #require(outcomes[index])
+            if index % 8 == 7 {
+                guard case .failure(.unknownDevice(let device)) = outcome else {
+                    Issue.record("batch \(index): \(outcome)")
+                    continue
+                }
+                #expect(device == missing)
+            } else {
+                let summary = try outcome.get()
+                #expect(summary.inserted + summary.duplicates == 20, "batch \(index)")
+                insertedTotal += summary.inserted
+            }
+        }
+        // Distinct fix times among the good batches: a repeating batch adds what its twin did not.
+        var distinct = Set<Int>()
+        for index in 0..<40 where index % 8 != 7 {
+            distinct.formUnion(((index % 5 == 4 ? index - 1 : index) * 20)..<((index % 5 == 4 ? index - 1 : index) * 20 + 20))
+        }
+        let stored = try await store.locations(LocationQuery(userID: ada.id))
+        #expect(stored.count == distinct.count)
+        #expect(insertedTotal == distinct.count, "each fix counted once as inserted, the repeats as duplicates")
+    }
+
     @Test("a file that is not a database is refused with its path")
     func notADatabase() throws {
         let path = StoreFactory.temporaryDatabasePath()
