@@ -122,6 +122,12 @@ struct StoreMoveTests {
         #expect(try await PostgresLocationStoreTests.strings(url, schema, indexesSQL) == indexes)
         let leftOver = "SELECT relname::text FROM pg_class WHERE relname = 'move_deferred_indexes' AND relnamespace = current_schema()::regnamespace"
         #expect(try await PostgresLocationStoreTests.strings(url, schema, leftOver).isEmpty)
+        // The moved tables were analyzed (the planner's statistics of this schema's tables).
+        let analyzed = try await PostgresLocationStoreTests.strings(url, schema, """
+            SELECT DISTINCT tablename::text FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('locations', 'devices')
+            ORDER BY 1
+            """)
+        #expect(analyzed == ["devices", "locations"])
         #expect(try await StoreMoveFixture.dump(postgres) == StoreMoveFixture.dump(source))
     }
 
