@@ -5,6 +5,9 @@ RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet lib
 TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez
 BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core python3-mapnik
 BENCH_DIR    := .bench
+# The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
+PG_NAMES     := server-overland migrate server-path
+PG_RUN        = $(if $(NAMES),$(filter $(PG_NAMES),$(NAMES)),$(PG_NAMES))
 # The offline gazetteer (GeoNames, CC BY 4.0), built once from two PyPI packages.
 GAZETTEER    := .build-data/gazetteer.tlgaz
 # The World Magnetic Model 2025 (NOAA, public domain) from PyPI's pygeomag, with NOAA's test values.
@@ -85,6 +88,11 @@ bench: deps-bench gazetteer wmm world timezones release
 	"$$($(SWIFT) build --package-path Benchmarks -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog" $(NAMES)
 	scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
+	@# The PostgreSQL figures (issue 12), on a throwaway cluster: Overland, migrate, the path of 1M
+	@# points, and a post to one of two servers reaching a stream of the other.
+	$(if $(PG_RUN),scripts/with-postgres.sh sh -c '"$$0" --work-dir $(BENCH_DIR)/postgres --travelog "$$1" --db "$$TRAVELOG_TEST_POSTGRES_URL" $(PG_RUN)' \
+	  "$$($(SWIFT) build --package-path Benchmarks -c release --show-bin-path)/TravelogBenchmarks" "$$($(SWIFT) build -c release --show-bin-path)/travelog")
+	$(if $(or $(if $(NAMES),,all),$(filter live-across-servers,$(NAMES))),scripts/live-across-servers.sh "$$($(SWIFT) build -c release --show-bin-path)/travelog")
 
 clean:
 	rm -rf .build Benchmarks/.build $(BENCH_DIR)
