@@ -27,6 +27,22 @@ extension PostgresLocationStore: ExclusiveDeviceWork {
         }
     }
 
+    public func claimDeviceWork(userID: UserID, deviceID: DeviceID, runner: String) async throws -> Bool {
+        // The statement's snapshot holds the row as it was before this upsert.
+        let rows = try await withLease { connection in
+            try await connection.run("""
+                WITH previous AS (
+                    SELECT runner FROM journal_runners WHERE user_id = \(userID.rawValue) AND device_id = \(deviceID.rawValue)
+                )
+                INSERT INTO journal_runners (user_id, device_id, runner) VALUES (\(userID.rawValue), \(deviceID.rawValue), \(runner))
+                ON CONFLICT (user_id, device_id) DO UPDATE SET runner = EXCLUDED.runner
+                RETURNING (SELECT runner FROM previous)
+                """, logger: logger).collect()
+        }
+        let previous = try rows.first?.decode(String?.self)
+        return previous == runner
+    }
+
     /// The lock's first key: FNV-1a (32-bit) of the schema's channel name, so schemas of one
     /// database do not wait for each other.
     static func lockNamespace(_ name: String) -> Int32 {

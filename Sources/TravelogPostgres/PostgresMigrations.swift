@@ -338,5 +338,17 @@ enum PostgresMigrations {
             "DROP INDEX locations_position",
             "CREATE INDEX locations_position ON locations USING gist ((position::geometry))",
         ]),
+        // Which process last worked on a device's journal: a process keeps where detection stood
+        // only while no other one has worked on the device since (`claimDeviceWork`).
+        ("007_journal_runners", [
+            """
+            CREATE TABLE journal_runners (
+                user_id BIGINT NOT NULL,
+                device_id BIGINT NOT NULL,
+                runner TEXT NOT NULL,
+                PRIMARY KEY (user_id, device_id)
+            )
+            """,
+        ]),
     ]
 }

@@ -44,7 +44,7 @@ struct PostgresLocationStoreTests {
         let applied = try await Self.strings(url, schema, "SELECT identifier FROM travelog_migrations ORDER BY identifier")
         #expect(applied == ["001_accounts_and_locations", "002_journal_notifications_quarantine", "003_regions",
                             "004_locations_without_device_key", "005_locations_geography",
-                            "006_locations_position_planar_index"])
+                            "006_locations_position_planar_index", "007_journal_runners"])
         a.close()
         b.close()
     }
