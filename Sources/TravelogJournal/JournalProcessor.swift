@@ -30,6 +30,8 @@ public struct JournalProcessor: Sendable {
     public var windowSeconds: TimeInterval = 30 * 86_400
     /// Settled visits of a stretch read in windows are stored once this many wait.
     public var flushVisitCount = 500
+    /// This processor's name among the processes sharing a store (`claim`).
+    public let runner = UUID().uuidString
 
     public init(store: any LocationStore & AccountStore & JournalStore, describer: (any PlaceDescriber)?,
                 tuning: VisitDetector.Tuning = VisitDetector.Tuning(), merger: VisitMerger = VisitMerger(),
@@ -44,8 +46,21 @@ public struct JournalProcessor: Sendable {
     /// Re-processes a device's history where new fixes between `from` and `to` landed (all of it
     /// when both are `nil`).
     /// - Returns: the visits that arrived and the ones that ended, for notifications.
+    ///
+    /// On a store shared by several processes (PostgreSQL), the device is claimed for this processor
+    /// first, so that a server that kept where the device's detection stood knows it no longer holds
+    /// (a command's import, a re-processing).
     public func process(device: Device, from: Date? = nil, to: Date? = nil) async throws -> VisitChanges {
-        try await run(device: device, from: from, to: to).changes
+        _ = try await claim(device)
+        return try await run(device: device, from: from, to: to).changes
+    }
+
+    /// Notes this processor as the last to work on the device when the store is shared by several
+    /// processes (`ExclusiveDeviceWork.claimDeviceWork`); whether it was the last before too (always,
+    /// on a store of one process).
+    public func claim(_ device: Device) async throws -> Bool {
+        guard let shared = store as? any ExclusiveDeviceWork else { return true }
+        return try await shared.claimDeviceWork(userID: device.userID, deviceID: device.id, runner: runner)
     }
 
     /// Re-processes like `process`, and says where detection stood at the end of the data when the

@@ -104,7 +104,7 @@ public final class JournalService: Service, Sendable {
                     // On a store shared by several processes (PostgreSQL), what this one kept holds only
                     // while no other one has worked on the device since: a point does not know what
                     // another stored.
-                    if try await !claim(item.device) { state = JournalResumeState() }
+                    if try await !processor.claim(item.device) { state = JournalResumeState() }
                     let changes = try await processor.process(device: item.device, from: item.from, to: item.to, state: &state,
                                                               stored: item.stored)
                     return (changes, state)
@@ -123,24 +123,11 @@ public final class JournalService: Service, Sendable {
         try await chain.value { [self] () async -> Result<VisitChanges, any Error> in
             resumeStates.withLock { _ = $0.removeValue(forKey: device.id) }
             do {
-                return .success(try await exclusively(device) { [processor] in
-                    _ = try await claim(device)
-                    return try await processor.process(device: device)
-                })
+                return .success(try await exclusively(device) { [processor] in try await processor.process(device: device) })
             } catch {
                 return .failure(error)
             }
         }.get()
-    }
-
-    /// This process's name among those sharing a store, for `ExclusiveDeviceWork.claimDeviceWork`.
-    private let runner = UUID().uuidString
-
-    /// Inside `exclusively`: notes this process as the last to work on the device; whether it was
-    /// the last before too (always, on a store of one process).
-    private func claim(_ device: Device) async throws -> Bool {
-        guard let shared = processor.store as? any ExclusiveDeviceWork else { return true }
-        return try await shared.claimDeviceWork(userID: device.userID, deviceID: device.id, runner: runner)
     }
 
     /// Runs `body` as the only process working on the device when the store is shared by several
