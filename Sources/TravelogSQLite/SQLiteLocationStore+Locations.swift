@@ -46,7 +46,7 @@ extension SQLiteLocationStore {
             if let unknown = batch.first(where: { !known.contains($0.deviceID.rawValue) }) {
                 throw StoreError.unknownDevice(unknown.deviceID)
             }
-            let writer = try LocationRowWriter(db: db)
+            let writer = LocationRowWriter(db: db)
             var summary = InsertSummary()
             summary.inserted = try writer.insert(batch)
             summary.duplicates = batch.count - summary.inserted

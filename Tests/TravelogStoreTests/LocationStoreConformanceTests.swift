@@ -79,6 +79,11 @@ struct LocationStoreConformanceTests {
         // The area query narrows by each day's bounding box, which must cover every new row.
         let north = LocationQuery(userID: ada.id, area: CoordinateBox(south: 10.1395, west: 19.9, north: 10.2, east: 20.1))
         #expect(try await store.locations(north).count == 10)
+        // The device's count (on SQLite the sum of its day boxes' counts) takes each fix once, though
+        // statements mixing repeats and new fixes span midnight.
+        #expect(try await store.deviceSummaries(userID: ada.id).map(\.locationCount) == [150])
+        #expect(try await store.insert(batch.reversed()) == InsertSummary(inserted: 0, duplicates: 152))
+        #expect(try await store.deviceSummaries(userID: ada.id).map(\.locationCount) == [150])
     }
 
     @Test("a batch with an unknown device stores nothing", arguments: StoreFactory.all)
