@@ -72,8 +72,12 @@ struct GeoJSONFeatureRecords {
             return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters),
                                       name: properties.name))
         }
-        let kind = FormatPoint.Kind.track(track: numbering.pointTrack(), segment: 0)
-        return .point(FormatPoint(kind: kind, position: .fix(fix(coordinate, position, time, properties)), name: properties.name))
+        return trackPoint(fix(coordinate, position, time, properties), name: properties.name, numbering: &numbering)
+    }
+
+    /// A timed Point's record: a fix of the run of timed Points.
+    static func trackPoint(_ fix: Location, name: String?, numbering: inout GeoJSONTrackNumbering) -> FormatRecord {
+        .point(FormatPoint(kind: .track(track: numbering.pointTrack(), segment: 0), position: .fix(fix), name: name))
     }
 
     /// The next step, or nil when the feature has given everything.
@@ -151,7 +155,7 @@ struct GeoJSONFeatureRecords {
     }
 
     /// A Point feature's fix: the position, with what the properties say about it.
-    private static func fix(_ coordinate: Coordinate, _ position: GeoJSONGeometry.Position, _ time: ParsedTimestamp,
+    static func fix(_ coordinate: Coordinate, _ position: GeoJSONGeometry.Position, _ time: ParsedTimestamp,
                             _ properties: GeoJSONProperties) -> Location {
         Location(coordinate: coordinate,
                  altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters,

@@ -85,6 +85,10 @@ public final class GeoJSONReader: LocationFileReader {
     private var sawFeatureArray = false
     private var current: GeoJSONFeatureRecords?
     private var numbering = GeoJSONTrackNumbering()
+    /// How often the fast path for plain Point features (`GeoJSONPointFeatureScan`) read a feature,
+    /// and how often it gave up; it is no longer tried once it gives up far more than it reads.
+    private var fastHits = 0, fastMisses = 0
+    private let readsFast: Bool
     /// Whether every feature must be a Point feature (see `init`).
     private let pointFeaturesOnly: Bool
 
@@ -101,12 +105,20 @@ public final class GeoJSONReader: LocationFileReader {
     ///   - pointFeaturesOnly: read the script API's batch, which its OpenAPI document describes
     ///     exactly: a feature of `features` that is not a `Feature` with a Point of two or three
     ///     numbers (or without geometry, skipped) is a `.rejected` record, not read or skipped.
-    public init(source: any ByteSource, options: JSONParser.Options = JSONParser.Options(), pointFeaturesOnly: Bool = false) {
+    ///   - readsPlainPointsFast: read plain timed Point features (an Overland batch's) on the fast
+    ///     path, `GeoJSONPointFeatureScan`. The records are the same without it; false is the
+    ///     reference the tests hold the fast path to.
+    public init(source: any ByteSource, options: JSONParser.Options = JSONParser.Options(), pointFeaturesOnly: Bool = false,
+                readsPlainPointsFast: Bool = true) {
         parser = JSONParser(source: source, options: options)
         self.pointFeaturesOnly = pointFeaturesOnly
+        readsFast = readsPlainPointsFast
     }
 
     public var bytesConsumed: Int { parser.bytesConsumed }
+
+    /// How many features the fast path read (see `readsPlainPointsFast`).
+    public var plainPointsReadFast: Int { fastHits }
 
     /// The next record, or `nil` at the end of the document.
     /// - Throws: `FormatError.truncated` when the document ends early, `.unexpected` or
@@ -155,6 +167,12 @@ public final class GeoJSONReader: LocationFileReader {
                 }
                 try readTopMember()
             case .features(let topLevel):
+                if readsFast, fastMisses <= fastHits + 16,
+                   let fix = try parser.scanArrayElement(lookahead: 16 << 10, GeoJSONPointFeatureScan.scan) {
+                    fastHits += 1
+                    return GeoJSONFeatureRecords.trackPoint(fix, name: nil, numbering: &numbering)
+                }
+                fastMisses += 1
                 guard let event = try parser.nextElement() else {
                     stage = topLevel ? .ending : .topObject
                     continue
