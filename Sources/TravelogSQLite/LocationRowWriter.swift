@@ -139,13 +139,19 @@ final class LocationRowWriter {
         sqlite3_bind_double(statement, offset + 10, location.courseDegrees)
         sqlite3_bind_double(statement, offset + 11, location.courseAccuracyDegrees)
         if let offsetSeconds = location.utcOffsetSeconds { sqlite3_bind_int64(statement, offset + 12, Int64(offsetSeconds)) } else { sqlite3_bind_null(statement, offset + 12) }
-        // SQLITE_TRANSIENT: SQLite copies the short text, which then need not outlive this call.
-        sqlite3_bind_text(statement, offset + 13, stored.source.rawValue, -1, Self.transient)
+        // Static text: neither Swift (a short String has no address of its own) nor SQLite copies it per row.
+        let source = Self.sourceNames[stored.source]!
+        sqlite3_bind_text(statement, offset + 13, source.text, source.count, Self.static)
         if let importID = stored.importID { sqlite3_bind_int64(statement, offset + 14, importID.rawValue) } else { sqlite3_bind_null(statement, offset + 14) }
         return key
     }
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+    /// Each source's name as C text that lives as long as the process (never written: safe to share).
+    nonisolated(unsafe) private static let sourceNames: [LocationSource: (text: UnsafePointer<CChar>, count: Int32)] =
+        Dictionary(uniqueKeysWithValues: LocationSource.allCases.map { source in
+            (source, (UnsafePointer(strdup(source.rawValue)!), Int32(source.rawValue.utf8.count)))
+        })
 
     /// Runs a bound statement. - Returns: how many rows it inserted.
     private func step(_ statement: OpaquePointer) throws -> Int {

@@ -14,7 +14,7 @@ extension SQLiteLocationStore {
                               with visits: [JournalVisit]) async throws(StoreError) -> VisitChanges {
         try await write("replacing visits") { db throws(StoreError) in
             do {
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM devices WHERE id = ?", arguments: [deviceID.rawValue]) != nil
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM devices WHERE id = ?"), arguments: [deviceID.rawValue]) != nil
                 else { throw StoreError.unknownDevice(deviceID) }
                 var sql = "SELECT \(Self.visitColumns) FROM visits v WHERE v.device_id = ? AND v.source = ? AND v.arrival_ms >= ?"
                 var arguments: StatementArguments = [deviceID.rawValue, source.rawValue, StoragePrecision.milliseconds(from)]
@@ -22,25 +22,26 @@ extension SQLiteLocationStore {
                     sql += " AND v.arrival_ms < ?"
                     arguments += [StoragePrecision.milliseconds(to)]
                 }
-                let rows = try Row.fetchAll(db, sql: sql + " ORDER BY v.arrival_ms, v.id", arguments: arguments).map(Self.storedVisit)
+                let rows = try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY v.arrival_ms, v.id"), arguments: arguments)
+                    .map(Self.storedVisit)
                 let plan = VisitReplacementPlan(existing: rows, replacements: visits)
                 for id in plan.deletes {
-                    try db.execute(sql: "DELETE FROM visits WHERE id = ?", arguments: [id.rawValue])
+                    try db.cachedStatement(sql: "DELETE FROM visits WHERE id = ?").execute(arguments: [id.rawValue])
                 }
                 for (row, visit) in plan.updates {
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         UPDATE visits SET arrival_ms = ?, departure_ms = ?, latitude_e7 = ?, longitude_e7 = ?, radius_m = ?,
                             location_count = ?, name = ?, address = ?, external_place_id = ?, placemark_json = ?
                         WHERE id = ?
-                        """, arguments: Self.visitValues(visit) + [row.id.rawValue])
+                        """).execute(arguments: Self.visitValues(visit) + [row.id.rawValue])
                 }
                 var inserted: [StoredVisit] = []
                 for visit in plan.inserts {
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         INSERT INTO visits (arrival_ms, departure_ms, latitude_e7, longitude_e7, radius_m, location_count,
                             name, address, external_place_id, placemark_json, device_id, source)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: Self.visitValues(visit) + [visit.deviceID.rawValue, visit.source.rawValue])
+                        """).execute(arguments: Self.visitValues(visit) + [visit.deviceID.rawValue, visit.source.rawValue])
                     inserted.append(StoredVisit(id: VisitID(rawValue: db.lastInsertedRowID), visit: visit))
                 }
                 return plan.changes(inserted: inserted)
@@ -57,8 +58,14 @@ extension SQLiteLocationStore {
         try await read("reading visits") { db in
             var sql = "SELECT \(Self.visitColumns) FROM visits v JOIN devices d ON d.id = v.device_id WHERE d.user_id = ?"
             var arguments: StatementArguments = [userID.rawValue]
-            if let deviceIDs {
+            // One device (the journal's own reads) as a parameter, so that the statement is prepared once.
+            var cacheable = true
+            if let deviceIDs, deviceIDs.count == 1, let deviceID = deviceIDs.first {
+                sql += " AND v.device_id = ?"
+                arguments += [deviceID.rawValue]
+            } else if let deviceIDs {
                 sql += " AND v.device_id IN (\(deviceIDs.map { String($0.rawValue) }.joined(separator: ",")))"
+                cacheable = false
             }
             if !includeHidden { sql += " AND v.hidden = 0" }
             if let to {
@@ -70,7 +77,9 @@ extension SQLiteLocationStore {
                 sql += " AND max(coalesce(v.departure_ms, 9223372036854775807), coalesce(v.merged_until_ms, 0)) >= ?"
                 arguments += [StoragePrecision.milliseconds(from)]
             }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY v.arrival_ms, v.id", arguments: arguments).map(Self.storedVisit)
+            sql += " ORDER BY v.arrival_ms, v.id"
+            let statement = try cacheable ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+            return try Row.fetchAll(statement, arguments: arguments).map(Self.storedVisit)
         }
     }
 
@@ -114,7 +123,7 @@ extension SQLiteLocationStore {
             do {
                 let statement = try db.cachedStatement(sql: "UPDATE visits SET place_id = ? WHERE id = ?")
                 for (visitID, placeID) in assignments.sorted(by: { $0.key < $1.key }) {
-                    guard try Bool.fetchOne(db, sql: "SELECT 1 FROM places WHERE id = ?", arguments: [placeID.rawValue]) != nil
+                    guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM places WHERE id = ?"), arguments: [placeID.rawValue]) != nil
                     else { throw StoreError.unknownPlace(placeID) }
                     try statement.execute(arguments: [placeID.rawValue, visitID.rawValue])
                     guard db.changesCount == 1 else { throw StoreError.unknownVisit(visitID) }
@@ -129,7 +138,7 @@ extension SQLiteLocationStore {
 
     public func places(userID: UserID) async throws(StoreError) -> [StoredPlace] {
         try await read("reading places") { db in
-            try Row.fetchAll(db, sql: "SELECT id, user_id, name, latitude_e7, longitude_e7, radius_m FROM places WHERE user_id = ? ORDER BY id",
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT id, user_id, name, latitude_e7, longitude_e7, radius_m FROM places WHERE user_id = ? ORDER BY id"),
                              arguments: [userID.rawValue]).map(Self.place)
         }
     }

@@ -42,7 +42,9 @@ extension SQLiteLocationStore {
         do {
             // Only the batch's devices (nearly always one), not every device of every user.
             let ids = Set(batch.map(\.deviceID.rawValue))
-            let known = try Set(Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"))
+            let known = try ids.count == 1
+                ? Set(Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM devices WHERE id = ?"), arguments: [ids.first]))
+                : Set(Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"))
             if let unknown = batch.first(where: { !known.contains($0.deviceID.rawValue) }) {
                 throw StoreError.unknownDevice(unknown.deviceID)
             }

@@ -66,7 +66,7 @@ public final class SQLiteLocationStore: TravelogStore {
 
     public func user(id: UserID) async throws(StoreError) -> User? {
         try await read("reading a user") { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, created_at_ms FROM users WHERE id = ?", arguments: [id.rawValue])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, created_at_ms FROM users WHERE id = ?"), arguments: [id.rawValue])
                 .map(Self.user)
         }
     }
