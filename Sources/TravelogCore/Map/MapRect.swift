@@ -47,6 +47,26 @@ public struct MapRect: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The smallest rect containing every coordinate's map point, or ``null`` for none: the same
+    /// as `MapRect(bounding: coordinates.lazy.map(MapPoint.init))` up to rounding, but only the
+    /// extreme latitudes and longitudes are projected (the projection keeps their order), which
+    /// spares a tangent and a logarithm per coordinate.
+    /// - Complexity: O(n).
+    public init<Coordinates: Sequence<Coordinate>>(boundingCoordinates coordinates: Coordinates) {
+        var south = Double.infinity, north = -Double.infinity
+        var west = Double.infinity, east = -Double.infinity
+        for coordinate in coordinates {
+            south = min(south, coordinate.latitude); north = max(north, coordinate.latitude)
+            west = min(west, coordinate.longitude); east = max(east, coordinate.longitude)
+        }
+        guard south <= north, west <= east else {
+            self = .null
+            return
+        }
+        self.init(corner: MapPoint(x: WebMercator.x(longitudeDegrees: west), y: WebMercator.y(latitudeDegrees: south)),
+                  corner: MapPoint(x: WebMercator.x(longitudeDegrees: east), y: WebMercator.y(latitudeDegrees: north)))
+    }
+
     /// The rect that stands for "no rect": origin at (+∞, +∞), size zero (MapKit's `MKMapRect.null`).
     public static let null = MapRect(origin: MapPoint(x: .infinity, y: .infinity), size: .zero)
     /// The whole world, (0, 0) to (2^28, 2^28).

@@ -85,6 +85,27 @@ struct MapRectTests {
         #expect(MapRect(corner: MapPoint(x: 4, y: 9), corner: MapPoint(x: -1, y: 2)) == rect)
     }
 
+    @Test("bounding coordinates projects only the extremes, and gives the rect of their map points")
+    func boundingCoordinates() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let count = Int.random(in: 1...20, using: &random)
+            // Around one place, as a batch of fixes is, or anywhere, poles and antimeridian included.
+            let spread = Bool.random(using: &random) ? 0.01 : 180.0
+            let latitude = Double.random(in: -89...89, using: &random), longitude = Double.random(in: -179...179, using: &random)
+            let coordinates = try (0..<count).map { _ in
+                try Coordinate(latitude: min(90, max(-90, latitude + Double.random(in: -spread...spread, using: &random) / 2)),
+                               longitude: min(180, max(-180, longitude + Double.random(in: -spread...spread, using: &random))))
+            }
+            let projected = MapRect(bounding: coordinates.lazy.map(MapPoint.init))
+            let rect = MapRect(boundingCoordinates: coordinates)
+            for (mine, theirs) in [(rect.minX, projected.minX), (rect.minY, projected.minY), (rect.maxX, projected.maxX), (rect.maxY, projected.maxY)] {
+                #expect(abs(mine - theirs) <= 1e-6, "\(coordinates): \(rect) against \(projected)")
+            }
+        }
+        #expect(MapRect(boundingCoordinates: [Coordinate]()).isNull)
+    }
+
     @Test("a rect across x = 2^28 spans the antimeridian and its remainder continues at x = 0")
     func antimeridian() {
         let rect = MapRect(x: Self.world - 100, y: 50, width: 300, height: 20)
