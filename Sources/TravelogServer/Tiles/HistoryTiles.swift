@@ -71,7 +71,7 @@ final class HistoryTiles: Sendable {
                 state.stale = true
                 return
             }
-            var rect = MapRect(boundingCoordinates: locations.lazy.map(\.coordinate))
+            var rect = MapRect(boundingCoordinates: locations.lazy.map { $0.coordinate })
             if let previous { rect = rect.union(MapPoint(previous.coordinate)) }
             state.versions.landed(in: rect)
             if state.building != nil {
