@@ -81,13 +81,35 @@ struct JournalWorkQueue {
                 pending[id] = nil
                 continue
             }
-            let ready = stored.filter { $0.timestamp < barrier }
-            let held = stored.filter { $0.timestamp >= barrier }
-            if let first = ready.map(\.timestamp).min(), let last = ready.map(\.timestamp).max() {
-                taken.append(Item(device: item.device, from: first, to: last, stored: ready, since: item.since))
+            // Wholly before or wholly after the barrier (nearly always), the fixes need no sorting out.
+            if item.to < barrier {
+                taken.append(item)
+                pending[id] = nil
+                continue
             }
-            if let first = held.map(\.timestamp).min(), let last = held.map(\.timestamp).max() {
-                pending[id] = Item(device: item.device, from: first, to: last, stored: held, since: item.since)
+            if item.from >= barrier {
+                hasHeldWork = true
+                continue
+            }
+            var ready: [Location] = [], held: [Location] = []
+            var readyRange: ClosedRange<Date>?, heldRange: ClosedRange<Date>?
+            for fix in stored {
+                let time = fix.timestamp
+                if time < barrier {
+                    ready.append(fix)
+                    readyRange = readyRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
+                } else {
+                    held.append(fix)
+                    heldRange = heldRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
+                }
+            }
+            if let readyRange {
+                taken.append(Item(device: item.device, from: readyRange.lowerBound, to: readyRange.upperBound, stored: ready,
+                                  since: item.since))
+            }
+            if let heldRange {
+                pending[id] = Item(device: item.device, from: heldRange.lowerBound, to: heldRange.upperBound, stored: held,
+                                   since: item.since)
                 hasHeldWork = true
             } else {
                 pending[id] = nil
