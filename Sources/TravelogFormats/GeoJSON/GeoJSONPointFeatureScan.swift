@@ -83,11 +83,10 @@ enum GeoJSONPointFeatureScan {
         guard scanner.skip(JSONElementScanner.objectStart) else { return false }
         if scanner.skip(JSONElementScanner.objectEnd) { return true }
         var seen: UInt64 = 0  // a bit per key, by its place in `allCases`
-        var timeRank = Int.max
         while true {
             guard let text = scanner.key() else { return false }
             if let (key, bit) = numberedKeys.match(text) {
-                guard seen & bit == 0, scanProperty(key, &scanner, into: &properties, timeRank: &timeRank) else { return false }
+                guard seen & bit == 0, scanProperty(key, &scanner, into: &properties) else { return false }
                 seen |= bit
             } else {
                 guard scanner.skipValue(depth: 2) else { return false }
@@ -98,53 +97,38 @@ enum GeoJSONPointFeatureScan {
         return true
     }
 
-    /// The value of one property the event-by-event reading would read; false to give up.
+    /// The value of one property the event-by-event reading would read, filed by the same rules;
+    /// false to give up.
     private static func scanProperty(_ key: GeoJSONProperties.Key, _ scanner: inout JSONElementScanner,
-                                     into properties: inout GeoJSONProperties, timeRank: inout Int) -> Bool {
-        if let rank = key.timeRank {
-            guard rank < timeRank else { return scanner.skipValue(depth: 2) }
-            if scanner.null() { return true }  // as no time at all, leaving the rank to a later key
-            if let string = scanner.plainString() {
-                guard let time = try? TimestampParser.parse(utf8: string, accepting: .all) else { return false }
-                properties.time = time
-            } else if let number = scanner.number() {
-                guard let time = try? TimestampParser.parse(epochNumber: number.double,
-                                                           exactInteger: number.isInt64 ? number.integer : nil)
-                else { return false }
-                properties.time = time
-            } else {
-                return false
-            }
-            timeRank = rank
-            return true
-        }
-        // A number, or null for none; anything else is for the event-by-event reading.
-        var value: Double?
-        if !scanner.null() {
-            guard let number = scanner.number() else { return false }
-            value = number.double
-        }
+                                     into properties: inout GeoJSONProperties) -> Bool {
         switch key {
-        case .altitude, .elevation, .ele:
-            if let value { properties.altitudeMeters = properties.altitudeMeters ?? value }
-        case .horizontalAccuracy, .accuracy:
-            if let value { properties.horizontalAccuracyMeters = properties.horizontalAccuracyMeters ?? value }
-        case .verticalAccuracy:
-            properties.verticalAccuracyMeters = value
-        case .speed:
-            properties.speedMetersPerSecond = value
-        case .speedAccuracy:
-            properties.speedAccuracyMetersPerSecond = value
-        case .course, .bearing, .heading:
-            guard let value else { break }
-            guard value <= 360 else { return false }  // rejected, with its position, by the event-by-event reading
-            properties.courseDegrees = properties.courseDegrees ?? value
-        case .courseAccuracy:
-            properties.courseAccuracyDegrees = value
-        case .timestamp, .time, .datetime, .date, .recordedAt, .timeLong, .coordTimes, .times, .coordinateProperties,
-             .action, .type, .arrivalDate, .departureDate, .name:
+        case .timestamp, .time, .datetime, .date, .recordedAt, .timeLong:
+            let rank = key.timeRank ?? .max
+            guard properties.takesTime(rank: rank) else { return scanner.skipValue(depth: 2) }
+            if scanner.null() { return true }  // as no time at all, leaving the rank to a later key
+            let time: ParsedTimestamp?
+            if let string = scanner.plainString() {
+                time = try? TimestampParser.parse(utf8: string, accepting: .all)
+            } else if let number = scanner.number() {
+                time = try? TimestampParser.parse(epochNumber: number.double, exactInteger: number.isInt64 ? number.integer : nil)
+            } else {
+                time = nil
+            }
+            guard let time else { return false }  // rejected, with its position, by the event-by-event reading
+            properties.keep(time, rank: rank)
+            return true
+        case .altitude, .elevation, .ele, .horizontalAccuracy, .accuracy, .verticalAccuracy, .speed, .speedAccuracy,
+             .course, .bearing, .heading, .courseAccuracy:
+            // A number, or null for none; anything else is for the event-by-event reading, as is a
+            // value that makes the fix wrong (rejected there with its position).
+            var value: Double?
+            if !scanner.null() {
+                guard let number = scanner.number() else { return false }
+                value = number.double
+            }
+            return properties.file(value, under: key)
+        case .coordTimes, .times, .coordinateProperties, .action, .type, .arrivalDate, .departureDate, .name:
             return false
         }
-        return true
     }
 }

@@ -85,24 +85,12 @@ struct GeoJSONProperties {
                 continue
             }
             switch key {
-            case .altitude, .elevation, .ele:
-                if let value = try number(from: &parser, key) { altitudeMeters = altitudeMeters ?? value }
-            case .horizontalAccuracy, .accuracy:
-                if let value = try number(from: &parser, key) { horizontalAccuracyMeters = horizontalAccuracyMeters ?? value }
-            case .verticalAccuracy:
-                verticalAccuracyMeters = try number(from: &parser, key)
-            case .speed:
-                speedMetersPerSecond = try number(from: &parser, key)
-            case .speedAccuracy:
-                speedAccuracyMetersPerSecond = try number(from: &parser, key)
-            case .course, .bearing, .heading:
-                guard let value = try number(from: &parser, key) else { break }
-                if value > 360 {
+            case .altitude, .elevation, .ele, .horizontalAccuracy, .accuracy, .verticalAccuracy, .speed, .speedAccuracy,
+                 .course, .bearing, .heading, .courseAccuracy:
+                let value = try number(from: &parser, key)
+                if !file(value, under: key), let value {
                     noteFix(RecordRejection(position: parser.tokenPosition, reason: .invalidValue(field: key.rawValue, value: "\(value)")))
                 }
-                courseDegrees = courseDegrees ?? value
-            case .courseAccuracy:
-                courseAccuracyDegrees = try number(from: &parser, key)
             case .coordTimes, .times:
                 try readPositionTimes(from: &parser)
             case .coordinateProperties:
@@ -123,25 +111,63 @@ struct GeoJSONProperties {
         }
     }
 
+    /// Files the number read for one of the fix's numeric keys (`nil` for `null` or a wrong value):
+    /// the first altitude and horizontal accuracy of their synonyms, the first course, the last of
+    /// the others. The one rule for every reader of properties (`GeoJSONPointFeatureScan` too).
+    /// - Returns: false when the value makes the fix wrong (a course above 360°); it is filed all the same.
+    mutating func file(_ value: Double?, under key: Key) -> Bool {
+        switch key {
+        case .altitude, .elevation, .ele:
+            if let value { altitudeMeters = altitudeMeters ?? value }
+        case .horizontalAccuracy, .accuracy:
+            if let value { horizontalAccuracyMeters = horizontalAccuracyMeters ?? value }
+        case .verticalAccuracy:
+            verticalAccuracyMeters = value
+        case .speed:
+            speedMetersPerSecond = value
+        case .speedAccuracy:
+            speedAccuracyMetersPerSecond = value
+        case .course, .bearing, .heading:
+            guard let value else { break }
+            courseDegrees = courseDegrees ?? value
+            return value <= 360
+        case .courseAccuracy:
+            courseAccuracyDegrees = value
+        case .timestamp, .time, .datetime, .date, .recordedAt, .timeLong, .coordTimes, .times, .coordinateProperties,
+             .action, .type, .arrivalDate, .departureDate, .name:
+            preconditionFailure("'\(key.rawValue)' is not a numeric property of a fix")
+        }
+        return true
+    }
+
+    /// Whether a time under a key of `rank` replaces the one kept (a better key's).
+    func takesTime(rank: Int) -> Bool { rank < timeRank }
+
+    /// Keeps `time` as the feature's, found under a key of `rank`.
+    mutating func keep(_ time: ParsedTimestamp, rank: Int) {
+        self.time = time
+        timeProblem = nil
+        timeRank = rank
+    }
+
     private mutating func noteFix(_ problem: RecordRejection) {
         if fixProblem == nil { fixProblem = problem }
     }
 
     /// A time member: kept when its key ranks better than the one already seen.
     private mutating func readTime(from parser: inout JSONParser, rank: Int) throws {
-        guard rank < timeRank else {
+        guard takesTime(rank: rank) else {
             try parser.skipValue()
             return
         }
         do {
             guard let value = try parser.readLenientTime() else { return }
-            time = value
-            timeProblem = nil
+            keep(value, rank: rank)
         } catch let error as JSONFieldValueError {
             time = nil
             timeProblem = RecordRejection(position: error.position, reason: .invalidTime(error.found))
+            timeRank = rank
         }
-        timeRank = rank
     }
 
     private mutating func number(from parser: inout JSONParser, _ key: Key) throws -> Double? {
