@@ -24,6 +24,7 @@ final class HTTPConnection {
 
         var description: String {
             switch self {
+            case .socket(let operation, let code) where code == EAGAIN: "\(operation) timed out"
             case .socket(let operation, let code): "\(operation) failed: \(String(cString: strerror(code)))"
             case .closedByServer: "the server closed the connection"
             case .malformedResponse(let reason): "malformed response: \(reason)"
@@ -74,13 +75,43 @@ final class HTTPConnection {
 
     /// Sends one request and reads its whole response.
     func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Response {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        try writeAll(Array(head.utf8))
+        try writeHead(method, path, headers: headers, bodyLength: !body.isEmpty || method == "POST" ? body.count : nil)
         if !body.isEmpty { try writeAll(body) }
         return try readResponse()
+    }
+
+    /// Sends one request whose body of `bodyLength` bytes `writeBody` hands over piece by piece
+    /// (so that a body of a gigabyte never has to be held), and reads its whole response. A server
+    /// that answers before it has read the whole body (a 413) and closes is still heard: a failed
+    /// send is followed by an attempt to read that answer.
+    func send(_ method: String, _ path: String, headers: [(String, String)] = [], bodyLength: Int,
+              writeBody: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> Response {
+        try writeHead(method, path, headers: headers, bodyLength: bodyLength)
+        do {
+            try writeBody { try writeAll($0) }
+        } catch {
+            if let early = try? readResponse() { return early }
+            throw error
+        }
+        return try readResponse()
+    }
+
+    /// Gives up on a `send` or a `recv` that waits longer than `seconds` (a `.socket` failure with
+    /// `EAGAIN`); the connection is of no further use after that.
+    func setTimeout(seconds: Double) {
+        let clamped = max(seconds, 0.001)
+        var time = timeval(tv_sec: Int(clamped), tv_usec: Int((clamped - clamped.rounded(.down)) * 1e6))
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(descriptor, SOL_SOCKET, option, &time, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    private func writeHead(_ method: String, _ path: String, headers: [(String, String)], bodyLength: Int?) throws {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let bodyLength { head += "Content-Length: \(bodyLength)\r\n" }
+        head += "\r\n"
+        try writeAll(Array(head.utf8))
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {

@@ -3,12 +3,17 @@ import Foundation
 /// Single-location OwnTracks posts at a fixed rate, open loop: request `i` is due at
 /// `start + i / rate` on connection `i mod n`, and its latency runs from that due time to the end
 /// of its response, so a stall also counts against every request queued behind it (no
-/// coordinated omission). The first `warmUpSeconds` of requests are sent but not counted.
+/// coordinated omission). The first `warmUpSeconds` of requests are sent but not counted. A post
+/// that fails (no answer within `timeoutSeconds`, a closed connection) is counted among the
+/// failures and the next one opens a new connection.
 struct OwnTracksLoad {
     var rate: Double
     var seconds: Double
     var connections: Int
     var warmUpSeconds = 1.0
+
+    /// A post unanswered for this long is a failure (and its connection is opened again).
+    static let timeoutSeconds = 30.0
 
     struct Result {
         var requests: Int
@@ -31,13 +36,16 @@ struct OwnTracksLoad {
         let start = BlockingThreads.nowNanoseconds() + 50_000_000
         await BlockingThreads.run(connections) { lane in
             var mine: [UInt64] = [], late: [UInt64] = []
-            do {
-                let connection = try HTTPConnection(port: port)
-                for index in stride(from: lane, to: total, by: connections) {
-                    let due = start + UInt64(Double(index) * intervalNanoseconds)
-                    BlockingThreads.sleep(untilNanoseconds: due)
-                    let sent = BlockingThreads.nowNanoseconds()
-                    let response = try connection.send("POST", "/api/v1/owntracks", headers: [
+            var connection: HTTPConnection?
+            for index in stride(from: lane, to: total, by: connections) {
+                let due = start + UInt64(Double(index) * intervalNanoseconds)
+                BlockingThreads.sleep(untilNanoseconds: due)
+                let sent = BlockingThreads.nowNanoseconds()
+                do {
+                    let open = try connection ?? HTTPConnection(port: port)
+                    connection = open
+                    open.setTimeout(seconds: Self.timeoutSeconds)
+                    let response = try open.send("POST", "/api/v1/owntracks", headers: [
                         authorization, ("Content-Type", "application/json"),
                     ], body: ServerPayloads.owntracksLocation(index: firstIndex + index))
                     let done = BlockingThreads.nowNanoseconds()
@@ -48,9 +56,11 @@ struct OwnTracksLoad {
                     if response.status != 200 || response.body.first != UInt8(ascii: "[") {
                         failures.append(contentsOf: ["HTTP \(response.status): \(response.text.prefix(200))"])
                     }
+                } catch {
+                    // Counted, and the next post opens a new connection.
+                    failures.append(contentsOf: ["\(error)"])
+                    connection = nil
                 }
-            } catch {
-                failures.append(contentsOf: ["\(error)"])
             }
             latencies.append(contentsOf: mine)
             lateSends.append(contentsOf: late)

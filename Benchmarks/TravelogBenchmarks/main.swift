@@ -52,6 +52,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
     ("server-slow-connections", HardeningBenchmarks.slowConnections),
     ("server-login-flood", HardeningBenchmarks.loginFlood),
+    ("hostile", HostileBenchmark.run),
     ("server-path", ServerPathBenchmark.run),
     ("server-journal-5m", JournalLoadBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
