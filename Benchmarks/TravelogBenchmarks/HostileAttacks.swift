@@ -24,6 +24,8 @@ final class HostileAttacks: @unchecked Sendable {
         var sentNanoseconds: UInt64
         var endedNanoseconds: UInt64
         var outcome: String
+        /// The start of the answer's body when it is not a success (the limit a refusal names).
+        var detail: String?
     }
 
     let port: Int
@@ -60,36 +62,42 @@ final class HostileAttacks: @unchecked Sendable {
             let sent = BlockingThreads.nowNanoseconds()
             guard sent < abandonAtNanoseconds else { break }
             var outcome: String
+            var detail: String?
             do {
                 let open = try connection ?? HTTPConnection(port: port)
                 connection = open
                 open.setTimeout(seconds: Double(abandonAtNanoseconds - sent) / 1e9)
                 let response = try attacks[index].send(open)
                 outcome = String(response.status)
+                if response.status >= 300 { detail = String(response.text.prefix(160)) }
                 if response.header("Connection")?.lowercased() == "close" { connection = nil }
             } catch {
                 outcome = "\(error)"
                 connection = nil
             }
             recorded.append(Attempt(attack: index, sentNanoseconds: sent, endedNanoseconds: BlockingThreads.nowNanoseconds(),
-                                    outcome: outcome))
+                                    outcome: outcome, detail: detail))
             BlockingThreads.sleep(untilNanoseconds: sent + intervalNanoseconds)
         }
         lock.lock(); attempts += recorded; lock.unlock()
     }
 
     /// A line per attack (after `run()` has returned): its attempts, their outcomes, and how long
-    /// they took (answered or not).
+    /// they took (answered or not); then, indented, the first answer of each refusal.
     func report() -> [String] {
         lock.lock(); let all = attempts; lock.unlock()
-        return attacks.indices.map { index in
+        return attacks.indices.flatMap { index in
             let mine = all.filter { $0.attack == index }
             let outcomes = Dictionary(grouping: mine, by: \.outcome).mapValues(\.count)
             let outcomeText = outcomes.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
             let times = LatencySummary(nanoseconds: mine.map { $0.endedNanoseconds - $0.sentNanoseconds })
             let attack = attacks[index]
-            return "\(attack.name) (\(attack.connections) connection\(attack.connections == 1 ? "" : "s")): \(mine.count) attempts "
+            let line = "\(attack.name) (\(attack.connections) connection\(attack.connections == 1 ? "" : "s")): \(mine.count) attempts "
                 + "(\(outcomeText.isEmpty ? "none" : outcomeText)); time \(times.line([50]))"
+            let refusals = outcomes.keys.sorted().compactMap { outcome in
+                mine.first { $0.outcome == outcome }?.detail.map { "  \(outcome): \($0)" }
+            }
+            return [line] + refusals
         }
     }
 }

@@ -27,6 +27,8 @@ enum HostileBenchmark {
     static var zipEntries: Int { environment["TRAVELOG_BENCH_ZIP_ENTRIES"].flatMap(Int.init) ?? 2_000_000 }
     /// `TRAVELOG_BENCH_HOSTILE_KILL_MB`: the resident memory at which the server is killed.
     static var killMegabytes: Int { environment["TRAVELOG_BENCH_HOSTILE_KILL_MB"].flatMap(Int.init) ?? 4096 }
+    /// `TRAVELOG_BENCH_HOSTILE_ATTACKS`: the attacks to send, by letter (default `abcdefg`, all).
+    static var selectedLetters: Set<Character> { Set(environment["TRAVELOG_BENCH_HOSTILE_ATTACKS"] ?? "abcdefg") }
     /// How long attempts under way when the posts end may still take.
     static let graceSeconds = 10.0
 
@@ -100,32 +102,33 @@ enum HostileBenchmark {
             }
         }
         let export = { (path: String) in
-            HostileAttacks.Attack(name: "GET \(path) with a write token", connections: 1) { connection in
+            HostileAttacks.Attack(name: "(g) GET \(path) with a write token", connections: 1) { connection in
                 try connection.send("GET", path, headers: [ServerProcess.bearer(writeToken)])
             }
         }
-        return [
-            HostileAttacks.Attack(name: "(a) snapshot 4096x4096 scale 4 heat", connections: 3) { connection in
+        let all: [(letter: Character, attack: HostileAttacks.Attack)] = [
+            ("a", HostileAttacks.Attack(name: "(a) snapshot 4096x4096 scale 4 heat", connections: 3) { connection in
                 try connection.send("GET", "/api/v1/snapshot?size=4096x4096&scale=4&layer=heat", headers: login)
-            },
-            HostileAttacks.Attack(name: "(b) forward geocoding of 4,000 words (\(query.utf8.count / 1000) KB)", connections: 1) { connection in
+            }),
+            ("b", HostileAttacks.Attack(name: "(b) forward geocoding of 4,000 words (\(query.utf8.count / 1000) KB)", connections: 1) { connection in
                 try connection.send("GET", "/api/v1/geocode/forward?q=" + query, headers: login)
-            },
-            HostileAttacks.Attack(name: "(c) multipart upload of 800 parts of 1 MB", connections: 1) { connection in
+            }),
+            ("c", HostileAttacks.Attack(name: "(c) multipart upload of 800 parts of 1 MB", connections: 1) { connection in
                 try connection.send("POST", "/api/v1/imports", headers: login + [("Content-Type", multipart.contentType)],
                                     bodyLength: multipart.length) { write in try multipart.write(until: deadline, write) }
-            },
-            archive("(d) ZIP of \(zipEntries) entries", manyEntries),
-            archive("(d) ZIP of 16 entries on one 128 MiB member", overlapping),
-            HostileAttacks.Attack(name: "(e) OwnTracks body of 5,000 waypoints", connections: 1) { connection in
+            }),
+            ("d", archive("(d) ZIP of \(zipEntries) entries", manyEntries)),
+            ("d", archive("(d) ZIP of 16 entries on one 128 MiB member", overlapping)),
+            ("e", HostileAttacks.Attack(name: "(e) OwnTracks body of 5,000 waypoints", connections: 1) { connection in
                 try connection.send("POST", "/api/v1/owntracks", headers: [phone] + json, body: waypoints)
-            },
-            HostileAttacks.Attack(name: "(f) merge of [\(visits.0)] + [\(visits.1)] x 150,000", connections: 1) { connection in
+            }),
+            ("f", HostileAttacks.Attack(name: "(f) merge of [\(visits.0)] + [\(visits.1)] x 150,000", connections: 1) { connection in
                 try connection.send("POST", "/api/v1/visits/merge", headers: login + json, body: merge)
-            },
-            export("//api/v1/export?format=csv"),
-            export("/api//v1/export?format=csv"),
+            }),
+            ("g", export("//api/v1/export?format=csv")),
+            ("g", export("/api//v1/export?format=csv")),
         ]
+        return all.filter { selectedLetters.contains($0.letter) }.map(\.attack)
     }
 
     /// Imports a day of stays for the posting device and waits (up to 30 s) for its visits.
