@@ -27,32 +27,39 @@ extension ForwardGeocoder {
     static let maximumQualifierWords = 6
 
     /// The score of `place` for `query` when its name is at `name`.
-    /// - Complexity: O(w²) in the number of words of the query, for a handful of words.
-    func score(place: Int, query: ForwardGeocodingQuery, name: NameSpan, isShortened: Bool) -> Double {
-        let qualifiers = qualifierKeys(of: place)
+    ///
+    /// Qualifiers are found as a left-to-right scan of the words outside the name would find them:
+    /// at each word, the longest qualifier phrase of a kind not matched yet, then on after it. The
+    /// scan visits only the words where one of the place's qualifier phrases starts (`phrases`), and
+    /// drops a kind's phrases once the kind is matched.
+    /// - Complexity: O(k) for the k qualifier phrases of the place (at most seven), whatever the
+    ///   length of the text: a phrase's occurrences are passed over only while they overlap the name
+    ///   or a qualifier already matched, a bounded number of words.
+    func score(place: Int, query: ForwardGeocodingQuery, phrases: QueryPhrases, name: NameSpan, isShortened: Bool,
+               work: inout SearchWork) -> Double {
+        work.placesScored += 1
+        var cursors: [QualifierCursor] = qualifierKeys(of: place).compactMap { key, kind in
+            phrases.starts[key].map { QualifierCursor(kind: kind, wordCount: key.split(separator: " ").count, starts: $0) }
+        }
         var explainedWords = name.words.count
         var matchedKinds: Set<QualifierKind> = []
-        for (part, words) in query.components.enumerated() {
-            let runs = part == name.part ? [words[..<name.words.lowerBound], words[name.words.upperBound...]] : [words[...]]
-            for run in runs {
-                var start = run.startIndex
-                while start < run.endIndex {
-                    var matchedEnd: Int?
-                    for end in stride(from: min(run.endIndex, start + Self.maximumQualifierWords), to: start, by: -1) {
-                        let key = run[start..<end].joined(separator: " ")
-                        if let kind = qualifiers[key], !matchedKinds.contains(kind) {
-                            matchedKinds.insert(kind)
-                            matchedEnd = end
-                            break
-                        }
-                    }
-                    if let end = matchedEnd {
-                        explainedWords += end - start
-                        start = end
-                    } else {
-                        start += 1
-                    }
-                }
+        var matchedEnd: QueryPhrases.Position?
+        while true {
+            cursors.removeAll { matchedKinds.contains($0.kind) || $0.next == $0.starts.count }
+            guard let position = cursors.map({ $0.starts[$0.next] }).min() else { break }
+            work.qualifierSteps += 1
+            let covered = matchedEnd.map { $0.part == position.part && position.word < $0.word } ?? false
+            var best: Int?
+            for index in cursors.indices where cursors[index].starts[cursors[index].next] == position {
+                let words = position.word..<(position.word + cursors[index].wordCount)
+                let overlapsName = position.part == name.part && words.overlaps(name.words)
+                if !covered, !overlapsName, cursors[index].wordCount > best.map({ cursors[$0].wordCount }) ?? 0 { best = index }
+                cursors[index].next += 1
+            }
+            if let best {
+                matchedKinds.insert(cursors[best].kind)
+                explainedWords += cursors[best].wordCount
+                matchedEnd = QueryPhrases.Position(part: position.part, word: position.word + cursors[best].wordCount)
             }
         }
         var score = Self.coveragePoints * Double(explainedWords) / Double(max(1, query.wordCount))
@@ -60,6 +67,45 @@ extension ForwardGeocoder {
         if isShortened { score -= Self.shortenedNamePenalty }
         score += Self.pointsPerPopulationDecade * log10(Double(gazetteer.population(at: place)) + 1)
         return score
+    }
+
+    /// A qualifier phrase of a place and where it occurs in the text, scanned in order.
+    struct QualifierCursor {
+        var kind: QualifierKind
+        var wordCount: Int
+        /// Where the phrase starts in the text, in order.
+        var starts: [QueryPhrases.Position]
+        /// The first of `starts` not yet passed.
+        var next = 0
+    }
+
+    /// Where each run of up to ``maximumQualifierWords`` words starts in a text, keyed by the words
+    /// joined with spaces: built once per text, so a place's qualifiers are looked up rather than
+    /// searched for.
+    struct QueryPhrases {
+        /// A word of the text: its comma-separated part and its index there.
+        struct Position: Comparable {
+            var part: Int
+            var word: Int
+
+            static func < (a: Position, b: Position) -> Bool { (a.part, a.word) < (b.part, b.word) }
+        }
+
+        /// Every phrase's starts, in order.
+        let starts: [String: [Position]]
+
+        /// - Complexity: O(w · m) phrases for w words and m = `maximumWords`.
+        init(_ query: ForwardGeocodingQuery, maximumWords: Int) {
+            var starts: [String: [Position]] = [:]
+            for (part, words) in query.components.enumerated() {
+                for start in words.indices {
+                    for end in (start + 1)...min(words.count, start + maximumWords) {
+                        starts[words[start..<end].joined(separator: " "), default: []].append(Position(part: part, word: start))
+                    }
+                }
+            }
+            self.starts = starts
+        }
     }
 
     /// The folded phrases that qualify `place`, each with what it names.

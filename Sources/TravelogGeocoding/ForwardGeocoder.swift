@@ -66,18 +66,32 @@ public struct ForwardGeocoder: Sendable {
 
     /// The places that `text` may name, best first.
     /// - Parameter limit: the most matches returned.
-    /// - Complexity: O(w · m · log n) for w words, m = `maximumNameWords`, n names, plus the
-    ///   scoring of every place found.
+    /// - Complexity: O(w · m · (log n + p)) for w words, m = `maximumNameWords`, n names and p
+    ///   the places that share a name (each is scored in a bounded number of steps).
     public func matches(for text: String, limit: Int = 10) -> [Match] {
+        var work = SearchWork()
+        return matches(for: text, limit: limit, work: &work)
+    }
+
+    /// What a search did, counted (for tests of its complexity; never timed).
+    struct SearchWork {
+        /// Steps of the scoring's search for qualifiers, over every place found.
+        var qualifierSteps = 0
+        /// Places scored.
+        var placesScored = 0
+    }
+
+    func matches(for text: String, limit: Int, work: inout SearchWork) -> [Match] {
         let query = ForwardGeocodingQuery(text)
+        let phrases = QueryPhrases(query, maximumWords: Self.maximumQualifierWords)
         var bestScores: [Int: Double] = [:]
         for (part, words) in query.components.enumerated() {
             for start in words.indices {
                 for end in (start + 1)...min(words.count, start + maximumNameWords) {
                     let span = words[start..<end]
                     for (place, isShortened) in places(named: span) {
-                        let score = score(place: place, query: query, name: NameSpan(part: part, words: start..<end),
-                                          isShortened: isShortened)
+                        let score = score(place: place, query: query, phrases: phrases, name: NameSpan(part: part, words: start..<end),
+                                          isShortened: isShortened, work: &work)
                         if score > bestScores[place, default: -.infinity] { bestScores[place] = score }
                     }
                 }

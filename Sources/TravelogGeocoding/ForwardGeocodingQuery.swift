@@ -11,8 +11,9 @@ public struct ForwardGeocodingQuery: Hashable, Sendable {
         components = text.split(whereSeparator: { $0 == "," || $0 == ";" })
             .map { PlaceNameFolding.words($0) }
             .filter { !$0.isEmpty }
+        wordCount = components.reduce(0) { $0 + $1.count }
     }
 
     /// The number of words in all parts.
-    public var wordCount: Int { components.reduce(0) { $0 + $1.count } }
+    public let wordCount: Int
 }
