@@ -26,6 +26,9 @@ public struct FileImporter: Sendable {
     ///   - skipUnrecognized: name a file of no known format as skipped instead of failing (for the
     ///     files found in a folder or an archive, such as a whole Google Takeout).
     ///   - progress: called after every batch.
+    ///
+    /// A cancelled task (an upload whose client went away) stops before the next batch: the import
+    /// is discarded and reported failed.
     public func importInput(_ input: ImportInput, to target: inout DeviceTarget, format: FileFormat? = nil,
                             options: ReaderOptions = ReaderOptions(), skipUnrecognized: Bool = false,
                             progress: (@Sendable (ImportProgress) -> Void)? = nil) async -> ImportReport {
@@ -56,6 +59,7 @@ public struct FileImporter: Sendable {
         report.format = chosen
         var running: ImportID?
         do {
+            try Task.checkCancellation()
             let source = HashingByteSource(try input.open())
             var reader = BatchReader(try chosen.makeReader(source: source, options: options))
             var summary = InsertSummary()
@@ -63,6 +67,7 @@ public struct FileImporter: Sendable {
             try await withThrowingTaskGroup(of: InsertSummary.self) { group in
                 var storing = false
                 while true {
+                    try Task.checkCancellation()
                     let batch = try readBatch(&reader, into: &report)
                     if !batch.isEmpty {
                         if device == nil {
@@ -114,7 +119,12 @@ public struct FileImporter: Sendable {
             }
             try await updateJournal(report, device: device)
         } catch {
-            if let running { try? await writer.store.discardImport(running) }
+            if let running {
+                // The store's calls in a cancelled task are cancelled too: the discard runs in a task
+                // of its own, awaited here.
+                let store = writer.store
+                await Task { try? await store.discardImport(running) }.value
+            }
             report.outcome = .failed(reason: (error as? FormatError)?.description ?? String(describing: error))
         }
         return report

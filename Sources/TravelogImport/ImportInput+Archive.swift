@@ -13,10 +13,16 @@ public struct ImportFileContents: Sendable {
     public var archiveName: String?
 
     /// Looks at `path`: a ZIP archive (by its signature) is listed, anything else is one input.
-    /// - Parameter name: the name reports use (a path, or an upload's file name).
-    /// - Throws: `FormatError` when an archive cannot be opened (its central directory is broken).
-    public init(path: String, name: String) throws(FormatError) {
-        guard Self.isZipArchive(path: path) else {
+    /// - Parameters:
+    ///   - byteRange: where the file lies in `path`, when it is a part of it (a file of a
+    ///     multipart upload); `nil` for the whole file. A plain file's input then reads the whole
+    ///     of `path`: the caller gives it the range's own stream.
+    ///   - name: the name reports use (a path, or an upload's file name).
+    ///   - limits: what an archive may cost (`ZipArchive(path:byteRange:limits:)`).
+    /// - Throws: `FormatError` when an archive cannot be opened (its central directory is broken,
+    ///   over `limits`, or has overlapping entries).
+    public init(path: String, byteRange: Range<Int>? = nil, name: String, limits: ZipArchiveLimits = .default) throws(FormatError) {
+        guard Self.isZipArchive(path: path, at: byteRange?.lowerBound ?? 0) else {
             var input = ImportInput.file(path)
             input.name = name
             input.fileName = URL(fileURLWithPath: name).lastPathComponent
@@ -25,11 +31,13 @@ public struct ImportFileContents: Sendable {
             archiveName = nil
             return
         }
-        let archive = SharedArchive(try ZipArchive(path: path))
-        let detected = archive.archive.detectedEntries()
+        let archive = SharedArchive(try ZipArchive(path: path, byteRange: byteRange, limits: limits))
         var inputs: [ImportInput] = []
         var skipped = 0
-        for detection in detected {
+        for entry in archive.archive.entries where !entry.isDirectory {
+            // A cancelled import (its client gone) stops here too; the importer then refuses every input.
+            if Task.isCancelled { break }
+            let detection = archive.archive.detection(of: entry)
             guard let format = detection.format else {
                 skipped += 1
                 continue
@@ -61,8 +69,11 @@ public struct ImportFileContents: Sendable {
 
     /// Whether the file starts with a ZIP signature (a local file header, or the end record of an
     /// empty archive).
-    static func isZipArchive(path: String) -> Bool {
-        guard var source = try? FileByteSource(path: path), let head = try? source.readBytes(upTo: 4) else { return false }
+    static func isZipArchive(path: String, at offset: Int = 0) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let data = try? handle.read(upToCount: 4) else { return false }
+        let head = [UInt8](data)
         return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
     }
 }

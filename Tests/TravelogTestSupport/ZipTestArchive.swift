@@ -66,6 +66,61 @@ public enum ZipTestArchive {
         return archivePath
     }
 
+    /// An archive of `count` empty stored entries (`f0` … `f{count-1}`): a central directory as
+    /// long as the caller wants, cheaply.
+    public static func makeEmptyEntries(count: Int, fileName: String = "many.zip") throws -> String {
+        try runPython("""
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w') as archive:
+                for index in range(int(sys.argv[2])):
+                    archive.writestr(zipfile.ZipInfo('f%d' % index, date_time=(2024, 1, 1, 0, 0, 0)), b'')
+            """, fileName: fileName, arguments: [String(count)])
+    }
+
+    /// An archive whose central directory lists `copies` entries (`Records00.json`, …) that all
+    /// point at one local header and one deflated stream of `bytes` (the overlapping zip bomb:
+    /// the stream is inflated once per entry). Written byte by byte with `struct` and `zlib`, since
+    /// `zipfile` writes no such archive.
+    public static func makeOverlapping(copies: Int, bytes: [UInt8], fileName: String = "overlap.zip") throws -> String {
+        let folder = TestDirectory.makeFolder("zip")
+        let dataPath = folder.appendingPathComponent("data").path
+        try Data(bytes).write(to: URL(fileURLWithPath: dataPath))
+        return try runPython("""
+            import struct, sys, zlib
+            data = open(sys.argv[3], 'rb').read()
+            copies = int(sys.argv[2])
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+            packed = deflate.compress(data) + deflate.flush()
+            crc = zlib.crc32(data)
+            name = b'Records00.json'
+            local = struct.pack('<IHHHHHIIIHH', 0x04034B50, 20, 0, 8, 0, 0, crc, len(packed), len(data), len(name), 0) + name + packed
+            directory = b''
+            for index in range(copies):
+                entry = b'Records%02d.json' % index
+                directory += struct.pack('<IHHHHHHIIIHHHHHII', 0x02014B50, 20, 20, 0, 8, 0, 0, crc, len(packed), len(data),
+                                         len(entry), 0, 0, 0, 0, 0, 0) + entry
+            end = struct.pack('<IHHHHIIH', 0x06054B50, 0, 0, copies, copies, len(directory), len(local), 0)
+            open(sys.argv[1], 'wb').write(local + directory + end)
+            """, fileName: fileName, arguments: [String(copies), dataPath])
+    }
+
+    /// Runs `script` with the new archive's path as `argv[1]` and then `arguments`.
+    private static func runPython(_ script: String, fileName: String, arguments: [String]) throws -> String {
+        let archivePath = TestDirectory.makeFolder("zip").appendingPathComponent(fileName).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, archivePath] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw PythonFailed(description: "python3 failed: \(message)")
+        }
+        return archivePath
+    }
+
     /// Text that deflates well and is long enough to need many reads.
     public static func text(lines: Int) -> [UInt8] {
         Array((0..<lines).map { "line \($0): 52.5163,13.3777 — Brandenburger Tor\n" }.joined().utf8)

@@ -62,9 +62,15 @@ extension ZipArchive {
     public func detectedEntries() -> [ZipEntryDetection] {
         var detections: [ZipEntryDetection] = []
         for entry in entries where !entry.isDirectory {
-            detections.append(ZipEntryDetection(entry: entry, outcome: detect(entry)))
+            detections.append(detection(of: entry))
         }
         return detections
+    }
+
+    /// What one entry is, as `detectedEntries()` finds it (for a caller that checks between entries
+    /// whether to go on).
+    public func detection(of entry: ZipEntry) -> ZipEntryDetection {
+        ZipEntryDetection(entry: entry, outcome: detect(entry))
     }
 
     /// The entries of `detectedEntries()` to import (`.read`), each with its format.

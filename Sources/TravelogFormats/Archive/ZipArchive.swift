@@ -24,21 +24,31 @@ public final class ZipArchive {
     public let entries: [ZipEntry]
     private let handle: OpaquePointer
 
-    /// Opens the archive at `path` and lists its entries.
+    /// Opens the archive at `path` and lists its entries, once its central directory is within
+    /// `limits` and no two entries overlap.
+    /// - Parameters:
+    ///   - byteRange: where the archive lies in the file, when it is a part of it (a file of a
+    ///     multipart upload); `nil` for the whole file.
+    ///   - limits: what opening and reading the archive may cost.
     /// - Throws: `FormatError.cannotRead` when the file cannot be opened; `FormatError.zip` when it
-    ///   is not a ZIP archive or its central directory is broken.
-    public init(path: String) throws(FormatError) {
-        var code: Int32 = 0
-        guard let handle = zip_open(path, ZIP_RDONLY, &code) else {
-            let systemReason = String(cString: strerror(errno))
-            switch code {
+    ///   is not a ZIP archive, its central directory is broken, exceeds `limits` or has
+    ///   overlapping entries.
+    public init(path: String, byteRange: Range<Int>? = nil, limits: ZipArchiveLimits = .default) throws(FormatError) {
+        try ZipCentralDirectory.check(path: path, byteRange: byteRange, limits: limits)
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        let start = UInt64(byteRange?.lowerBound ?? 0)
+        let length = byteRange.map { Int64($0.count) } ?? -1  // to the end of the file
+        guard let source = zip_source_file_create(path, start, length, &error) else {
+            throw .cannotRead(path: path, reason: String(cString: zip_error_strerror(&error)))
+        }
+        guard let handle = zip_open_from_source(source, ZIP_RDONLY, &error) else {
+            zip_source_free(source)
+            switch zip_error_code_zip(&error) {
             case ZIP_ER_NOENT: throw .cannotRead(path: path, reason: "no such file")
-            case ZIP_ER_OPEN, ZIP_ER_READ: throw .cannotRead(path: path, reason: systemReason)
-            default:
-                var error = zip_error_t()
-                zip_error_init_with_code(&error, code)
-                defer { zip_error_fini(&error) }
-                throw .zip(Self.archiveError(&error, archivePath: path, entry: nil))
+            case ZIP_ER_OPEN, ZIP_ER_READ: throw .cannotRead(path: path, reason: String(cString: strerror(zip_error_code_system(&error))))
+            default: throw .zip(Self.archiveError(&error, archivePath: path, entry: nil))
             }
         }
         self.path = path

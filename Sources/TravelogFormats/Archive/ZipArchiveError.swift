@@ -36,6 +36,18 @@ public struct ZipArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
         case io(reason: String)
         /// A `.kmz` without any `.kml` entry.
         case noKMLEntry
+        /// The central directory lists more entries than `ZipArchiveLimits.maximumEntries`.
+        case tooManyEntries(count: Int, limit: Int)
+        /// The entries together inflate to more than `ZipArchiveLimits.maximumInflatedBytes`.
+        case inflatedSizeTooLarge(totalBytes: Int, limitBytes: Int)
+        /// The entry inflates to more than `ZipArchiveLimits.maximumCompressionRatio` bytes per
+        /// compressed byte (a zip bomb).
+        case compressionRatioTooHigh(ratio: Int, limit: Int)
+        /// The entry's data and the data of entry `other` overlap (several central-directory
+        /// entries on one local header, or one inside another's data: the overlapping zip bomb).
+        case overlappingEntries(other: String)
+        /// The entry inflates to more bytes than its header declares.
+        case longerThanDeclared(declaredBytes: Int)
         /// Any other error libzip reports (`ZIP_ER_*` code and libzip's message).
         case libzip(code: Int32, message: String)
 
@@ -51,8 +63,23 @@ public struct ZipArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
             case .truncated(let expected, let found): "ends after \(found) of \(expected) bytes"
             case .io(let reason): "read error: \(reason)"
             case .noKMLEntry: "no .kml file inside"
+            case .tooManyEntries(let count, let limit): "\(count) entries, more than the limit of \(limit)"
+            case .inflatedSizeTooLarge(let total, let limit):
+                "the entries inflate to \(total) bytes, more than the limit of \(limit) bytes"
+            case .compressionRatioTooHigh(let ratio, let limit):
+                "inflates \(ratio) times its compressed size, more than the limit of \(limit) times"
+            case .overlappingEntries(let other): "its data overlaps the data of entry '\(other)'"
+            case .longerThanDeclared(let declared): "inflates to more than the \(declared) bytes its header declares"
             case .libzip(let code, let message): "libzip error \(code): \(message)"
             }
+        }
+    }
+
+    /// Whether the archive was refused for a limit of `ZipArchiveLimits` (its cost, not damage).
+    public var isLimitExceeded: Bool {
+        switch kind {
+        case .tooManyEntries, .inflatedSizeTooLarge, .compressionRatioTooHigh: true
+        default: false
         }
     }
 

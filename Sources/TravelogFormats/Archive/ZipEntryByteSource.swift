@@ -5,7 +5,8 @@ internal import CLibzip
 /// buffers however large the entry. Made by `ZipArchive.contents(of:)`.
 ///
 /// At the end of the entry the CRC-32 is checked and the length compared with the central
-/// directory's; either mismatch throws instead of ending quietly.
+/// directory's; either mismatch throws instead of ending quietly, and so does an entry that
+/// inflates past its declared size (which `ZipArchiveLimits` were checked against).
 public final class ZipEntryByteSource: ByteSource {
     /// The entry being read.
     public let entry: ZipEntry
@@ -40,6 +41,11 @@ public final class ZipEntryByteSource: ByteSource {
                                            archivePath: archive.path, entryName: entry.name))
             }
             return 0
+        }
+        guard bytesRead + Int(count) <= entry.uncompressedSizeBytes else {
+            ended = true
+            throw .zip(ZipArchiveError(.longerThanDeclared(declaredBytes: entry.uncompressedSizeBytes),
+                                       archivePath: archive.path, entryName: entry.name))
         }
         bytesRead += Int(count)
         return Int(count)

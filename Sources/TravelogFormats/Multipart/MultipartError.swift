@@ -39,6 +39,8 @@ public struct MultipartError: Error, Hashable, Sendable, CustomStringConvertible
         case fieldTooLong(name: String, limitBytes: Int)
         /// A field read as text that is not valid UTF-8.
         case fieldNotUTF8(name: String)
+        /// The body has more parts than the reader's limit.
+        case tooManyParts(limit: Int)
 
         public var description: String {
             switch self {
@@ -53,6 +55,7 @@ public struct MultipartError: Error, Hashable, Sendable, CustomStringConvertible
             case .missingContentDisposition: "a part without Content-Disposition: form-data; name=…"
             case .fieldTooLong(let name, let limit): "field '\(name)' is longer than \(limit) bytes"
             case .fieldNotUTF8(let name): "field '\(name)' is not valid UTF-8"
+            case .tooManyParts(let limit): "more than \(limit) parts, the limit"
             }
         }
     }

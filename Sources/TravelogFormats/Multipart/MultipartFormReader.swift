@@ -27,6 +27,8 @@ public final class MultipartFormReader {
     public let boundary: String
     /// The most bytes a part's header block may have.
     public let maximumHeaderBytes: Int
+    /// The most parts the body may have.
+    public let maximumParts: Int
 
     enum State {
         /// Before the first boundary.
@@ -51,7 +53,7 @@ public final class MultipartFormReader {
     var start = 0
     var end = 0
     /// The body offset of `buffer[0]` (the virtual CRLF is at -2 and -1).
-    private var bufferBodyOffset = -2
+    private(set) var bufferBodyOffset = -2
     var sourceEnded = false
     /// Where the next delimiter starts in the buffer, once found.
     private var delimiterIndex: Int?
@@ -64,13 +66,15 @@ public final class MultipartFormReader {
     ///     `boundary(fromContentType:)`).
     ///   - blockBytes: the size of the read buffer.
     ///   - maximumHeaderBytes: the most bytes one part's header block may have.
+    ///   - maximumParts: the most parts the body may have; `nextPart()` refuses the next one.
     /// - Throws: `FormatError.multipart(.invalidBoundary)` when the boundary breaks RFC 2046's rules.
     public init(source: any ByteSource, boundary: String, blockBytes: Int = 64 * 1024,
-                maximumHeaderBytes: Int = 16 * 1024) throws(FormatError) {
+                maximumHeaderBytes: Int = 16 * 1024, maximumParts: Int = .max) throws(FormatError) {
         try Self.validate(boundary: boundary)
         self.source = source
         self.boundary = boundary
         self.maximumHeaderBytes = max(256, maximumHeaderBytes)
+        self.maximumParts = maximumParts
         self.delimiter = Array("\r\n--\(boundary)".utf8)
         let capacity = max(blockBytes, self.maximumHeaderBytes + 4, 4 * delimiter.count)
         self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
@@ -83,8 +87,8 @@ public final class MultipartFormReader {
 
     /// The next part, its headers read and its content ready to stream; `nil` after the closing
     /// boundary. Skips what was not read of the previous part.
-    /// - Throws: `FormatError.multipart` for a body without boundary, cut short, or with a broken
-    ///   header block; `FormatError` from the source.
+    /// - Throws: `FormatError.multipart` for a body without boundary, cut short, with a broken
+    ///   header block, or with more than `maximumParts` parts; `FormatError` from the source.
     public func nextPart() throws(FormatError) -> MultipartPart? {
         while true {
             switch state {
@@ -99,10 +103,12 @@ public final class MultipartFormReader {
                     state = .finished
                     return nil
                 }
+                guard partCount < maximumParts else { throw error(.tooManyParts(limit: maximumParts), at: start) }
                 partCount += 1
                 let headers = try readHeaderBlock()
                 state = .content
-                return try MultipartPart(number: partCount, headers: headers, reader: self)
+                return try MultipartPart(number: partCount, headers: headers, contentByteOffset: bufferBodyOffset + start,
+                                         reader: self)
             }
         }
     }

@@ -16,8 +16,12 @@ public struct MultipartPart {
     public let headers: [(name: String, value: String)]
     /// The part's content, streamed from the body: ends at the next boundary.
     public var content: MultipartPartByteSource
+    /// Where the content starts in the body (0-based): with the count of bytes `content` hands
+    /// out, the content's byte range, to read it again from the body itself instead of a copy.
+    public let contentByteOffset: Int
 
-    init(number: Int, headers: [(name: String, value: String)], reader: MultipartFormReader) throws(FormatError) {
+    init(number: Int, headers: [(name: String, value: String)], contentByteOffset: Int,
+         reader: MultipartFormReader) throws(FormatError) {
         func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name }?.value
         }
@@ -31,6 +35,7 @@ public struct MultipartPart {
         self.contentType = header("content-type")
         self.headers = headers
         self.content = MultipartPartByteSource(reader: reader, partNumber: number)
+        self.contentByteOffset = contentByteOffset
     }
 
     /// The whole content as text, for a small field (a `device` name, a token).
