@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// The largest file upload (`/api/v1/imports`), bytes: generous, for Google Takeout archives.
     public var maxUploadBytes: Int
+    /// Parts per multipart upload, and what an uploaded archive may hold (entries, inflated bytes, ratio).
+    public var uploadLimits: UploadLimits
     /// Where Debian's `libjs-leaflet` puts Leaflet.
     public var leafletDirectory: String
     /// Mark the session cookie `Secure` (only sent over HTTPS): on when served behind TLS.
@@ -55,7 +57,8 @@ public struct ServerConfiguration: Sendable {
                 metricsAccess: MetricsAccess = .loopback, requestHeadTimeoutSeconds: Int = 30,
                 requestBodyIdleTimeoutSeconds: Int = 30,
                 tileCacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-tiles"),
-                worldOutlinesPath: String? = WorldOutlines.defaultPath, historyIndexDirectory: URL? = nil) {
+                worldOutlinesPath: String? = WorldOutlines.defaultPath, historyIndexDirectory: URL? = nil,
+                uploadLimits: UploadLimits = .default) {
         self.host = host
         self.port = port
         self.tileURLTemplate = tileURLTemplate
@@ -64,6 +67,7 @@ public struct ServerConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.maxBodyBytes = maxBodyBytes
         self.maxUploadBytes = maxUploadBytes
+        self.uploadLimits = uploadLimits
         self.leafletDirectory = leafletDirectory
         self.secureCookies = secureCookies
         self.allowPrivateWebhooks = allowPrivateWebhooks

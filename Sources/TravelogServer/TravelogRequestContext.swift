@@ -28,10 +28,13 @@ public struct TravelogRequestContext: RequestContext {
     var sessionSecret: String?
     /// The client's IP address (the proxy's, behind a reverse proxy), for login throttling.
     public var clientAddress: String?
+    /// The connection, to hear when its client goes away (`untilClientLeaves`).
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
 
     /// The largest body the small JSON routes (login, journal edits, settings) collect; the ingest

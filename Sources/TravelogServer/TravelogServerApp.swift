@@ -91,7 +91,8 @@ public struct TravelogServerApp: Sendable {
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
                      regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)
-        UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes).add(to: router)
+        UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes,
+                     limits: configuration.uploadLimits).add(to: router)
         ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
         RegionRoutes(store: store).add(to: router)
         TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
@@ -126,7 +127,8 @@ public struct TravelogServerApp: Sendable {
             server: .http1(configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [SlowRequestHandler(headSeconds: Int64(configuration.requestHeadTimeoutSeconds),
                                                                bodyIdleSeconds: Int64(configuration.requestBodyIdleTimeoutSeconds),
-                                                               minimumBodyBytesPerSecond: 512)],
+                                                               minimumBodyBytesPerSecond: 512),
+                                            ClientDepartureHandler()],
                 idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),

@@ -51,26 +51,6 @@ final class SpooledBody: RawBody, @unchecked Sendable {
         }
     }
 
-    /// A copy of another stream (a file of a multipart body), up to `limitBytes`.
-    init(copying source: inout some ByteSource, limitBytes: Int) throws {
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = try block.withUnsafeMutableBytes { try source.read(into: $0) }
-            if count == 0 { break }
-            guard byteCount + count <= limitBytes else {
-                close()
-                throw APIError.payloadTooLarge(limitBytes: limitBytes)
-            }
-            if descriptor < 0 && byteCount + count > Self.memoryLimitBytes { try spill() }
-            if descriptor >= 0 {
-                try block.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            } else {
-                memory.append(contentsOf: block[..<count])
-            }
-            byteCount += count
-        }
-    }
-
     /// A path that opens the body's file (moved out of memory first), for libraries that want one
     /// (libzip): valid while this body lives.
     func filePath() throws -> String {
@@ -149,19 +129,37 @@ final class SpooledBody: RawBody, @unchecked Sendable {
 
     /// The body as a stream for a format reader, from the start.
     func byteSource() -> any ByteSource {
-        SpooledBodySource(body: self)
+        SpooledBodySource(body: self, offset: 0, end: byteCount)
     }
+
+    /// A part of the body as a stream (a file of a multipart body, read in place, never copied).
+    func byteSource(in range: Range<Int>) -> any ByteSource {
+        SpooledBodySource(body: self, offset: max(0, range.lowerBound), end: min(byteCount, range.upperBound))
+    }
+
+    /// The bytes of the body held in memory (0 once it is in its file).
+    var memoryByteCount: Int { memory.count }
 }
 
-/// Reads a spooled body from the start, a block at a time.
+/// Reads a spooled body, or a byte range of it, a block at a time.
 struct SpooledBodySource: ByteSource {
     let body: SpooledBody
-    var offset = 0
+    /// Where the stream starts and ends in the body.
+    let start: Int, end: Int
+    var offset: Int
 
-    var totalByteCount: Int? { body.byteCount }
+    init(body: SpooledBody, offset: Int, end: Int) {
+        self.body = body
+        self.start = offset
+        self.end = max(offset, end)
+        self.offset = offset
+    }
+
+    var totalByteCount: Int? { end - start }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(FormatError) -> Int {
-        let chunk = body.bytes(in: offset..<body.byteCount, limit: buffer.count)
+        guard offset < end else { return 0 }
+        let chunk = body.bytes(in: offset..<end, limit: buffer.count)
         chunk.withUnsafeBytes { buffer.copyMemory(from: $0) }
         offset += chunk.count
         return chunk.count

@@ -19,6 +19,8 @@ struct UploadRoutes {
     let importer: FileImporter
     /// The largest upload, bytes.
     let uploadLimitBytes: Int
+    /// Parts per form, and what an archive may hold.
+    let limits: UploadLimits
 
     func add(to router: RouteRegistry) {
         router.post("/api/v1/imports") { request, context in try await upload(request, context) }
@@ -26,67 +28,89 @@ struct UploadRoutes {
 
     /// `?device=NAME` (default `imports`), `?format=F` (default: recognised from the content),
     /// `?filename=N` (a raw body's name, for the import's record).
+    ///
+    /// Every file is opened (an archive's central directory checked against `limits`) before the
+    /// answer starts, so a limit is a 413 that names it; the work stops when the client goes away.
     func upload(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let format = try Self.format(request.query("format"))
         let body = try await SpooledBody(request, limitBytes: uploadLimitBytes)
         var deviceName = request.query("device")
-        var files: [(name: String, body: SpooledBody)] = []
+        let files: [UploadedFile]
         let contentType = request.headers[.contentType] ?? ""
         if FormParameters.mediaType(of: contentType) == "multipart/form-data" {
-            do {
-                let reader = try MultipartFormReader(source: body.byteSource(),
-                                                 boundary: try MultipartFormReader.boundary(fromContentType: contentType))
-                while var part = try reader.nextPart() {
-                    if let filename = part.filename {
-                        files.append((Self.baseName(filename) ?? "upload", try SpooledBody(copying: &part.content, limitBytes: uploadLimitBytes)))
-                    } else if part.name == "device" {
-                        deviceName = try part.readText(limitBytes: 256).trimmingCharacters(in: .whitespacesAndNewlines)
-                    }
-                }
-            } catch let error as FormatError {
-                throw APIError.badRequest("the form is not valid multipart/form-data: \(error)")
-            }
-            guard !files.isEmpty else { throw APIError.badRequest("the form holds no file (send it as a part with a filename)") }
+            let form = try UploadForm(body: body, contentType: contentType, maximumParts: limits.maximumParts)
+            files = form.files
+            deviceName = form.deviceName ?? deviceName
         } else {
-            files = [(Self.baseName(request.query("filename")) ?? "upload", body)]
+            files = [UploadedFile(name: Self.baseName(request.query("filename")) ?? "upload", byteRange: 0..<body.byteCount)]
         }
         let target = DeviceTarget.of(identity, named: deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? "imports", app: nil)
-        let uploads = files
+        let archiveLimits = limits.archive
+        let opened = try await context.untilClientLeaves {
+            try files.map { file throws(APIError) in (file, try Self.open(file, in: body, limits: archiveLimits)) }
+        }
         let importer = self.importer
-        let work: @Sendable ((@Sendable (ImportProgress) -> Void)?) async -> [ImportReport] = { progress in
-            var target = target
-            var reports: [ImportReport] = []
-            for file in uploads {
-                reports += await Self.importFile(file.name, body: file.body, importer: importer, target: &target, format: format,
-                                                 progress: progress)
+        let work: @Sendable ((@Sendable (ImportProgress) -> Void)?) async throws -> [ImportReport] = { progress in
+            try await context.untilClientLeaves {
+                var target = target
+                var reports: [ImportReport] = []
+                for (file, contents) in opened {
+                    try Task.checkCancellation()
+                    reports += await Self.importFile(file, contents: contents, body: body, importer: importer, target: &target,
+                                                     format: format, progress: progress)
+                }
+                return reports
             }
-            return reports
         }
         if request.headers[.accept]?.contains("application/x-ndjson") == true {
             return Self.streamed(work)
         }
-        let reports = await work(nil)
+        let reports = try await work(nil)
         let object = Self.answer(reports)
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return Response.json(data: data, status: reports.allSatisfy(\.failed) ? .badRequest : .ok)
     }
 
-    /// One uploaded file: itself, or each location file of an archive.
-    static func importFile(_ name: String, body: SpooledBody, importer: FileImporter, target: inout DeviceTarget,
-                           format: FileFormat?, progress: (@Sendable (ImportProgress) -> Void)?) async -> [ImportReport] {
-        let contents: ImportFileContents
-        do {
-            let path = try body.filePath()
-            contents = try ImportFileContents(path: path, name: name)
+    /// What an uploaded file holds: itself, or an archive's location files; a file that cannot be
+    /// opened is reported failed, an archive over the limits (or with overlapping entries) refuses
+    /// the whole upload.
+    /// - Throws: `APIError.http(413)` naming the limit, `.badRequest` for overlapping entries.
+    static func open(_ file: UploadedFile, in body: SpooledBody, limits: ZipArchiveLimits) throws(APIError)
+        -> Result<ImportFileContents, FormatError> {
+        let path: String
+        do { path = try body.filePath() } catch { return .failure(.cannotRead(path: file.name, reason: "\(error)")) }
+        do throws(FormatError) {
+            return .success(try ImportFileContents(path: path, byteRange: file.byteRange, name: file.name, limits: limits))
+        } catch .zip(let error) {
+            if error.isLimitExceeded { throw .http(status: .contentTooLarge, "\(file.name): \(Self.describe(error))") }
+            if case .overlappingEntries = error.kind { throw .badRequest("\(file.name): \(Self.describe(error))") }
+            return .failure(.zip(error))
         } catch {
-            return [ImportReport(path: name, format: nil, outcome: .failed(reason: String(describing: error)))]
+            return .failure(error)
+        }
+    }
+
+    /// A ZIP error without the server's path of the upload.
+    static func describe(_ error: ZipArchiveError) -> String {
+        error.entryName.map { "entry '\($0)': \(error.kind)" } ?? "\(error.kind)"
+    }
+
+    /// One uploaded file: itself, or each location file of an archive.
+    static func importFile(_ file: UploadedFile, contents opened: Result<ImportFileContents, FormatError>, body: SpooledBody,
+                           importer: FileImporter, target: inout DeviceTarget, format: FileFormat?,
+                           progress: (@Sendable (ImportProgress) -> Void)?) async -> [ImportReport] {
+        let contents: ImportFileContents
+        switch opened {
+        case .success(let value): contents = value
+        case .failure(let error): return [ImportReport(path: file.name, format: nil, outcome: .failed(reason: error.description))]
         }
         var reports: [ImportReport] = []
         for var input in contents.inputs {
             if contents.archiveName == nil {
-                // Read from the body's own descriptor, not a path that names it.
-                input = ImportInput(name: name, fileName: name) { () throws(FormatError) in body.byteSource() }
+                // Read the file's own range of the body, not a path that names the whole body.
+                let range = file.byteRange
+                input = ImportInput(name: file.name, fileName: file.name) { () throws(FormatError) in body.byteSource(in: range) }
             }
             reports.append(await importer.importInput(input, to: &target, format: contents.archiveName == nil ? format : nil,
                                                       skipUnrecognized: contents.archiveName != nil, progress: progress))
@@ -108,7 +132,7 @@ struct UploadRoutes {
     }
 
     /// The import as a stream of NDJSON lines: progress while it runs, the report at the end.
-    static func streamed(_ work: @escaping @Sendable ((@Sendable (ImportProgress) -> Void)?) async -> [ImportReport]) -> Response {
+    static func streamed(_ work: @escaping @Sendable ((@Sendable (ImportProgress) -> Void)?) async throws -> [ImportReport]) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-ndjson; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -120,13 +144,13 @@ struct UploadRoutes {
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    let reports = await work { progress in
+                    defer { sink.finish() }
+                    let reports = try await work { progress in
                         var object: [String: Any] = ["bytesRead": progress.bytesRead, "locations": progress.locations]
                         if let total = progress.totalBytes { object["totalBytes"] = total }
                         sink.yield(line(["progress": object]))
                     }
                     sink.yield(line(["report": answer(reports)]))
-                    sink.finish()
                 }
                 for await data in lines { try await writer.write(ByteBuffer(bytes: data)) }
                 try await group.waitForAll()
