@@ -27,7 +27,10 @@ struct ReadParameters {
         from = try Self.bound(request, "from", timeZone: timeZone, endOfDay: false)
         to = try Self.bound(request, "to", timeZone: timeZone, endOfDay: true)
         let all = try await store.devices(userID: identity.user.id)
+        // Each name once: a name repeated is one device (and the routes do a device's work per entry).
+        var seen = Set<String>()
         let names = request.uri.queryParameters.getAll("device").flatMap { $0.split(separator: ",").map(String.init) }
+            .filter { seen.insert($0).inserted }
         if names.isEmpty {
             devices = all
         } else {
