@@ -136,8 +136,9 @@ public struct RegionEvaluator: Sendable {
     private func announce(_ added: [StoredRegionTransition], device: Device, now: Date) async {
         let recent = added.filter { now.timeIntervalSince($0.transition.occurredAt) < Self.notificationHorizonSeconds }
         guard !recent.isEmpty, let regions = try? await store.regions(userID: device.userID) else { return }
+        let regionByID = Dictionary(regions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for stored in recent {
-            guard let region = regions.first(where: { $0.id == stored.transition.regionID }) else { continue }
+            guard let region = regionByID[stored.transition.regionID] else { continue }
             await notify(Self.message(stored.transition, region: region, device: device), device.userID)
         }
     }

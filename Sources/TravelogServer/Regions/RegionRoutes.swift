@@ -19,6 +19,10 @@ struct RegionRoutes {
         router.post("/api/v1/regions") { request, context in
             let identity = try personIdentity(context)
             let definition = try await request.decodeJSON(RegionJSON.self, context: context).definition()
+            let count = try await stored { () throws(StoreError) in try await store.regions(userID: identity.user.id).count }
+            guard count < StoredRegion.maximumPerUser else {
+                throw APIError.http(status: .conflict, "a user may have at most \(StoredRegion.maximumPerUser) regions: remove one first")
+            }
             let region = try await stored { () throws(StoreError) in
                 try await store.addRegion(definition, userID: identity.user.id, at: Date())
             }
