@@ -16,7 +16,8 @@ import Glibc
 /// write-only token. (a)–(d) and (f) use the page's login; the server gets no tile server (a
 /// closed loopback port), so snapshots draw on the offline base.
 ///
-/// Bounded: attempts still unanswered `graceSeconds` after the posts end are given up, the server is
+/// Bounded: posts unanswered `overrunSeconds` after the last was due are failures, attempts still
+/// unanswered `graceSeconds` after the posts' schedule ends are given up, the server is
 /// killed if its resident memory passes `killMegabytes` (a machine without swap would otherwise
 /// be at risk), and a server that has not stopped 30 s after SIGTERM is killed.
 /// `TRAVELOG_BENCH_SECONDS` (default 10) is the length of each measurement, `TRAVELOG_BENCH_RATE`
@@ -29,6 +30,8 @@ enum HostileBenchmark {
     static var killMegabytes: Int { environment["TRAVELOG_BENCH_HOSTILE_KILL_MB"].flatMap(Int.init) ?? 4096 }
     /// `TRAVELOG_BENCH_HOSTILE_ATTACKS`: the attacks to send, by letter (default `abcdefg`, all).
     static var selectedLetters: Set<Character> { Set(environment["TRAVELOG_BENCH_HOSTILE_ATTACKS"] ?? "abcdefg") }
+    /// How long the posts may run behind their schedule before the rest count as failed.
+    static let overrunSeconds = 30.0
     /// How long attempts under way when the posts end may still take.
     static let graceSeconds = 10.0
 
@@ -47,7 +50,8 @@ enum HostileBenchmark {
         let visits = try seedVisits(server, login: login)
         let phone = ServerProcess.basic(ServerProcess.userName, token)
         // `TRAVELOG_BENCH_RATE` lowers the rate for a debug build, which cannot keep up with 200/s.
-        let load = OwnTracksLoad(rate: ServerIngestBenchmarks.owntracksRate, seconds: HardeningBenchmarks.seconds, connections: 4)
+        let load = OwnTracksLoad(rate: ServerIngestBenchmarks.owntracksRate, seconds: HardeningBenchmarks.seconds, connections: 4,
+                                 overrunSeconds: overrunSeconds)
 
         let alone = await load.run(port: server.port, authorization: phone)
         print("  alone: \(alone.latency.count) posts at \(Int(load.rate))/s, latency \(alone.latency.line([50, 99]))")
@@ -75,7 +79,7 @@ enum HostileBenchmark {
         print("  under attack: \(attacked.latency.count) posts at \(Int(load.rate))/s, latency \(attacked.latency.line([50, 99])) "
               + "(target p99 < 20 ms)")
         print("  posts failed: \(alone.failures.count) of \(alone.requests) alone, \(attacked.failures.count) of "
-              + "\(attacked.requests) under attack" + (attacked.failures.first.map { " (first: \($0.prefix(160)))" } ?? ""))
+              + "\(attacked.requests) under attack" + kinds(of: attacked.failures))
         let peak = memory.figures
         print("  server memory: \(Figures.megabytes(Double(idle.residentBytes))) before the attacks, peak "
               + "\(Figures.megabytes(Double(max(peak.peakBytes, after.peakBytes)))) (VmHWM; target < 500 MB), "
@@ -148,6 +152,12 @@ enum HostileBenchmark {
         }
         print("  seeded: import of a day of 8 stays answered \(imported.status); \(ended.count) visits that ended")
         return ended.count >= 2 ? (ended[0], ended[1]) : (4, 6)
+    }
+
+    /// ` (12: recv timed out, 3: …)`: the failures by kind, the most frequent three.
+    static func kinds(of failures: [String]) -> String {
+        let counts = Dictionary(grouping: failures) { String($0.prefix(120)) }.mapValues(\.count).sorted { $0.value > $1.value }
+        return counts.isEmpty ? "" : " (" + counts.prefix(3).map { "\($0.value): \($0.key)" }.joined(separator: "; ") + ")"
     }
 
     static func fileBytes(_ url: URL) -> Double {

@@ -11,6 +11,9 @@ struct OwnTracksLoad {
     var seconds: Double
     var connections: Int
     var warmUpSeconds = 1.0
+    /// When set, the run ends this long after the last post was due, however far behind the
+    /// server is: a post not answered by then is a failure (and one not yet sent is not sent).
+    var overrunSeconds: Double? = nil
 
     /// A post unanswered for this long is a failure (and its connection is opened again).
     static let timeoutSeconds = 30.0
@@ -34,6 +37,7 @@ struct OwnTracksLoad {
         let connections = connections
         let latencies = LockedList<UInt64>(), lateSends = LockedList<UInt64>(), failures = LockedList<String>()
         let start = BlockingThreads.nowNanoseconds() + 50_000_000
+        let end = overrunSeconds.map { start + UInt64((Double(total) / rate + $0) * 1e9) } ?? .max
         await BlockingThreads.run(connections) { lane in
             var mine: [UInt64] = [], late: [UInt64] = []
             var connection: HTTPConnection?
@@ -41,10 +45,14 @@ struct OwnTracksLoad {
                 let due = start + UInt64(Double(index) * intervalNanoseconds)
                 BlockingThreads.sleep(untilNanoseconds: due)
                 let sent = BlockingThreads.nowNanoseconds()
+                guard sent < end else {
+                    failures.append(contentsOf: ["not sent: the run's time was up"])
+                    continue
+                }
                 do {
                     let open = try connection ?? HTTPConnection(port: port)
                     connection = open
-                    open.setTimeout(seconds: Self.timeoutSeconds)
+                    open.setTimeout(seconds: min(Self.timeoutSeconds, Double(end - sent) / 1e9))
                     let response = try open.send("POST", "/api/v1/owntracks", headers: [
                         authorization, ("Content-Type", "application/json"),
                     ], body: ServerPayloads.owntracksLocation(index: firstIndex + index))
