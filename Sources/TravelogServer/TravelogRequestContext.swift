@@ -26,6 +26,9 @@ public struct TravelogRequestContext: RequestContext {
     public var identity: Identity?
     /// The session secret presented in the cookie (for logging out).
     var sessionSecret: String?
+    /// The pattern of the route this request reaches (`/api/v1/visits/{id}`), set from the
+    /// canonical path by `CanonicalPathMiddleware` before any check; nil for a 404 or 405.
+    public var route: String?
     /// The client's IP address (the proxy's, behind a reverse proxy), for login throttling.
     public var clientAddress: String?
     /// The connection, to hear when its client goes away (`untilClientLeaves`).

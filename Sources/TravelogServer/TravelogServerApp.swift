@@ -82,6 +82,7 @@ public struct TravelogServerApp: Sendable {
         let router = RouteRegistry(router: base)
         base.add(middleware: SecurityHeadersMiddleware())
         base.add(middleware: RouterErrorMiddleware(registry: router))
+        base.add(middleware: CanonicalPathMiddleware(registry: router))
         base.add(middleware: RedactedRequestLogMiddleware(.debug))
         base.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))

@@ -12,8 +12,8 @@ import TravelogStore
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = TravelogRequestContext
     static let sessionCookie = "travelog_session"
-    /// Routes for phone apps, which authenticate with a device token or a password, never the cookie.
-    static let deviceOnlyPaths: Set<String> = ["/api/v1/owntracks", "/api/v1/overland", "/api/v1/osmand", "/api/v1/gpslogger"]
+    /// Routes (patterns) for phone apps, which authenticate with a device token or a password, never the cookie.
+    static let deviceOnlyRoutes: Set<String> = ["/api/v1/owntracks", "/api/v1/overland", "/api/v1/osmand", "/api/v1/gpslogger"]
 
     let accounts: AccountService
 
@@ -48,7 +48,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         // The phone apps' routes take no cookie: an `<img src=…/api/v1/gpslogger?…>` on another page
         // would otherwise store a location with the visitor's login.
-        if let secret = request.cookies[Self.sessionCookie]?.value, !secret.isEmpty, !Self.deviceOnlyPaths.contains(request.uri.path) {
+        // The route is the pattern `CanonicalPathMiddleware` found, so `//api/v1/gpslogger/` is one too.
+        if let secret = request.cookies[Self.sessionCookie]?.value, !secret.isEmpty,
+           !(context.route.map(Self.deviceOnlyRoutes.contains) ?? false) {
             context.sessionSecret = secret
             // An expired or unknown cookie is no identity (the page shows its login form).
             guard let user = try await accounts.user(session: secret) else { return nil }

@@ -26,13 +26,14 @@ struct CrossSiteRequestMiddleware: RouterMiddleware {
         case unknown
     }
 
-    static let loginPath = "/api/v1/session"
+    /// The login's route pattern.
+    static let loginRoute = "/api/v1/session"
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.safeMethods.contains(request.method) else { return try await next(request, context) }
         let byCookie = context.identity?.method == .session
-        let isLogin = request.method == .post && request.uri.path == Self.loginPath
+        let isLogin = request.method == .post && context.route == Self.loginRoute
         if byCookie || isLogin {
             switch Self.provenance(of: request.headers, authority: request.head.authority) {
             case .sameOrigin: break

@@ -11,7 +11,7 @@ import TravelogStore
 struct TokenScopeMiddleware: RouterMiddleware {
     typealias Context = TravelogRequestContext
 
-    /// What a `write` token may reach: (method, path).
+    /// What a `write` token may reach: (method, route pattern).
     static let ingestRoutes: Set<String> = [
         "POST /api/v1/owntracks", "POST /api/v1/overland", "POST /api/v1/locations", "POST /api/v1/imports",
         "GET /api/v1/osmand", "POST /api/v1/osmand", "GET /api/v1/gpslogger", "POST /api/v1/gpslogger",
@@ -20,10 +20,18 @@ struct TokenScopeMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         if let identity = context.identity, identity.method == .deviceToken, identity.device?.tokenScope != .read,
-           request.uri.path.hasPrefix("/api/"), !Self.ingestRoutes.contains("\(request.method.rawValue) \(request.uri.path)") {
+           let route = context.route, !Self.writeTokenMayReach(method: request.method, route: route) {
             throw APIError.forbidden("this device token may only send locations; reading takes the password, the page, "
                                      + "or a token made with `travelog device add --scope read`")
         }
         return try await next(request, context)
+    }
+
+    /// Whether a `write` token may reach the route with this pattern (as `CanonicalPathMiddleware`
+    /// found it, never the path's text): an ingest route, or one outside the API that answers
+    /// everyone alike (the page's files, `/healthz`, the OpenAPI document).
+    static func writeTokenMayReach(method: HTTPRequest.Method, route: String) -> Bool {
+        let name = method == .head ? HTTPRequest.Method.get.rawValue : method.rawValue
+        return ingestRoutes.contains("\(name) \(route)") || !route.hasPrefix("/api/v1/")
     }
 }

@@ -25,15 +25,27 @@ final class RouteRegistry: @unchecked Sendable {
     /// rest), in the order added. As in the router, a literal segment beats a parameter: only the
     /// most specific patterns count (`/visits/merge` answers for itself, not for `/visits/{id}`).
     func methods(matching path: String) -> [String] {
+        var found: [String] = []
+        for route in mostSpecific(matching: path) where !found.contains(route.method) {
+            found.append(route.method)
+        }
+        return found
+    }
+
+    /// The pattern of the route the router answers `method` on `path` (a canonical path) with.
+    /// `HEAD` is answered as `GET`. Nil when no route takes that method there (a 404 or a 405).
+    func route(method: HTTPRequest.Method, path: String) -> String? {
+        let name = method == .head ? HTTPRequest.Method.get.rawValue : method.rawValue
+        return mostSpecific(matching: path).first { $0.method == name }?.path
+    }
+
+    /// The routes whose pattern matches `path` with the most literal segments, in the order added.
+    private func mostSpecific(matching path: String) -> [(method: String, path: String)] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         let matching = routes.filter { Self.matches(pattern: $0.path, segments) }
         guard let best = matching.map({ Self.literalSegments(of: $0.path) }).max(by: { $0.lexicographicallyPrecedes($1) })
         else { return [] }
-        var found: [String] = []
-        for route in matching where Self.literalSegments(of: route.path) == best && !found.contains(route.method) {
-            found.append(route.method)
-        }
-        return found
+        return matching.filter { Self.literalSegments(of: $0.path) == best }
     }
 
     /// For each segment of a pattern, whether it is literal (1) or a parameter or wildcard (0).

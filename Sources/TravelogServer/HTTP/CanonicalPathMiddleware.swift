@@ -1,0 +1,57 @@
+import HTTPTypes
+import Hummingbird
+
+/// Gives every request one path before anything decides on it, and names the route it reaches.
+///
+/// Hummingbird's router reads `//api/v1/export`, `/api/v1/export/` and `/api//v1/export` as
+/// `/api/v1/export`, while a check written against `request.uri.path` sees three other strings: a
+/// phone's token once read the whole history that way. So the path is made canonical here, at the
+/// edge (empty segments and a trailing slash dropped), and the request is rewritten to it; what
+/// has no one meaning is refused with a 400 (a `.` or `..` segment, any percent-encoding, a
+/// backslash, a target that is not a path). Then the route the router will pick is looked up in
+/// the registry and kept in `context.route`, and the checks after this one (authentication, cross
+/// site, token scope) key on that pattern, never on the path's text.
+struct CanonicalPathMiddleware: RouterMiddleware {
+    typealias Context = TravelogRequestContext
+
+    let registry: RouteRegistry
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        let target = request.head.path ?? ""
+        let (rawPath, query) = Self.split(target: target)
+        let path = try Self.canonical(path: rawPath)
+        var request = request
+        if path != rawPath {
+            var head = request.head
+            head.path = query.map { path + "?" + $0 } ?? path
+            request = Request(head: head, body: request.body)
+        }
+        var context = context
+        context.route = registry.route(method: request.method, path: path)
+        return try await next(request, context)
+    }
+
+    /// A request target split at its first `?`.
+    static func split(target: String) -> (path: String, query: String?) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
+        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    }
+
+    /// The canonical form of a request's path: `/` and the non-empty segments joined by `/`.
+    /// - Throws: `APIError.badRequest` for a path with no single meaning.
+    static func canonical(path: String) throws(APIError) -> String {
+        guard path.hasPrefix("/") else {
+            throw .badRequest("the request target must be a path starting with /")
+        }
+        if let refused = path.utf8.first(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 == 0x7F }) {
+            let what = refused == UInt8(ascii: "%") ? "percent-encoding" : refused == UInt8(ascii: "\\") ? "a backslash" : "a control character"
+            throw .badRequest("the path may not contain \(what): no route of this server needs one")
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+            throw .badRequest("the path may not contain . or .. segments")
+        }
+        return "/" + segments.joined(separator: "/")
+    }
+}
