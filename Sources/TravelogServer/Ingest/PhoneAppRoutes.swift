@@ -127,16 +127,14 @@ struct PhoneAppRoutes {
         }
     }
 
-    /// What the app sent, as the user will see it: the query and the body, without the value of a
-    /// `token` parameter (a secret has no place in a list shown on a page).
+    /// What the app sent, as the user will see it: the query and the body, without any credential
+    /// (`token`, the device id OsmAnd and Traccar Client use as their secret, a JSON `device_id`):
+    /// a secret has no place in a list shown on a page.
     static func raw(_ query: String, _ body: [UInt8]) -> [UInt8] {
-        func redacted(_ text: String) -> String {
-            text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-                pair.hasPrefix("token=") ? "token=…" : String(pair)
-            }.joined(separator: "&")
-        }
         let form = String(decoding: body, as: UTF8.self)
         let isForm = !body.isEmpty && !form.contains("{") && !form.contains("\n")
-        return Array(("?" + redacted(query)).utf8) + (body.isEmpty ? [] : [0x0A] + Array((isForm ? redacted(form) : form).utf8))
+        let text = body.isEmpty ? "" : "\n" + (isForm ? CredentialRedaction.query(form) : CredentialRedaction.json(form))
+        return Array(("?" + CredentialRedaction.query(query) + text).utf8)
     }
+
 }
