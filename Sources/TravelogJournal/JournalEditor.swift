@@ -25,7 +25,7 @@ public struct JournalEditor: Sendable {
     /// Gives an entry a title of the person's own (`nil` or empty removes it).
     public func rename(visit id: VisitID, userID: UserID, title: String?) async throws -> StoredVisit {
         _ = try await owned(id, userID: userID)
-        let title = title.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let title = try Self.name(title, of: "a title")
         return try await store.editVisit(id: id, VisitEdit(title: .some(title)))
     }
 
@@ -55,8 +55,24 @@ public struct JournalEditor: Sendable {
         guard try await store.places(userID: userID).contains(where: { $0.id == id }) else {
             throw Failure.notFound("no place \(id)")
         }
-        let name = name.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let name = try Self.name(name, of: "a place's name")
         return try await store.renamePlace(id: id, name: name)
+    }
+
+    /// The longest title or place name a person may give (characters).
+    public static let maximumNameLength = 200
+
+    /// A name as a person gave it, trimmed; nil when empty. Refused when it holds a character no
+    /// name may hold (`DisplayName`): a terminal or a log would act on it.
+    static func name(_ text: String?, of what: String) throws -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= Self.maximumNameLength else {
+            throw Failure.invalid("\(what) may be at most \(Self.maximumNameLength) characters long (this one has \(trimmed.count))")
+        }
+        if let refusal = DisplayName.refusal(of: trimmed) {
+            throw Failure.invalid("\(what) may not hold control, line-separator or bidirectional-override characters: \(refusal)")
+        }
+        return trimmed
     }
 
     /// The visit, when it is the user's.

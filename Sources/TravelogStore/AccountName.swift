@@ -6,7 +6,7 @@ public enum AccountName {
     public static func validated(_ name: String) throws(StoreError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 100,
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+              DisplayName.firstRefused(in: trimmed) == nil
         else { throw .invalidName(name) }
         return trimmed
     }

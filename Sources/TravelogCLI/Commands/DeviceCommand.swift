@@ -81,7 +81,7 @@ struct DeviceCommand: AsyncParsableCommand {
             let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             for summary in try await store.deviceSummaries(userID: user.id) {
-                print("\(summary.device.name)\t\(summary.device.app?.rawValue ?? "-")\t\(summary.locationCount) locations")
+                print("\(TerminalText.escaped(summary.device.name))\t\(summary.device.app?.rawValue ?? "-")\t\(summary.locationCount) locations")
             }
         }
     }

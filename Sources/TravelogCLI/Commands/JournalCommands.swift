@@ -88,7 +88,7 @@ struct VisitsCommand: AsyncParsableCommand {
             for entry in entries {
                 let end = JournalOutput.wallClockEnd(entry.localDeparture, after: entry.localArrival)
                 print("\(entry.id)\t\(JournalOutput.wallClock(entry.localArrival))–\(end)\t"
-                      + "\(JournalOutput.duration(entry.durationSeconds))\t\(entry.place)\(entry.hidden ? " (deleted)" : "")")
+                      + "\(JournalOutput.duration(entry.durationSeconds))\t\(TerminalText.escaped(entry.place))\(entry.hidden ? " (deleted)" : "")")
             }
         }
     }
@@ -182,7 +182,7 @@ struct PlacesCommand: AsyncParsableCommand {
                 return
             }
             for place in places.sorted(by: { $0.visits > $1.visits }) {
-                print("\(place.id)\t\(place.visits) visits\t\(place.name ?? String(format: "%.5f, %.5f", place.latitude, place.longitude))")
+                print("\(place.id)\t\(place.visits) visits\t\(place.name.map(TerminalText.escaped) ?? String(format: "%.5f, %.5f", place.latitude, place.longitude))")
             }
         }
     }
@@ -196,7 +196,7 @@ struct PlacesCommand: AsyncParsableCommand {
         func run() async throws {
             let (store, user) = try await journal.open()
             _ = try await JournalEditor(store: store).rename(place: PlaceID(rawValue: id), userID: user.id, name: name)
-            print("place \(id) is now \(name)")
+            print("place \(id) is now \(TerminalText.escaped(name))")
         }
     }
 }

@@ -95,7 +95,8 @@ struct NotifyCommand: AsyncParsableCommand {
                 case .pending: "not delivered, the server retries it"
                 case .failed: "failed"
                 }
-                print("\(delivery.channel.kind.name) \(delivery.channel.kind.url.absoluteString): \(outcome) (\(delivery.lastResult ?? ""))")
+                print("\(delivery.channel.kind.name) \(TerminalText.escaped(delivery.channel.kind.url.absoluteString)): \(outcome) "
+                      + "(\(TerminalText.escaped(delivery.lastResult ?? "")))")
             }
         }
     }
@@ -115,8 +116,9 @@ struct NotifyCommand: AsyncParsableCommand {
                 return
             }
             for delivery in deliveries {
-                print("\(ISO8601TimeFormatter.string(delivery.updatedAt))\t\(delivery.message.event)\t\(delivery.message.title)\t"
-                      + "\(delivery.channel.kind.name)\t\(delivery.state.rawValue) after \(delivery.attempts)\t\(delivery.lastResult ?? "")")
+                print("\(ISO8601TimeFormatter.string(delivery.updatedAt))\t\(delivery.message.event)\t\(TerminalText.escaped(delivery.message.title))\t"
+                      + "\(delivery.channel.kind.name)\t\(delivery.state.rawValue) after \(delivery.attempts)\t"
+                      + TerminalText.escaped(delivery.lastResult ?? ""))
             }
         }
     }

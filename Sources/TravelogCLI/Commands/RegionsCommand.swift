@@ -101,7 +101,7 @@ struct RegionsCommand: AsyncParsableCommand {
             guard !regions.isEmpty else { return print("No regions yet: add one with `travelog regions add home --circle LAT,LON,RADIUS`.") }
             for region in try await store.regions(userID: user.id) {
                 let flags = [region.definition.notifyOnEntry ? "entry" : nil, region.definition.notifyOnExit ? "exit" : nil].compactMap { $0 }
-                print("\(region.id)\t\(region.definition.name)\t\(RegionsOutput.area(region.definition))\tnotify: \(flags.isEmpty ? "none" : flags.joined(separator: ", "))")
+                print("\(region.id)\t\(TerminalText.escaped(region.definition.name))\t\(RegionsOutput.area(region.definition))\tnotify: \(flags.isEmpty ? "none" : flags.joined(separator: ", "))")
             }
         }
     }
@@ -115,7 +115,7 @@ struct RegionsCommand: AsyncParsableCommand {
             let (store, user) = try await context.open()
             let found = try await context.region(region, in: store, user: user)
             _ = try await store.removeRegion(id: found.id, userID: user.id)
-            print("region \(found.id) (\(found.definition.name)) removed")
+            print("region \(found.id) (\(TerminalText.escaped(found.definition.name))) removed")
         }
     }
 
@@ -129,7 +129,7 @@ struct RegionsCommand: AsyncParsableCommand {
             let regions = try await RegionReader(store: store).regions(userID: user.id)
             if json { return print(try RegionsOutput.json(regions.map { RegionJSON.StateList(name: $0.name, states: $0.states ?? []) })) }
             for region in regions {
-                for state in region.states ?? [] { print("\(region.name)\t\(state.device)\t\(state.state)") }
+                for state in region.states ?? [] { print("\(TerminalText.escaped(region.name))\t\(TerminalText.escaped(state.device))\t\(state.state)") }
             }
         }
     }

@@ -40,6 +40,6 @@ enum RegionsOutput {
             wallClock = String(format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
                                parts.hour ?? 0, parts.minute ?? 0)
         }
-        return "\(wallClock)\t\(verb) \(transition.regionName)\t(\(transition.device), \(transition.source))"
+        return "\(wallClock)\t\(verb) \(TerminalText.escaped(transition.regionName))\t(\(TerminalText.escaped(transition.device)), \(transition.source))"
     }
 }

@@ -47,9 +47,10 @@ struct RejectedCommand: AsyncParsableCommand {
             if items.isEmpty { print("nothing was rejected") }
             for item in items {
                 let device = item.deviceID.flatMap { devices[$0] } ?? "-"
-                print("\(item.id)\t\(ISO8601TimeFormatter.string(item.receivedAt))\t\(item.route)\t\(device)\t\(item.reason)")
+                print("\(item.id)\t\(ISO8601TimeFormatter.string(item.receivedAt))\t\(TerminalText.escaped(item.route))\t"
+                      + "\(TerminalText.escaped(device))\t\(TerminalText.escaped(item.reason))")
                 let raw = item.raw.replacingOccurrences(of: "\n", with: " ")
-                print("\t\(raw.prefix(200))\(raw.count > 200 || item.rawByteCount > item.raw.utf8.count ? "…" : "")")
+                print("\t\(TerminalText.escaped(raw.prefix(200)))\(raw.count > 200 || item.rawByteCount > item.raw.utf8.count ? "…" : "")")
             }
             if total > items.count { print("(\(total - items.count) more: --limit)") }
         }

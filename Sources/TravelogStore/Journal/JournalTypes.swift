@@ -76,8 +76,9 @@ public struct JournalVisit: Hashable, Sendable {
         self.center = center
         self.radiusMeters = radiusMeters
         self.locationCount = locationCount
-        self.name = name
-        self.address = address
+        // A file's names are stripped, never refused (`DisplayName`).
+        self.name = name.map(DisplayName.stripped)
+        self.address = address.map(DisplayName.stripped)
         self.externalPlaceID = externalPlaceID
         self.placemark = placemark
     }

@@ -62,7 +62,7 @@ public struct RegionDefinition: Sendable, Hashable {
                 beacon: RegionBeacon? = nil) throws(RegionDefinitionError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= Self.maximumNameLength,
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+              DisplayName.firstRefused(in: trimmed) == nil else {
             throw .invalidName(name)
         }
         self.name = trimmed
