@@ -81,6 +81,8 @@ public struct HeatmapRenderer {
     static func blur(_ grid: [Float], width: Int, height: Int, kernel: [Float], radius: Int) -> [Float] {
         var rows = [Float](repeating: 0, count: width * height)
         for row in 0..<height {
+            // A cancelled task (its client gone) stops here; the snapshot then throws.
+            if row & 255 == 0, Task.isCancelled { return [Float](repeating: 0, count: (width - 2 * radius) * (height - 2 * radius)) }
             let base = row * width
             for column in 0..<width where grid[base + column] != 0 {
                 let value = grid[base + column]
@@ -92,6 +94,7 @@ public struct HeatmapRenderer {
         let outWidth = width - 2 * radius, outHeight = height - 2 * radius
         var result = [Float](repeating: 0, count: outWidth * outHeight)
         for row in 0..<height {
+            if row & 255 == 0, Task.isCancelled { break }
             for column in radius..<(width - radius) where rows[row * width + column] != 0 {
                 let value = rows[row * width + column]
                 for offset in max(-radius, radius - row)...min(radius, height - 1 - radius - row) {

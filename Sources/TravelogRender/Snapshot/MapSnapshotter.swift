@@ -4,7 +4,7 @@ import TravelogCore
 /// Makes static images of a history on the map (MapKit's `MKMapSnapshotter`): a region (or the
 /// data's bounds) snapped to the whole zoom level that shows it whole, a basemap, the path or
 /// heatmap, the journal's pins with their titles, a scale bar and the attribution.
-public struct MapSnapshotter {
+public struct MapSnapshotter: Sendable {
     /// What to draw.
     public struct Options: Sendable {
         /// The region to show, or `nil` for the bounds of the drawn fixes.
@@ -47,6 +47,7 @@ public struct MapSnapshotter {
               (1...Canvas.maximumSidePixels).contains(width), (1...Canvas.maximumSidePixels).contains(height) else {
             throw .sizeOutOfRange(widthPixels: width, heightPixels: height)
         }
+        guard width * height <= Options.maximumPixels else { throw .tooManyPixels(widthPixels: width, heightPixels: height) }
         var region = options.region
         if region == nil {
             let bounds = index.bounds(filter: filter)
@@ -64,7 +65,8 @@ public struct MapSnapshotter {
     ///   - basemapTiles: the basemap's tiles at the snapshot's zoom (``TileServerBasemap``), or
     ///     `nil` to draw `outlines` instead.
     ///   - tileAttribution: the credit of those tiles.
-    /// - Throws: ``RenderError``.
+    /// - Throws: ``RenderError``; ``RenderError/cancelled`` when the task is cancelled (checked
+    ///   between the layers, and by the heatmap between its rows).
     public func snapshot(index: HistoryTileIndex, filter: HistoryTileIndex.Filter, pins: [MapPin] = [],
                          outlines: WorldOutlines?, basemapTiles: [Tile: Data]? = nil,
                          tileAttribution: String = "") throws(RenderError) -> Snapshot {
@@ -82,10 +84,13 @@ public struct MapSnapshotter {
         } else {
             canvas.fill(WorldBaseStyle.land)
         }
+        guard !Task.isCancelled else { throw .cancelled }
         let renderer = HistoryTileRenderer(layer: options.layer, pixelScale: options.pixelScale)
         let content = index.content(in: renderer.queryRect(for: projection), zoom: zoomLevel, filter: filter,
                                     parts: renderer.contentParts)
+        guard !Task.isCancelled else { throw .cancelled }
         try renderer.draw(content, projection: projection, on: canvas)
+        guard !Task.isCancelled else { throw .cancelled }
         PinRenderer(projection: projection).draw(pins, on: canvas)
         MapDecorations.drawScaleBar(projection: projection, on: canvas)
         MapDecorations.drawAttribution(attribution.joined(separator: " · "), projection: projection, on: canvas)

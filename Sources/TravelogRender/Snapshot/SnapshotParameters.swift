@@ -10,6 +10,8 @@ public enum SnapshotParameterError: Error, Hashable, Sendable, CustomStringConve
     case size(String)
     /// Not a pixel scale from 1 to 4.
     case scale(String)
+    /// Size × scale gives more than ``MapSnapshotter/Options/maximumPixels``.
+    case pixels(widthPixels: Int, heightPixels: Int)
     /// Not `path`, `heat` or `points`.
     case layer(String)
 
@@ -19,11 +21,30 @@ public enum SnapshotParameterError: Error, Hashable, Sendable, CustomStringConve
         case let .size(text): "size '\(text)': expected WIDTHxHEIGHT, each from 16 to 4096 (e.g. 1200x800)"
         case let .scale(text): "scale '\(text)': expected a number from 1 to 4"
         case let .layer(text): "layer '\(text)': expected path, heat or points"
+        case let .pixels(width, height):
+            "an image of \(width) × \(height) = \(width * height) pixels (size × scale): at most "
+                + "\(MapSnapshotter.Options.maximumPixels) (4096x4096 at scale 1, 2048x2048 at scale 2, 1024x1024 at scale 4)"
         }
     }
 }
 
 extension MapSnapshotter.Options {
+    /// The most pixels a snapshot may have (width × height × scale²): 4096 × 4096, a 40 × 30 cm
+    /// print at 300 dpi (4724 × 3543). Drawing takes about 20 bytes a pixel at its peak (the
+    /// image, the heatmap's density grids and its colour layer), so 320 MB at most.
+    public static let maximumPixels = 4096 * 4096
+
+    /// The image's size in pixels.
+    public var pixelSize: (width: Int, height: Int) {
+        (Int((Double(widthPoints) * pixelScale).rounded()), Int((Double(heightPoints) * pixelScale).rounded()))
+    }
+
+    /// Refuses a size × scale over ``maximumPixels``.
+    public func checkPixelCount() throws(SnapshotParameterError) {
+        let (width, height) = pixelSize
+        guard width * height <= Self.maximumPixels else { throw .pixels(widthPixels: width, heightPixels: height) }
+    }
+
     /// A region `LAT,LON,SPAN`: centred there, SPAN degrees of latitude high and of longitude wide.
     public static func region(parsing text: String) throws(SnapshotParameterError) -> CoordinateRegion {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }

@@ -20,6 +20,8 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
     case unsupportedMediaType(String)
     /// Too many wrong passwords: `Retry-After` says when to try again.
     case tooManyRequests(retryAfterSeconds: Int, String)
+    /// The server is at its limit for this kind of work (snapshots being drawn): `Retry-After` says when to try again.
+    case busy(retryAfterSeconds: Int, String)
     /// A method the path does not take.
     case methodNotAllowed(String)
     /// One of Hummingbird's own errors (a body over the limit), answered as JSON.
@@ -38,6 +40,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
         case .unsupportedMediaType: .unsupportedMediaType
         case .insufficientStorage: .serviceUnavailable
         case .tooManyRequests: .tooManyRequests
+        case .busy: .serviceUnavailable
         case .methodNotAllowed: .methodNotAllowed
         case .http(let status, _): status
         case .storeFailed(let error):
@@ -56,7 +59,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
         switch self {
         case .unauthorized(let message), .forbidden(let message), .badRequest(let message),
              .notFound(let message), .unsupportedMediaType(let message), .insufficientStorage(let message),
-             .tooManyRequests(_, let message), .methodNotAllowed(let message), .http(_, let message):
+             .tooManyRequests(_, let message), .busy(_, let message), .methodNotAllowed(let message), .http(_, let message):
             message
         case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
         case .storeFailed(let error): error.description
@@ -70,6 +73,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
             headers[.wwwAuthenticate] = "Basic realm=\"Travelog\", charset=\"UTF-8\""
         }
         if case .tooManyRequests(let seconds, _) = self { headers[.retryAfter] = String(seconds) }
+        if case .busy(let seconds, _) = self { headers[.retryAfter] = String(seconds) }
         let body = (try? JSONSerialization.data(withJSONObject: ["error": description], options: [.withoutEscapingSlashes]))
             ?? Data("{}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))

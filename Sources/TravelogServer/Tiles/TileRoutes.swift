@@ -17,6 +17,10 @@ struct TileRoutes {
     let basemap: TileServerBasemap
     /// Whether it answered lately.
     let tileServer = TileServerAvailability()
+    /// Snapshots drawn at once, server-wide: two, and one alone when it is of the largest size.
+    let renders = RenderGate(maximumConcurrent: 2, pixelBudget: MapSnapshotter.Options.maximumPixels)
+    /// `Retry-After` when the renders are busy, seconds.
+    static let busyRetryAfterSeconds = 5
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/tiles/{layer}/{z}/{x}/{y}.png") { request, context in try await historyTile(request, context) }
@@ -107,6 +111,7 @@ struct TileRoutes {
             }
             if let text = request.query("scale") { options.pixelScale = try MapSnapshotter.Options.scale(parsing: text) }
             if let text = request.query("layer") { options.layer = try MapSnapshotter.Options.layer(parsing: text) }
+            try options.checkPixelCount()
         } catch {
             throw APIError.badRequest(error.description)
         }
@@ -122,8 +127,21 @@ struct TileRoutes {
             images = await basemap.images(for: MapSnapshotter.basemapTiles(for: projection, zoomLevel: zoom))
             if images == nil { tileServer.failed() }
         }
-        let snapshot = try snapshotter.snapshot(index: loaded.index, filter: filter, pins: pins, outlines: worldOutlines,
-                                                basemapTiles: images, tileAttribution: basemap.attribution)
+        let (outlines, attribution) = (worldOutlines, basemap.attribution)
+        let (width, height) = options.pixelSize
+        let snapshot: Snapshot
+        do {
+            snapshot = try await renders.run(pixels: width * height) { [images] in
+                // Drawing stops when the client goes away (the snapshotter checks between layers and rows).
+                try await context.untilClientLeaves {
+                    try snapshotter.snapshot(index: loaded.index, filter: filter, pins: pins, outlines: outlines,
+                                             basemapTiles: images, tileAttribution: attribution)
+                }
+            }
+        } catch RenderGate.Refusal.busy {
+            throw APIError.busy(retryAfterSeconds: Self.busyRetryAfterSeconds,
+                                "\(renders.maximumConcurrent) snapshots are being drawn and more wait: try again shortly")
+        }
         return Response.bytes(snapshot.pngData, contentType: "image/png", extraHeaders: Self.projectionHeaders(snapshot))
     }
 
