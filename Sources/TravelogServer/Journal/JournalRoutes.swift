@@ -108,20 +108,16 @@ struct JournalRoutes {
         }
     }
 
-    /// The longest `q` of forward geocoding, in characters: an address with its city, region and
-    /// country fits in a quarter of it.
+    /// The longest `q` of forward geocoding, in Unicode scalars (JSON Schema's characters): an
+    /// address with its city, region and country fits in a quarter of it. It also bounds the words
+    /// (at most 100), whose runs of up to eight are each looked up.
     static let maximumGeocodingTextCharacters = 200
-    /// The most words of `q`: a place's name (at most 8 words are tried) and its qualifiers.
-    static let maximumGeocodingTextWords = 16
 
-    /// Refuses a `q` over ``maximumGeocodingTextCharacters`` or ``maximumGeocodingTextWords``.
+    /// Refuses a `q` over ``maximumGeocodingTextCharacters``.
     static func checkGeocodingText(_ text: String) throws(APIError) {
-        guard text.count <= maximumGeocodingTextCharacters else {
-            throw .badRequest("q is \(text.count) characters long: at most \(maximumGeocodingTextCharacters) are read")
-        }
-        let words = ForwardGeocodingQuery(text).wordCount
-        guard words <= maximumGeocodingTextWords else {
-            throw .badRequest("q has \(words) words: at most \(maximumGeocodingTextWords) are read")
+        let count = text.unicodeScalars.count
+        guard count <= maximumGeocodingTextCharacters else {
+            throw .badRequest("q is \(count) characters long: at most \(maximumGeocodingTextCharacters) are read")
         }
     }
 
