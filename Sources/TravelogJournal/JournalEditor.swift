@@ -37,8 +37,10 @@ public struct JournalEditor: Sendable {
 
     /// Merges entries of one device into the earliest: it then lasts until the last one ends, and
     /// the others are shown as part of it.
+    /// Takes at most ``maximumMergedEntries`` ids, each once (``mergeList(_:)``).
     public func merge(visits ids: [VisitID], userID: UserID) async throws -> StoredVisit {
-        guard Set(ids).count >= 2 else { throw Failure.invalid("merging needs at least two different entries") }
+        let ids = try Self.mergeList(ids)
+        guard ids.count >= 2 else { throw Failure.invalid("merging needs at least two different entries") }
         var visits: [StoredVisit] = []
         for id in ids { visits.append(try await owned(id, userID: userID)) }
         visits.sort { $0.visit.arrival < $1.visit.arrival }
