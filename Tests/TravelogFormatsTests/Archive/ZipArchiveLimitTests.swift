@@ -85,4 +85,28 @@ struct ZipArchiveLimitTests {
         var source = try opened.contents(of: opened.entries[0])
         #expect(try source.readAll(chunkBytes: 3) == Array("<kml/>".utf8))
     }
+
+    @Test("an entry that inflates past the size its headers declare fails there, so the declared sizes bound the work")
+    func longerThanDeclared() throws {
+        let original = try ZipTestArchive.make([.init(name: "a.csv", bytes: ZipTestArchive.text(lines: 5000))])
+        // The uncompressed size made 1,000 in the local header (offset 22) and the central header (24).
+        let path = try ZipArchiveErrorTests.damaged(original) { bytes in
+            bytes.replaceSubrange(22..<26, with: [0xE8, 0x03, 0, 0])
+            let signature: [UInt8] = [0x50, 0x4B, 0x01, 0x02]
+            if let central = (0...(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == signature }) {
+                bytes.replaceSubrange((central + 24)..<(central + 28), with: [0xE8, 0x03, 0, 0])
+            }
+        }
+        let archive = try ZipArchive(path: path)
+        #expect(archive.entries[0].uncompressedSizeBytes == 1_000)
+        var source = try archive.contents(of: archive.entries[0])
+        do {
+            let bytes = try source.readAll(chunkBytes: 4096)
+            Issue.record("read \(bytes.count) bytes of an entry declared 1,000")
+        } catch {
+            guard case .zip(let zipError) = error else { Issue.record("expected a ZIP error, got \(error)"); return }
+            #expect(zipError.entryName == "a.csv")
+            #expect(source.bytesRead <= 1_000)
+        }
+    }
 }
