@@ -56,7 +56,8 @@ token="$("$travelog" device add --user "$user" reader --scope read --json \
   | "$python" -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
 
 # Tiles from the discard port, where nothing answers (no network is used); no webhook leaves the host.
-start_test_server "$work/server.log" --tiles "http://127.0.0.1:9/{z}/{x}/{y}.png" --metrics off
+# At trace level: the log is searched at the end for every secret the run used.
+LOG_LEVEL=trace start_test_server "$work/server.log" --tiles "http://127.0.0.1:9/{z}/{x}/{y}.png" --metrics off
 curl -fsS "$url/api/openapi.yaml" -o "$work/openapi.yaml"
 
 # The person's operations (their session or password, never a device token): a pass of their own
@@ -105,6 +106,20 @@ fi
 if grep -q "Fatal error\|stack dump" "$work/server.log"; then
   echo "FAIL: the server logged a crash:"; grep -A20 "Fatal error\|stack dump" "$work/server.log" | head -40; exit 1
 fi
+# Secrets are never written (issue 25): requests with the token in each form a phone app sends it
+# (query, OsmAnd's and Traccar's device id, the Basic password), then the whole trace-level log is
+# searched for the run's token, password and both session secrets.
+curl -s -o /dev/null "$url/api/v1/latest?token=$token"
+curl -s -o /dev/null "$url/api/v1/osmand?id=$token&lat=52.5&lon=13.4&timestamp=1709283600"
+curl -s -o /dev/null "$url/api/v1/osmand?deviceid=$token&lat=999&lon=13.4&timestamp=1709283600"
+curl -s -o /dev/null -u "$user:$token" "$url/api/v1/devices"
+curl -s -o /dev/null -u "$user:$password" "$url/api/v1/devices"
+for secret in "$token" "$password" "${person[0]}" "${person[1]}"; do
+  if grep -qF -- "$secret" "$work/server.log"; then
+    echo "FAIL: the server's trace-level log holds a secret of the run:"; grep -nF -- "$secret" "$work/server.log" | head -5; exit 1
+  fi
+done
+echo "PASS: the server's trace-level log ($(wc -l < "$work/server.log") lines) holds none of the run's 4 secrets"
 [ "$status" -eq 0 ] && { echo "PASS: schemathesis $version, all checks, $max_examples examples per operation"; exit 0; }
 
 # One outcome is by design: schemathesis' invalid-credentials probe sends a wrong HTTP Basic password

@@ -11,20 +11,29 @@ public struct JournalReader: Sendable {
         self.store = store
     }
 
+    /// The visits a person sees in `[from, to)`, oldest first: those no earlier visit of the same
+    /// device was merged over, without the deleted ones unless `includeHidden`. A deleted visit
+    /// still covers what was merged into it: deleting a merged entry deletes all of it, and the
+    /// entries it joined do not come back.
+    func shownVisits(userID: UserID, from: Date?, to: Date?, includeHidden: Bool = false) async throws -> [StoredVisit] {
+        let all = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
+        let shown = StoredVisit.shown(all)
+        return includeHidden ? shown : shown.filter { !$0.hidden }
+    }
+
     /// The visible entries overlapping `[from, to)`, oldest first.
     public func entries(userID: UserID, from: Date?, to: Date?, includeHidden: Bool = false) async throws -> [JournalEntry] {
-        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: includeHidden)
+        let visits = try await shownVisits(userID: userID, from: from, to: to, includeHidden: includeHidden)
         let places = Dictionary(uniqueKeysWithValues: try await store.places(userID: userID).map { ($0.id, $0) })
         let devices = Dictionary(uniqueKeysWithValues: try await store.devices(userID: userID).map { ($0.id, $0.name) })
-        return StoredVisit.shown(visits).map { stored in
+        return visits.map { stored in
             JournalEntry(stored, place: stored.placeID.flatMap { places[$0] }, deviceName: devices[stored.visit.deviceID] ?? "")
         }
     }
 
     /// The trips between consecutive visible visits of each device in `[from, to)`.
     public func trips(userID: UserID, from: Date?, to: Date?, builder: TripBuilder = TripBuilder()) async throws -> [TripEntry] {
-        let all = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: false)
-        let visits = StoredVisit.shown(all)
+        let visits = try await shownVisits(userID: userID, from: from, to: to)
         var result: [TripEntry] = []
         for device in try await store.devices(userID: userID) {
             let own = visits.filter { $0.visit.deviceID == device.id }
@@ -47,7 +56,7 @@ public struct JournalReader: Sendable {
 
     /// The user's places with how often each was visited.
     public func places(userID: UserID) async throws -> [PlaceEntry] {
-        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        let visits = try await shownVisits(userID: userID, from: nil, to: nil)
         return try await store.places(userID: userID).map { place in
             let own = visits.filter { $0.placeID == place.id }
             return PlaceEntry(id: place.id.rawValue, name: place.name ?? own.first.flatMap { JournalEntry.describe($0.visit.placemark) },
@@ -60,7 +69,7 @@ public struct JournalReader: Sendable {
     /// days (in the place's zone) that a visit's portion inside the range touches, so a country
     /// never has more days than the range.
     public func whereabouts(userID: UserID, from: Date?, to: Date?) async throws -> Whereabouts {
-        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: false)
+        let visits = try await shownVisits(userID: userID, from: from, to: to)
         var daysByCountry: [String: Set<Int>] = [:]
         var cities: [String: Whereabouts.City] = [:]
         for stored in visits {
