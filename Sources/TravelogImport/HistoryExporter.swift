@@ -29,6 +29,8 @@ public struct HistoryExporter: Sendable {
             try writer.startTrack(named: device.name)
             let query = LocationQuery(userID: userID, deviceIDs: [device.id], from: from, to: to)
             try await store.forEachBatch(query, batchSize: 10_000) { batch in
+                // A cancelled export (its client went away) stops at the next batch.
+                try Task.checkCancellation()
                 try state.write(batch)
                 progress?(state.written)
             }

@@ -184,13 +184,17 @@ struct ReadRoutes {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("export").path
+        let store = self.store
         do {
-            let sink = try FileByteSink(path: path)
-            guard let writer = format.makeWriter(sink: sink, document: ExportDocument(name: "Travelog export of \(identity.user.name)"))
-            else { throw APIError.badRequest("\(format) cannot be written") }
-            _ = try await HistoryExporter(store: store).export(userID: identity.user.id, devices: parameters.devices,
-                                                               from: parameters.from, to: parameters.to, to: writer)
-            try sink.close()
+            // The file is written before the answer starts; a client that leaves stops it.
+            try await context.untilClientLeaves {
+                let sink = try FileByteSink(path: path)
+                guard let writer = format.makeWriter(sink: sink, document: ExportDocument(name: "Travelog export of \(identity.user.name)"))
+                else { throw APIError.badRequest("\(format) cannot be written") }
+                _ = try await HistoryExporter(store: store).export(userID: identity.user.id, devices: parameters.devices,
+                                                                   from: parameters.from, to: parameters.to, to: writer)
+                try sink.close()
+            }
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
