@@ -14,9 +14,7 @@ struct JournalEditSequenceTests {
         let fixture = try await ServerFixture.make()
         let auth = Auth.basic("ada", ServerFixture.adaPassword)
         try await fixture.test { client in
-            try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
-                                     body: ByteBuffer(JournalRouteTests.morningBody())) { #expect($0.status == .ok) }
-            let entries = try await JournalRouteTests.entries(client, auth)
+            let entries = try await JournalRouteTests.postMorning(client, fixture)
             try #require(entries.count == 3)
             let ids = entries.compactMap { $0["id"] as? Int }
             try await client.execute(uri: "/api/v1/visits/merge", method: .post, headers: auth,

@@ -36,6 +36,13 @@ struct JournalRouteTests {
         return "[" + items.joined(separator: ",") + "]"
     }
 
+    /// Posts the morning with ada's token (three entries, two trips) and returns ada's entries.
+    static func postMorning(_ client: some TestClientProtocol, _ fixture: ServerFixture) async throws -> [[String: Any]] {
+        try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
+                                 body: ByteBuffer(morningBody())) { #expect($0.status == .ok) }
+        return try await entries(client, Auth.basic("ada", ServerFixture.adaPassword))
+    }
+
     static func entries(_ client: some TestClientProtocol, _ headers: HTTPFields, query: String = "") async throws -> [[String: Any]] {
         try await client.execute(uri: "/api/v1/visits" + query, method: .get, headers: headers) { response in
             #expect(response.status == .ok)

@@ -22,15 +22,8 @@ struct LiveAndMetricsTests {
         var received = ""
 
         init(port: Int, path: String, authorization: String) throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+            guard let descriptor = loopbackConnection(port: port) else { throw POSIXError(.ECONNREFUSED) }
+            self.descriptor = descriptor
             let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(authorization)\r\nAccept: text/event-stream\r\n\r\n"
             _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
         }

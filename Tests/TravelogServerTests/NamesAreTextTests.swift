@@ -20,9 +20,7 @@ struct NamesAreTextTests {
         let fixture = try await ServerFixture.make()
         let auth = Auth.basic("ada", ServerFixture.adaPassword)
         try await fixture.test { client in
-            try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
-                                     body: ByteBuffer(JournalRouteTests.morningBody())) { #expect($0.status == .ok) }
-            let entries = try await JournalRouteTests.entries(client, auth)
+            let entries = try await JournalRouteTests.postMorning(client, fixture)
             let id = try #require(entries.first?["id"] as? Int)
             let placeID = try #require(entries.first?["placeID"] as? Int)
             for name in Self.hostile {

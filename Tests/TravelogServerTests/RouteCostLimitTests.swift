@@ -207,9 +207,7 @@ struct RouteCostLimitTests {
         let fixture = try await ServerFixture.make()
         let auth = Auth.basic("ada", ServerFixture.adaPassword)
         try await fixture.test { client in
-            try await client.execute(uri: "/api/v1/locations", method: .post, headers: Auth.bearer(fixture.adaToken),
-                                     body: ByteBuffer(JournalRouteTests.morningBody())) { #expect($0.status == .ok) }
-            let ids = try await JournalRouteTests.entries(client, auth).compactMap { $0["id"] as? Int }
+            let ids = try await JournalRouteTests.postMorning(client, fixture).compactMap { $0["id"] as? Int }
             try #require(ids.count >= 2)
             let attack = "[\(ids[0])" + String(repeating: ",\(ids[1])", count: 150_000) + "]"
             try await client.execute(uri: "/api/v1/visits/merge", method: .post, headers: auth,

@@ -11,6 +11,9 @@ import TravelogAccounts
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A server on a fresh SQLite database with two users, each with a password and a device token:
 /// ada (device "phone") and bob (device "pixel").
@@ -108,4 +111,21 @@ func overlandBatch(count: Int, start: Date = Date(timeIntervalSince1970: 1_700_0
         return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(13.4 + Double(index) * 1e-5),\#(latitude)]},"properties":{"timestamp":"\#(time)","speed":1.2,"horizontal_accuracy":5,"altitude":40,"motion":["walking"],"battery_level":0.8,"wifi":"home","device_id":"iphone"}}"#
     }
     return #"{"locations":[\#(features.joined(separator: ","))]}"#
+}
+
+/// A TCP connection to 127.0.0.1:`port`, blocking; nil when nothing listens there. The caller closes it.
+func loopbackConnection(port: Int) -> Int32? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
 }

@@ -13,16 +13,8 @@ struct SlowRequestTests {
     /// Connects to 127.0.0.1:`port`, sends `bytes`, then waits until the server closes the
     /// connection. - Returns: whatever the server sent before closing.
     static func sendAndWaitForClose(port: Int, _ bytes: String) -> String {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let descriptor = loopbackConnection(port: port) else { return "not connected" }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return "not connected" }
         _ = bytes.withCString { send(descriptor, $0, strlen($0), 0) }
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -156,15 +156,7 @@ struct UploadLimitTests {
 
     /// Opens a connection to 127.0.0.1:`port` and sends `bytes` whole (blocking).
     static func connectAndSend(port: Int, _ bytes: [UInt8]) -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return -1 }
+        guard let descriptor = loopbackConnection(port: port) else { return -1 }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }

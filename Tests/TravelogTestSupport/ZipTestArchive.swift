@@ -52,17 +52,7 @@ public enum ZipTestArchive {
         let manifestPath = folder.appendingPathComponent("manifest.json").path
         try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
         let archivePath = folder.appendingPathComponent(fileName).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, manifestPath, archivePath]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw PythonFailed(description: "python3 zipfile failed: \(message)")
-        }
+        try python(script, arguments: [manifestPath, archivePath])
         return archivePath
     }
 
@@ -107,9 +97,15 @@ public enum ZipTestArchive {
     /// Runs `script` with the new archive's path as `argv[1]` and then `arguments`.
     private static func runPython(_ script: String, fileName: String, arguments: [String]) throws -> String {
         let archivePath = TestDirectory.makeFolder("zip").appendingPathComponent(fileName).path
+        try python(script, arguments: [archivePath] + arguments)
+        return archivePath
+    }
+
+    /// Runs `python3 -c script arguments…`. - Throws: `PythonFailed` with what it wrote to stderr.
+    private static func python(_ script: String, arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, archivePath] + arguments
+        process.arguments = ["python3", "-c", script] + arguments
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -118,7 +114,6 @@ public enum ZipTestArchive {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw PythonFailed(description: "python3 failed: \(message)")
         }
-        return archivePath
     }
 
     /// Text that deflates well and is long enough to need many reads.
