@@ -200,11 +200,27 @@ extension SQLiteLocationStore {
             INSERT INTO region_checkpoints (device_id, evaluated_through_ms) VALUES (?, ?)
             ON CONFLICT (device_id) DO UPDATE SET evaluated_through_ms = excluded.evaluated_through_ms
             """, arguments: [device, StoragePrecision.milliseconds(checkpoint.evaluatedThrough)])
-        try db.execute(sql: "DELETE FROM region_states WHERE device_id = ?", arguments: [device])
+        // Only the states that changed are written: a fix rarely moves a device across a region's
+        // edge, and rewriting all of a user's regions on every post (up to 1,000) was most of a post's work.
+        var stored: [Int64: (state: String, pending: Int64?)] = [:]
+        let current = try db.cachedStatement(sql: "SELECT region_id, state, pending_since_ms FROM region_states WHERE device_id = ?")
+        for row in try Row.fetchAll(current, arguments: [device]) {
+            stored[row[0]] = (row[1], row[2])
+        }
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO region_states (device_id, region_id, state, pending_since_ms) VALUES (?, ?, ?, ?)
+            ON CONFLICT (device_id, region_id) DO UPDATE SET state = excluded.state, pending_since_ms = excluded.pending_since_ms
+            """)
+        var kept = Set<Int64>()
         for (regionID, entry) in checkpoint.regions where regionIDs.contains(regionID.rawValue) {
-            try db.execute(sql: "INSERT INTO region_states (device_id, region_id, state, pending_since_ms) VALUES (?, ?, ?, ?)",
-                           arguments: [device, regionID.rawValue, RegionRow.stateName(entry.state),
-                                       entry.pendingCrossingTime.map(StoragePrecision.milliseconds)])
+            let state = RegionRow.stateName(entry.state), pending = entry.pendingCrossingTime.map(StoragePrecision.milliseconds)
+            kept.insert(regionID.rawValue)
+            if let old = stored[regionID.rawValue], old.state == state, old.pending == pending { continue }
+            try upsert.execute(arguments: [device, regionID.rawValue, state, pending])
+        }
+        let remove = try db.cachedStatement(sql: "DELETE FROM region_states WHERE device_id = ? AND region_id = ?")
+        for regionID in stored.keys where !kept.contains(regionID) {
+            try remove.execute(arguments: [device, regionID])
         }
     }
 
