@@ -87,7 +87,8 @@ bench: deps-bench gazetteer wmm world timezones release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build --package-path Benchmarks -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog" $(NAMES)
-	scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog"
+	@# The page drawing a 1M-point range, in Chromium: with every benchmark, or NAMES=page-million.
+	$(if $(or $(if $(NAMES),,all),$(filter page-million,$(NAMES))),scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog")
 	@# The PostgreSQL figures (issue 12), on a throwaway cluster: Overland, migrate, the path of 1M
 	@# points, and a post to one of two servers reaching a stream of the other.
 	$(if $(PG_RUN),scripts/with-postgres.sh sh -c '"$$0" --work-dir $(BENCH_DIR)/postgres --travelog "$$1" --db "$$TRAVELOG_TEST_POSTGRES_URL" $(PG_RUN)' \
