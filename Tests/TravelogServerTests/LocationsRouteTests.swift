@@ -147,8 +147,16 @@ struct LocationsRouteTests {
             }
             try await client.execute(uri: "/api/v1/export?format=gpx", method: .get, headers: auth) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.contentDisposition]?.contains("travelog.gpx") == true)
+                #expect(response.headers[.contentDisposition] == "attachment; filename=\"travelog-all.gpx\"")
                 #expect(response.body.text.components(separatedBy: "<trkpt").count - 1 == 600)
+            }
+            // Downloads are named after their range (issue 26), in the range's zone.
+            for (query, name) in [("from=2023-11-14&to=2023-11-14", "travelog-2023-11-14.csv"),
+                                  ("from=2023-11-01&to=2023-11-30&timezone=Europe/Berlin", "travelog-2023-11-01_2023-11-30.csv"),
+                                  ("from=2023-11-01", "travelog-from-2023-11-01.csv"), ("to=2023-11-30", "travelog-until-2023-11-30.csv")] {
+                try await client.execute(uri: "/api/v1/export?format=csv&" + query, method: .get, headers: auth) { response in
+                    #expect(response.headers[.contentDisposition] == "attachment; filename=\"\(name)\"", "\(query)")
+                }
             }
             try await client.execute(uri: "/api/v1/export?format=nmea", method: .get, headers: auth) { #expect($0.status == .badRequest) }
         }

@@ -202,7 +202,8 @@ struct ReadRoutes {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         var headers = HTTPFields()
         headers[.contentType] = Self.exportContentType(format)
-        headers[.contentDisposition] = "attachment; filename=\"travelog.\(fileExtension)\""
+        let fileName = Self.exportFileName(from: parameters.from, to: parameters.to, timeZone: parameters.timeZone) + "." + fileExtension
+        headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
         if let size { headers[.contentLength] = String(size) }
         let body = ResponseBody { writer in
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -214,6 +215,26 @@ struct ReadRoutes {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// A download's name after its range, in the range's zone: `travelog-2024-06-01`,
+    /// `travelog-2024-06-01_2024-06-30`, `travelog-from-2024-06-01`, `travelog-until-2024-06-30`,
+    /// `travelog-all`. Two downloads of different ranges no longer land as `travelog (1).gpx`.
+    static func exportFileName(from: Date?, to: Date?, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        func day(_ date: Date) -> String {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        }
+        // `to` is exclusive: the last day is the one of the instant before it.
+        let last = to.map { day($0.addingTimeInterval(-0.001)) }
+        switch (from.map(day), last) {
+        case (let first?, let last?): return first == last ? "travelog-\(first)" : "travelog-\(first)_\(last)"
+        case (let first?, nil): return "travelog-from-\(first)"
+        case (nil, let last?): return "travelog-until-\(last)"
+        case (nil, nil): return "travelog-all"
+        }
     }
 
     static func exportContentType(_ format: FileFormat) -> String {
