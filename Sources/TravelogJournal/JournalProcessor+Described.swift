@@ -3,6 +3,38 @@ import TravelogCore
 import TravelogStore
 
 extension JournalProcessor {
+    /// Gives the visits stored without a description of their place (before a gazetteer was
+    /// installed, or by a `travelog import` that found none) the describer's: journal entries
+    /// titled with bare coordinates get the place's name, and the countries and cities of a range
+    /// count them. A person's title and a source's own name are left as they are (an entry shows
+    /// them first). Does nothing without a describer.
+    /// - Returns: how many visits were described.
+    /// - Complexity: one read of the user's visits, then one write per visit described.
+    @discardableResult
+    public func describeUndescribed(userID: UserID) async throws -> Int {
+        guard let describer else { return 0 }
+        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: nil, to: nil, includeHidden: true)
+        var described = 0
+        for stored in visits where stored.visit.placemark == nil {
+            guard let placemark = describer.placemark(for: stored.visit.center) else { continue }
+            do {
+                _ = try await store.editVisit(id: stored.id, VisitEdit(placemark: placemark))
+                described += 1
+            } catch StoreError.unknownVisit {
+                // Replaced meanwhile by processing, which describes what it stores.
+            }
+        }
+        return described
+    }
+
+    /// `describeUndescribed(userID:)` for every user. - Returns: how many visits were described.
+    @discardableResult
+    public func describeUndescribed() async throws -> Int {
+        var described = 0
+        for user in try await store.users() { described += try await describeUndescribed(userID: user.id) }
+        return described
+    }
+
     /// Leaves out the detected visits that a visit the data described itself (Google's, Overland's)
     /// already accounts for: same device, overlapping in time, centers within both radii plus the
     /// store's matching slack. The described visit is the better account of that stay (it carries

@@ -44,7 +44,7 @@ enum PostgresJournalRows {
 
     /// A visit's placemark as stored (JSON), or `nil`.
     static func placemarkJSON(_ visit: JournalVisit) -> String? {
-        visit.placemark.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        VisitPlacemark.storedJSON(visit.placemark)
     }
 
     static func coordinate(_ latitudeE7: Int32, _ longitudeE7: Int32) throws(StoreError) -> Coordinate {

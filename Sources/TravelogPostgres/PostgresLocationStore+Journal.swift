@@ -95,9 +95,11 @@ extension PostgresLocationStore {
                 }
                 stored.placeID = placeID
             }
+            if let placemark = edit.placemark { stored.visit.placemark = placemark }
             try await connection.run("""
                 UPDATE visits SET title = \(stored.title), hidden = \(stored.hidden),
-                    merged_until_ms = \(stored.mergedUntil.map(StoragePrecision.milliseconds)), place_id = \(stored.placeID?.rawValue)
+                    merged_until_ms = \(stored.mergedUntil.map(StoragePrecision.milliseconds)), place_id = \(stored.placeID?.rawValue),
+                    placemark_json = \(VisitPlacemark.storedJSON(stored.visit.placemark))
                 WHERE user_id = \(userID) AND id = \(id.rawValue)
                 """, logger: logger)
             return stored

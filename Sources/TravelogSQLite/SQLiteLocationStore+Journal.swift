@@ -105,9 +105,11 @@ extension SQLiteLocationStore {
                     }
                     stored.placeID = placeID
                 }
-                try db.execute(sql: "UPDATE visits SET title = ?, hidden = ?, merged_until_ms = ?, place_id = ? WHERE id = ?",
-                               arguments: [stored.title, stored.hidden, stored.mergedUntil.map(StoragePrecision.milliseconds),
-                                           stored.placeID?.rawValue, id.rawValue])
+                if let placemark = edit.placemark { stored.visit.placemark = placemark }
+                try db.execute(sql: """
+                    UPDATE visits SET title = ?, hidden = ?, merged_until_ms = ?, place_id = ?, placemark_json = ? WHERE id = ?
+                    """, arguments: [stored.title, stored.hidden, stored.mergedUntil.map(StoragePrecision.milliseconds),
+                                     stored.placeID?.rawValue, VisitPlacemark.storedJSON(stored.visit.placemark), id.rawValue])
                 return stored
             } catch let error as StoreError {
                 throw error
@@ -169,7 +171,7 @@ extension SQLiteLocationStore {
     }
 
     static func visitValues(_ visit: JournalVisit) -> StatementArguments {
-        let placemark = visit.placemark.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        let placemark = VisitPlacemark.storedJSON(visit.placemark)
         return [StoragePrecision.milliseconds(visit.arrival), visit.departure.map(StoragePrecision.milliseconds),
                 StoragePrecision.e7(visit.center.latitude), StoragePrecision.e7(visit.center.longitude), visit.radiusMeters,
                 visit.locationCount, visit.name, visit.address, visit.externalPlaceID, placemark]

@@ -53,6 +53,7 @@ extension InMemoryLocationStore {
                 if let placeID, state.places[placeID] == nil { throw .unknownPlace(placeID) }
                 stored.placeID = placeID
             }
+            if let placemark = edit.placemark { stored.visit.placemark = placemark }
             state.visits[id] = stored
             return stored
         }

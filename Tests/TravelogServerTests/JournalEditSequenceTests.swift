@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TravelogJournal
 import TravelogServer
 
 /// Edits that compose: what a sequence of a person's edits leaves is what they asked for.
@@ -35,5 +36,44 @@ struct JournalEditSequenceTests {
             let hidden = try await JournalRouteTests.entries(client, auth, query: "?hidden=true")
             #expect(hidden.count == 2, "the deleted entry is still listed with hidden=true, over the one merged into it")
         }
+    }
+}
+
+/// Entries stored before a gazetteer was there get their places' names later (issue 26).
+@Suite("Entries described later")
+struct DescribedLaterTests {
+    @Test("visits stored without a gazetteer are described when one is there, on the server's start; a title stays")
+    func describedOnStart() async throws {
+        let bare = try await ServerFixture.make(withGazetteer: false)
+        let auth = Auth.basic("ada", ServerFixture.adaPassword)
+        let before = try await bare.test { client in
+            let entries = try await JournalRouteTests.postMorning(client, bare)
+            try await client.execute(uri: "/api/v1/visits/\(entries[1]["id"] as? Int ?? 0)", method: .patch, headers: auth,
+                                     body: ByteBuffer(#"{"title":"Office"}"#)) { #expect($0.status == .ok) }
+            return try await JournalRouteTests.entries(client, auth)
+        }
+        #expect(before.count == 3)
+        #expect(before[0]["place"] as? String != "Berlin, DE", "no gazetteer: the entry has only its coordinates")
+        try await bare.test { client in
+            try await client.execute(uri: "/api/v1/whereabouts", method: .get, headers: auth) { response in
+                #expect(((response.body.json as? [String: Any])?["countries"] as? [Any])?.isEmpty == true)
+            }
+        }
+        // The same database, served with a gazetteer: the journal service describes what it finds at its start.
+        let described = TravelogServerApp(store: bare.app.store, configuration: bare.app.configuration, gazetteer: try ServerFixture.gazetteer())
+        try await described.makeApplication().test(.live) { client in
+            var entries: [[String: Any]] = []
+            for _ in 0..<100 {
+                entries = try await JournalRouteTests.entries(client, auth)
+                if entries.first?["place"] as? String == "Berlin, DE" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(entries.map { $0["place"] as? String } == ["Berlin, DE", "Office", "Berlin, DE"])
+            try await client.execute(uri: "/api/v1/whereabouts", method: .get, headers: auth) { response in
+                let countries = (response.body.json as? [String: Any])?["countries"] as? [[String: Any]]
+                #expect(countries?.first?["code"] as? String == "DE")
+            }
+        }
+        #expect(try await described.journal.processor.describeUndescribed() == 0, "nothing is described twice")
     }
 }

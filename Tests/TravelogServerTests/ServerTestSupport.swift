@@ -48,14 +48,16 @@ struct ServerFixture: Sendable {
     ///   - allowPrivateWebhooks: let notifications reach this machine's test receivers.
     ///   - configuration: bcrypt cost 4, bcrypt's least, keeps the suite fast; the server's default is 12.
     ///   - timeZones: the time-zone boundaries the server takes local days from (none: the nearest place's zone).
+    ///   - withGazetteer: the fixture's two places (Berlin, Tokyo), or a server without a gazetteer.
     static func make(adaApp: DeviceApp? = nil, allowPrivateWebhooks: Bool = false,
-                     configuration: ServerConfiguration? = nil, timeZones: TimeZoneBoundaries? = nil) async throws -> ServerFixture {
+                     configuration: ServerConfiguration? = nil, timeZones: TimeZoneBoundaries? = nil,
+                     withGazetteer: Bool = true) async throws -> ServerFixture {
         let path = TestDirectory.url.appendingPathComponent("server-\(UUID().uuidString)/travelog.sqlite").path
         let store = try SQLiteLocationStore(path: path)
         let app = TravelogServerApp(store: store,
                                     configuration: configuration ?? ServerConfiguration(port: 0, bcryptCost: 4,
                                                                                        allowPrivateWebhooks: allowPrivateWebhooks),
-                                    gazetteer: try gazetteer(), timeZones: timeZones)
+                                    gazetteer: withGazetteer ? try gazetteer() : nil, timeZones: timeZones)
         let ada = try await app.accounts.addUser(named: "ada", password: adaPassword)
         let bob = try await app.accounts.addUser(named: "bob", password: bobPassword)
         // Read tokens: the suites read back what they stored with them (a phone's own token cannot).

@@ -93,7 +93,13 @@ struct ImportCommand: AsyncParsableCommand {
                 reports.append(summary)
             }
         }
-        if json { print(ImportSummaryText.json(reports)) }
+        // Entries an earlier import stored without a gazetteer get their places' names now that one is here.
+        let described = try await journal.describeUndescribed(userID: user.id)
+        if json {
+            print(ImportSummaryText.json(reports))
+        } else if described > 0 {
+            print("\(described) earlier journal entries now have their places' names")
+        }
         if reports.contains(where: \.failed) { throw ExitCode.failure }
     }
 

@@ -138,6 +138,16 @@ public final class JournalService: Service, Sendable {
     }
 
     public func run() async throws {
+        // Entries stored before a gazetteer was found get their places' names, beside the live work.
+        let describing = Task { [processor, logger] in
+            do {
+                let described = try await processor.describeUndescribed()
+                if described > 0 { logger.info("journal: \(described) entries stored without a place's name now have one") }
+            } catch {
+                logger.warning("journal: describing entries stored without a place's name failed: \(error)")
+            }
+        }
+        defer { describing.cancel() }
         await cancelWhenGracefulShutdown {
             for await _ in self.wakes {
                 // Uploads in flight together land within a few milliseconds: waiting that long lets

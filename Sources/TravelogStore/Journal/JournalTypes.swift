@@ -31,6 +31,11 @@ public enum VisitSource: String, Hashable, Sendable, CaseIterable, Codable {
 
 /// What reverse geocoding said about a visit's place.
 public struct VisitPlacemark: Hashable, Sendable, Codable {
+    /// The placemark as the stores keep it (a JSON object), or nil for none.
+    public static func storedJSON(_ placemark: VisitPlacemark?) -> String? {
+        placemark.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
     public var name: String
     public var locality: String?
     public var administrativeArea: String?
@@ -176,11 +181,16 @@ public struct VisitEdit: Hashable, Sendable {
     public var hidden: Bool?
     public var mergedUntil: Date??
     public var placeID: PlaceID??
+    /// A description of the place found later (a gazetteer installed after the visit was stored);
+    /// `nil` leaves the stored one. A person's title is never touched by it.
+    public var placemark: VisitPlacemark?
 
-    public init(title: String?? = nil, hidden: Bool? = nil, mergedUntil: Date?? = nil, placeID: PlaceID?? = nil) {
+    public init(title: String?? = nil, hidden: Bool? = nil, mergedUntil: Date?? = nil, placeID: PlaceID?? = nil,
+                placemark: VisitPlacemark? = nil) {
         self.title = title
         self.hidden = hidden
         self.mergedUntil = mergedUntil
         self.placeID = placeID
+        self.placemark = placemark
     }
 }
