@@ -24,8 +24,14 @@ fi
 
 here="$(cd "$(dirname "$0")" && pwd)"
 packages=(postgresql)
-# PostGIS when this Debian has it (bookworm: postgresql-15-postgis-3).
-if apt-cache policy postgresql-15-postgis-3 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+# PostGIS when this Debian has it (bookworm: postgresql-15-postgis-3). grep reads the whole answer
+# (`grep -q` stops early, apt-cache then dies of SIGPIPE and pipefail made PostGIS look absent at
+# random), and a machine whose package lists do not know it yet reads them anew first.
+postgis_known() { apt-cache policy postgresql-15-postgis-3 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; }
+if ! postgis_known && [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq || true
+fi
+if postgis_known; then
   packages+=(postgresql-15-postgis-3)
 fi
 "$here/ensure-debian-packages.sh" "${packages[@]}"
