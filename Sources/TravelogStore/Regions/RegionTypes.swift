@@ -97,7 +97,7 @@ public enum RegionDefinitionError: Error, Sendable, Hashable, CustomStringConver
         case .invalidName(let name):
             "'\(name)' is not a valid region name: it must be 1 to \(RegionDefinition.maximumNameLength) printable characters"
         case let .radiusOutOfRange(meters, allowed):
-            "a radius of \(meters) m is outside \(allowed.lowerBound)...\(allowed.upperBound) m"
+            "a radius of \(meters) m (a polygon's: that of the circle with its area) is outside \(allowed.lowerBound)...\(allowed.upperBound) m"
         case .minorWithoutMajor:
             "a beacon's minor needs its major"
         }
