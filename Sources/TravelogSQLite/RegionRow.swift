@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import TravelogCore
 import TravelogStore
 
@@ -95,5 +96,27 @@ struct RegionRow {
         case "outside": .outside
         default: .unknown
         }
+    }
+}
+
+/// Regions decoded from their rows, kept by the row's values: a row read again with the same
+/// values (every batch a phone posts reads its user's regions) is not decoded again, which builds
+/// and checks each region's geometry. Any change to a row changes its values, so what is handed out
+/// is always what decoding the row would give, whichever process changed it.
+final class DecodedRegionCache: Sendable {
+    private let entries = Mutex<[Int64: (values: [DatabaseValue], region: StoredRegion)]>([:])
+    /// Beyond this many regions kept, the cache starts again (regions of users who left, or deleted).
+    static let capacity = 50_000
+
+    func region(_ row: Row) throws -> StoredRegion {
+        let id: Int64 = row[0]
+        let values = Array(row.databaseValues)
+        if let kept = entries.withLock({ $0[id] }), kept.values == values { return kept.region }
+        let region = try RegionRow.region(row)
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[id] = (values, region)
+        }
+        return region
     }
 }

@@ -59,7 +59,7 @@ extension SQLiteLocationStore {
         try await read("reading regions") { db in
             // Read for every stored batch (the regions its fixes may cross): a prepared statement, kept.
             try Row.fetchAll(db.cachedStatement(sql: "SELECT \(RegionRow.columns) FROM regions WHERE user_id = ? ORDER BY id"),
-                             arguments: [userID.rawValue]).map(RegionRow.region)
+                             arguments: [userID.rawValue]).map(self.decodedRegions.region)
         }
     }
 

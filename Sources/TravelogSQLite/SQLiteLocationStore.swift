@@ -11,6 +11,8 @@ public final class SQLiteLocationStore: TravelogStore {
     let pool: DatabasePool
     /// Batches of locations waiting for the writer, stored together (group commit).
     let insertQueue = SQLiteInsertQueue()
+    /// Regions as last decoded, by the row they came from (every stored batch reads its user's regions).
+    let decodedRegions = DecodedRegionCache()
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations. The file,
     /// its WAL and `-shm` are readable by their owner only (`OwnerOnlyFiles`).

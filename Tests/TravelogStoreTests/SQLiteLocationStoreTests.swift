@@ -72,6 +72,28 @@ struct SQLiteLocationStoreTests {
         #expect(insertedTotal == distinct.count, "each fix counted once as inserted, the repeats as duplicates")
     }
 
+    @Test("regions read again come from the decoded cache only while their rows are unchanged, whichever store changed them")
+    func decodedRegions() async throws {
+        let path = StoreFactory.temporaryDatabasePath()
+        let store = try SQLiteLocationStore(path: path)
+        let other = try SQLiteLocationStore(path: path)  // another process (the CLI) on the same file
+        let user = try await store.addUser(named: "ada")
+        let home = try Coordinate(latitude: 52.5, longitude: 13.4)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let added = try await store.addRegion(try RegionDefinition(name: "Home", shape: .circle(Circle(center: home, radiusMeters: 100))),
+                                              userID: user.id, at: now)
+        #expect(try await store.regions(userID: user.id).map(\.definition.name) == ["Home"])
+        // The same millisecond, so only the row's other values tell the change.
+        _ = try await other.updateRegion(id: added.id, userID: user.id,
+                                         try RegionDefinition(name: "Home", shape: .circle(Circle(center: home, radiusMeters: 250))), at: now)
+        #expect(try await store.regions(userID: user.id).first?.definition.monitoredRegion(identifier: "x").equivalentRadiusMeters == 250)
+        _ = try await other.updateRegion(id: added.id, userID: user.id,
+                                         try RegionDefinition(name: "Flat", shape: .circle(Circle(center: home, radiusMeters: 250))), at: now)
+        #expect(try await store.regions(userID: user.id).map(\.definition.name) == ["Flat"])
+        #expect(try await other.removeRegion(id: added.id, userID: user.id))
+        #expect(try await store.regions(userID: user.id).isEmpty)
+    }
+
     @Test("a file that is not a database is refused with its path")
     func notADatabase() throws {
         let path = StoreFactory.temporaryDatabasePath()
