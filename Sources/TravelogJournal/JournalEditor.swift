@@ -30,9 +30,34 @@ public struct JournalEditor: Sendable {
     }
 
     /// Deletes an entry: it is hidden for good, even when later data finds the visit again.
-    public func delete(visit id: VisitID, userID: UserID) async throws {
+    @discardableResult
+    public func delete(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
         _ = try await owned(id, userID: userID)
-        _ = try await store.editVisit(id: id, VisitEdit(hidden: true))
+        return try await store.editVisit(id: id, VisitEdit(hidden: true))
+    }
+
+    /// Restores a deleted entry, with everything merged into it: it is shown again, and
+    /// re-processing keeps it like any other entry. Restoring an entry that is shown changes nothing.
+    @discardableResult
+    public func restore(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
+        let stored = try await owned(id, userID: userID)
+        guard stored.hidden else { return stored }
+        return try await store.editVisit(id: id, VisitEdit(hidden: false))
+    }
+
+    /// Undoes a merge: the entry lasts as long as its own visit again, and the entries it joined are
+    /// shown again as they were (a deleted one stays deleted, one that was itself merged stays so).
+    /// Undoing the merge of an entry that joins nothing changes nothing.
+    /// - Throws: `Failure.invalid` for a deleted entry: what it joined was deleted with it, and
+    ///   comes back only with it (``restore(visit:userID:)`` first).
+    @discardableResult
+    public func unmerge(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
+        let stored = try await owned(id, userID: userID)
+        guard stored.mergedUntil != nil else { return stored }
+        guard !stored.hidden else {
+            throw Failure.invalid("entry \(id) is deleted, with the entries merged into it: restore it first")
+        }
+        return try await store.editVisit(id: id, VisitEdit(mergedUntil: .some(nil)))
     }
 
     /// Merges entries of one device into the earliest: it then lasts until the last one ends, and

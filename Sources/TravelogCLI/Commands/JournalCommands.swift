@@ -60,7 +60,7 @@ struct VisitsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visits",
         abstract: "The journal: where you stayed, in the local time of each place.",
-        subcommands: [List.self, Rename.self, Delete.self, Merge.self],
+        subcommands: [List.self, Rename.self, Delete.self, Restore.self, Merge.self, Unmerge.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
@@ -118,6 +118,18 @@ struct VisitsCommand: AsyncParsableCommand {
         }
     }
 
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Restore a deleted entry, with the entries merged into it.")
+        @OptionGroup var journal: JournalOptions
+        @Argument(help: "The entry's id (from `travelog visits --hidden`).") var id: Int64
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            try await JournalEditor(store: store).restore(visit: VisitID(rawValue: id), userID: user.id)
+            print("entry \(id) restored")
+        }
+    }
+
     struct Merge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Merge entries of one device into the earliest.")
         @OptionGroup var journal: JournalOptions
@@ -127,6 +139,18 @@ struct VisitsCommand: AsyncParsableCommand {
             let (store, user) = try await journal.open()
             let merged = try await JournalEditor(store: store).merge(visits: ids.map(VisitID.init(rawValue:)), userID: user.id)
             print("entries merged into \(merged.id)")
+        }
+    }
+
+    struct Unmerge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Undo a merge: the entries it joined are listed again.")
+        @OptionGroup var journal: JournalOptions
+        @Argument(help: "The merged entry's id.") var id: Int64
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            try await JournalEditor(store: store).unmerge(visit: VisitID(rawValue: id), userID: user.id)
+            print("entry \(id) unmerged")
         }
     }
 }

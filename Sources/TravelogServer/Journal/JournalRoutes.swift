@@ -25,14 +25,29 @@ struct JournalRoutes {
         }
         router.on("/api/v1/visits/{id}", method: .patch) { request, context in
             let identity = try context.requirePerson()
-            struct Body: Decodable { var title: String? }
-            let body: Body = try await request.decodeJSON(context: context)
-            let stored = try await journalEdit { try await editor.rename(visit: try visitID(context), userID: identity.user.id, title: body.title) }
-            return try Response.json(try await entry(stored.id, reader: reader, userID: identity.user.id))
+            let body: VisitPatch = try await request.decodeJSON(context: context)
+            let id = try visitID(context), userID = identity.user.id
+            let stored = try await journalEdit {
+                guard body.deleted != nil || body.merged != nil || body.title != nil else {
+                    throw JournalEditor.Failure.invalid("expected title, deleted (false restores the entry) or merged (false undoes a merge)")
+                }
+                if body.merged == true { throw JournalEditor.Failure.invalid("entries are merged with POST /api/v1/visits/merge; merged takes only false") }
+                var stored: StoredVisit?
+                // Restored first, so that a deleted merged entry can be restored and unmerged in one request.
+                switch body.deleted {
+                case false?: stored = try await editor.restore(visit: id, userID: userID)
+                case true?: stored = try await editor.delete(visit: id, userID: userID)
+                case nil: break
+                }
+                if body.merged == false { stored = try await editor.unmerge(visit: id, userID: userID) }
+                if let title = body.title { stored = try await editor.rename(visit: id, userID: userID, title: title) }
+                return stored?.id ?? id
+            }
+            return try Response.json(try await entry(stored, reader: reader, userID: identity.user.id))
         }
         router.delete("/api/v1/visits/{id}") { _, context in
             let identity = try context.requirePerson()
-            try await journalEdit { try await editor.delete(visit: try visitID(context), userID: identity.user.id) }
+            _ = try await journalEdit { try await editor.delete(visit: try visitID(context), userID: identity.user.id) }
             return Response(status: .noContent)
         }
         router.post("/api/v1/visits/merge") { request, context in
@@ -142,6 +157,23 @@ struct JournalRoutes {
         guard let entry = try await reader.entries(userID: userID, from: nil, to: nil, includeHidden: true).first(where: { $0.id == id.rawValue })
         else { throw APIError.notFound("no journal entry \(id)") }
         return entry
+    }
+}
+
+/// The body of `PATCH /api/v1/visits/{id}`: each field present is a change (`title: null` removes
+/// the title; an absent one leaves it).
+struct VisitPatch: Decodable {
+    var title: String??
+    var deleted: Bool?
+    var merged: Bool?
+
+    enum CodingKeys: String, CodingKey { case title, deleted, merged }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = container.contains(.title) ? .some(try container.decodeIfPresent(String.self, forKey: .title)) : nil
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
+        merged = try container.decodeIfPresent(Bool.self, forKey: .merged)
     }
 }
 
