@@ -45,6 +45,32 @@ struct MapSnapshotterTests {
         #expect(zoom == 12)  // 0.1° × 0.06° plus margins: 1.6 of 2.3 tile widths at 12, too wide at 13
     }
 
+    @Test("a view is shown exactly: its zoom level, its centre in the middle, one display point per pixel of that level")
+    func exactView() throws {
+        // The page's map at zoom 15, 1400 × 900 points, on a phone's double-density screen: the
+        // region route snapped a view's bounds to 14 when rounding made them a hair too big.
+        let center = Coordinate(validLatitude: 60.1699, longitude: 24.9384)!
+        var options = MapSnapshotter.Options(widthPoints: 1400, heightPoints: 900, pixelScale: 2)
+        try options.setPlace(region: nil, view: "60.1699,24.9384,15")
+        let (projection, zoom) = try MapSnapshotter(options: options).plan(index: Self.day(), filter: .init())
+        #expect(zoom == 15)
+        #expect(projection.mapRect.width == 1400 * 32 && projection.mapRect.height == 900 * 32)  // 2^(20 − 15) map points a point
+        let middle = MapPoint(center)
+        #expect(abs(projection.mapRect.midX - middle.x) < 1e-6 && abs(projection.mapRect.midY - middle.y) < 1e-6)
+        #expect(projection.widthPixels == 2800 && projection.heightPixels == 1800)
+    }
+
+    @Test("a view is LAT,LON,ZOOM with a whole zoom from 0 to 19, and not given with a region")
+    func viewParsing() throws {
+        for bad in ["60,24", "60,24,15.5", "60,24,20", "60,24,-1", "91,24,3", "a,b,c", "60,,3"] {
+            #expect(throws: SnapshotParameterError.view(bad)) { try MapSnapshotter.Options.view(parsing: bad) }
+        }
+        var options = MapSnapshotter.Options()
+        #expect(throws: SnapshotParameterError.regionAndView) { try options.setPlace(region: "60,24,0.1", view: "60,24,3") }
+        try options.setPlace(region: "", view: "0,0,0")
+        #expect(options.region == nil && options.view?.zoomLevel == 0)
+    }
+
     @Test("a size of zero is refused")
     func badSize() {
         #expect(throws: RenderError.sizeOutOfRange(widthPixels: 0, heightPixels: 10)) {

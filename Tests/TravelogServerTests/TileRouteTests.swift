@@ -231,4 +231,27 @@ struct TileRouteTests {
             }
         }
     }
+
+    @Test("Image of this view: a view LAT,LON,ZOOM is drawn at that zoom, centred there; with a region too it is a 400")
+    func snapshotOfView() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await Self.post(Self.walk(from: 0, count: 30), fixture, client)
+            try await client.execute(uri: "/api/v1/snapshot?view=52.52,13.40,15&size=1400x900", method: .get,
+                                     headers: Auth.bearer(fixture.adaToken)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[HTTPField.Name("X-Travelog-Zoom-Level")!] == "15")
+                let rect = try #require(response.headers[HTTPField.Name("X-Travelog-Map-Rect")!]).split(separator: ",").compactMap { Double($0) }
+                let center = MapPoint(Coordinate(validLatitude: 52.52, longitude: 13.40)!)
+                #expect(rect.count == 4 && abs(rect[0] + rect[2] / 2 - center.x) < 1e-3 && abs(rect[1] + rect[3] / 2 - center.y) < 1e-3)
+                #expect(rect[2] == 1400 * 32)
+            }
+            for uri in ["/api/v1/snapshot?view=52.52,13.40,15&region=52.52,13.40,0.1", "/api/v1/snapshot?view=52.52,13.40,15.5"] {
+                try await client.execute(uri: uri, method: .get, headers: Auth.bearer(fixture.adaToken)) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(String(buffer: response.body).contains("view"))
+                }
+            }
+        }
+    }
 }

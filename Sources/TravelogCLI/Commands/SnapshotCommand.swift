@@ -26,6 +26,10 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The region shown: centre and span in degrees (default: the data's bounds).", valueName: "lat,lon,span"))
     var region: String?
 
+    @Option(help: ArgumentHelp("Exactly the map view at this centre and whole zoom level (0 to 19), instead of a region.",
+                               valueName: "lat,lon,zoom"))
+    var view: String?
+
     @Option(help: ArgumentHelp("The image size in display points.", valueName: "WxH"))
     var size = "1200x800"
 
@@ -66,7 +70,7 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func options() throws -> MapSnapshotter.Options {
         var options = MapSnapshotter.Options()
-        options.region = try region.map { try MapSnapshotter.Options.region(parsing: $0) }
+        try options.setPlace(region: region, view: view)
         (options.widthPoints, options.heightPoints) = try MapSnapshotter.Options.size(parsing: size)
         options.pixelScale = try MapSnapshotter.Options.scale(parsing: scale)
         options.layer = try MapSnapshotter.Options.layer(parsing: layer)

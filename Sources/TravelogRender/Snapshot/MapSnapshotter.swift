@@ -9,6 +9,9 @@ public struct MapSnapshotter: Sendable {
     public struct Options: Sendable {
         /// The region to show, or `nil` for the bounds of the drawn fixes.
         public var region: CoordinateRegion?
+        /// A map view to show exactly instead of a region: the image's centre and a whole zoom
+        /// level (what a slippy map shows at that centre and zoom in an image of this size).
+        public var view: MapView?
         /// The image's size in display points.
         public var widthPoints: Int
         public var heightPoints: Int
@@ -27,6 +30,18 @@ public struct MapSnapshotter: Sendable {
         }
     }
 
+    /// A view of the map: a centre and a whole zoom level, as a slippy map (Leaflet, MapKit's
+    /// camera) has it.
+    public struct MapView: Hashable, Sendable {
+        public var center: Coordinate
+        public var zoomLevel: Int
+
+        public init(center: Coordinate, zoomLevel: Int) {
+            self.center = center
+            self.zoomLevel = zoomLevel
+        }
+    }
+
     /// The region shown when there is nothing to draw and none was asked for: the world.
     static let worldRegion = try! CoordinateRegion(center: Coordinate(validLatitude: 20, longitude: 0)!,
                                                    span: CoordinateSpan(latitudeDeltaDegrees: 140, longitudeDeltaDegrees: 360))
@@ -37,8 +52,9 @@ public struct MapSnapshotter: Sendable {
         self.options = options
     }
 
-    /// Where the image will show the map: the region (or the fixes' bounds, with a margin of a
-    /// tenth on each side) fitted into the image at a whole zoom level.
+    /// Where the image will show the map: the view, exactly, when one is given; otherwise the
+    /// region (or the fixes' bounds, with a margin of a tenth on each side) fitted into the image
+    /// at a whole zoom level.
     /// - Throws: ``RenderError/sizeOutOfRange(widthPixels:heightPixels:)`` for a bad size.
     public func plan(index: HistoryTileIndex, filter: HistoryTileIndex.Filter) throws(RenderError) -> (projection: MapProjection, zoomLevel: Int) {
         let width = Int((Double(options.widthPoints) * options.pixelScale).rounded())
@@ -48,6 +64,10 @@ public struct MapSnapshotter: Sendable {
             throw .sizeOutOfRange(widthPixels: width, heightPixels: height)
         }
         guard width * height <= Options.maximumPixels else { throw .tooManyPixels(widthPixels: width, heightPixels: height) }
+        if let view = options.view {
+            return (MapProjection(mapRect: Self.mapRect(of: view, widthPoints: options.widthPoints, heightPoints: options.heightPoints),
+                                  widthPixels: width, pixelScale: options.pixelScale), view.zoomLevel)
+        }
         var region = options.region
         if region == nil {
             let bounds = index.bounds(filter: filter)
@@ -58,6 +78,18 @@ public struct MapSnapshotter: Sendable {
         }
         let fit = viewport.fit(region ?? Self.worldRegion)
         return (MapProjection(mapRect: fit.mapRect, widthPixels: width, pixelScale: options.pixelScale), fit.zoomLevel)
+    }
+
+    /// The map rect a view shows in an image of this size: centred on the view's centre, one
+    /// display point per pixel of the zoom level (kept inside the world north and south, as
+    /// ``MapViewport/fit(_:)`` keeps a region).
+    static func mapRect(of view: MapView, widthPoints: Int, heightPoints: Int) -> MapRect {
+        let zoomScale = MapZoom.zoomScale(zoomLevel: view.zoomLevel)
+        let width = Double(widthPoints) / zoomScale, height = Double(heightPoints) / zoomScale
+        let center = MapPoint(view.center)
+        let world = WebMercator.worldSizeMapPoints
+        let top = height >= world ? (world - height) / 2 : min(max(center.y - height / 2, 0), world - height)
+        return MapRect(x: center.x - width / 2, y: top, width: width, height: height).worldWrapped
     }
 
     /// Draws the snapshot.

@@ -14,6 +14,10 @@ public enum SnapshotParameterError: Error, Hashable, Sendable, CustomStringConve
     case pixels(widthPixels: Int, heightPixels: Int)
     /// Not `path`, `heat` or `points`.
     case layer(String)
+    /// Not `LAT,LON,ZOOM` with a whole zoom level from 0 to 19.
+    case view(String)
+    /// Both a region and a view: the image shows one or the other.
+    case regionAndView
 
     public var description: String {
         switch self {
@@ -21,6 +25,8 @@ public enum SnapshotParameterError: Error, Hashable, Sendable, CustomStringConve
         case let .size(text): "size '\(text)': expected WIDTHxHEIGHT, each from 16 to 4096 (e.g. 1200x800)"
         case let .scale(text): "scale '\(text)': expected a number from 1 to 4"
         case let .layer(text): "layer '\(text)': expected path, heat or points"
+        case let .view(text): "view '\(text)': expected LAT,LON,ZOOM with a whole zoom level from 0 to 19 (e.g. 52.52,13.40,15)"
+        case .regionAndView: "region and view were both given: a snapshot shows a region fitted to the image or exactly a view, not both"
         case let .pixels(width, height):
             "an image of \(width) × \(height) = \(width * height) pixels (size × scale): at most "
                 + "\(MapSnapshotter.Options.maximumPixels) (4096x4096 at scale 1, 2048x2048 at scale 2, 1024x1024 at scale 4)"
@@ -54,6 +60,24 @@ extension MapSnapshotter.Options {
                                                                                        longitudeDeltaDegrees: span))
         else { throw .region(text) }
         return region
+    }
+
+    /// A view `LAT,LON,ZOOM`: the image's centre and a whole zoom level from 0 to 19 (those of
+    /// OpenStreetMap's tiles).
+    public static func view(parsing text: String) throws(SnapshotParameterError) -> MapSnapshotter.MapView {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 3, let latitude = Double(parts[0]), let longitude = Double(parts[1]), let zoom = Int(parts[2]),
+              (0...19).contains(zoom), let center = Coordinate(validLatitude: latitude, longitude: longitude)
+        else { throw .view(text) }
+        return MapSnapshotter.MapView(center: center, zoomLevel: zoom)
+    }
+
+    /// The region or the view of a snapshot as text (either may be absent or empty); both is refused.
+    public mutating func setPlace(region: String?, view: String?) throws(SnapshotParameterError) {
+        let region = region.flatMap { $0.isEmpty ? nil : $0 }, view = view.flatMap { $0.isEmpty ? nil : $0 }
+        if region != nil && view != nil { throw .regionAndView }
+        self.region = try region.map { text throws(SnapshotParameterError) in try Self.region(parsing: text) }
+        self.view = try view.map { text throws(SnapshotParameterError) in try Self.view(parsing: text) }
     }
 
     /// A size `WIDTHxHEIGHT` in display points.

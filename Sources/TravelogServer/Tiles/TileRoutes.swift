@@ -104,8 +104,8 @@ struct TileRoutes {
         let parameters = try await ReadParameters(request, identity: identity, store: store)
         var options = MapSnapshotter.Options()
         do throws(SnapshotParameterError) {
-            // An empty region or size (a form's blank field) is the default, as the document allows.
-            if let text = request.query("region"), !text.isEmpty { options.region = try MapSnapshotter.Options.region(parsing: text) }
+            // An empty region, view or size (a form's blank field) is the default, as the document allows.
+            try options.setPlace(region: request.query("region"), view: request.query("view"))
             if let text = request.query("size"), !text.isEmpty {
                 (options.widthPoints, options.heightPoints) = try MapSnapshotter.Options.size(parsing: text)
             }
