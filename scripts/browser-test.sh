@@ -112,5 +112,9 @@ if [ "$mode" = bench ]; then
   # How long the measured server took to have the index (it reads the saved one as it starts).
   grep "history index" "$work/server.log" | sed 's/^/server: /' || true
 else
+  # Screenshots of every view at desktop and phone size, kept after the run to be looked at.
+  TRAVELOG_SCREENSHOTS="${TRAVELOG_SCREENSHOTS:-$(mktemp -d "${TMPDIR:-/tmp}/travelog-screenshots.XXXXXX")}"
+  export TRAVELOG_SCREENSHOTS
+  echo "screenshots are kept in $TRAVELOG_SCREENSHOTS"
   "$python" "$root/Tests/Browser/page_test.py" test "${common[@]}" --token "$token"
 fi

@@ -32,6 +32,7 @@ import websocket  # Debian: python3-websocket
 
 from journal_map_check import check_journal_map
 from regions_check import check_regions
+from layout_check import check_layout
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -308,6 +309,7 @@ def check_import(devtools):
                          f'<time>2019-07-14T09:{index:02d}:00Z</time></trkpt>\n')
         output.write('<trkpt lat="123.0" lon="8.1"><time>2019-07-14T09:40:00Z</time></trkpt>\n')
         output.write("</trkseg></trk></gpx>\n")
+    devtools.evaluate("document.getElementById('section-import').open = true")  # closed by default
     document = devtools.call("DOM.getDocument")
     node = devtools.call("DOM.querySelector", {"nodeId": document["root"]["nodeId"], "selector": "#import-files"})
     devtools.call("DOM.setFileInputFiles", {"files": [path], "nodeId": node["nodeId"]})
@@ -360,6 +362,14 @@ def check_heatmap(devtools, screenshot_path):
     devtools.evaluate("document.querySelector('input[name=layer][value=path]').click()")
     vector = devtools.wait_for("document.getElementById('map').dataset.historyLayer === 'vector'", 10)
     report(bool(vector), "switching back to the path draws today's vector path again")
+
+
+def screenshots_folder():
+    """$TRAVELOG_SCREENSHOTS (made if missing), else a new temporary folder; printed either way."""
+    folder = os.environ.get("TRAVELOG_SCREENSHOTS") or tempfile.mkdtemp(prefix="travelog-screenshots-")
+    os.makedirs(folder, exist_ok=True)
+    print(f"screenshots: {folder}", flush=True)
+    return folder
 
 
 def run_test(arguments):
@@ -423,6 +433,7 @@ def run_test(arguments):
     check_regions(devtools, base_url, arguments.token, post_locations, report, iso)
     check_import(devtools)
     check_heatmap(devtools, arguments.screenshot)
+    check_layout(devtools, report, base_url, arguments.token, post_locations, iso, screenshots_folder())
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

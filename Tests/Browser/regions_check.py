@@ -23,6 +23,7 @@ def click(devtools, x, y):
 def check_regions(devtools, base_url, token, post_locations, report, iso):
     """Adds a region through the page and sees a transition arrive."""
     devtools.evaluate("document.getElementById('today').click()")
+    devtools.evaluate("document.getElementById('section-regions').open = true")  # closed by default
     if not report(bool(devtools.wait_for("document.getElementById('map').dataset.regionCount === '0'", 10)),
                   "the page asks for the regions and draws none at first"):
         return

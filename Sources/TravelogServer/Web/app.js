@@ -13,6 +13,8 @@
   const METERS_PER_MILE = 1609.344;
   /** Locations listed (newest first). */
   const LIST_LIMIT = 200;
+  /** Locations shown on one page of the list. */
+  const LIST_PAGE_SIZE = 50;
   /** A pause longer than this breaks the line, as on the server (PathBuilder.segmentGapSeconds). */
   const SEGMENT_GAP_MILLISECONDS = 3600 * 1000;
   /** The path is requested again when the map's zoom moves further than this from the zoom it was simplified for. */
@@ -52,6 +54,8 @@
     /** Newest first: {time, key, element}. */
     listEntries: [],
     listKeys: new Set(),
+    /** The page of the list shown, 0 for the newest. */
+    listPage: 0,
     current: null,
     events: null,
     distanceMeters: null,
@@ -436,7 +440,25 @@
     $('locations').replaceChildren();
     state.listEntries = [];
     state.listKeys.clear();
+    state.listPage = 0;
     $('list-note').textContent = '';
+    showListPage();
+  }
+
+  /** Shows one page of LIST_PAGE_SIZE rows (the others stay in the list, hidden). */
+  function showListPage() {
+    const count = state.listEntries.length;
+    const pages = Math.max(1, Math.ceil(count / LIST_PAGE_SIZE));
+    state.listPage = Math.min(Math.max(0, state.listPage), pages - 1);
+    state.listEntries.forEach((entry, index) => {
+      entry.element.hidden = Math.floor(index / LIST_PAGE_SIZE) !== state.listPage;
+    });
+    const first = state.listPage * LIST_PAGE_SIZE;
+    $('locations-page').textContent = count === 0 ? ''
+      : `${first + 1}–${Math.min(count, first + LIST_PAGE_SIZE)} of ${count}`;
+    $('locations-previous').disabled = state.listPage === 0;
+    $('locations-next').disabled = state.listPage >= pages - 1;
+    $('locations-page').closest('.pager').hidden = count <= LIST_PAGE_SIZE;
   }
 
   function listItem(time, device, source, latitude, longitude, accuracy, fresh) {
@@ -482,6 +504,7 @@
   }
 
   function showListNote() {
+    showListPage();
     const shown = state.listEntries.length;
     $('list-note').textContent = shown === 0 ? 'No locations on these dates.'
       : (state.locationCount !== null && state.locationCount > shown ? `The newest ${shown} of ${state.locationCount}.` : '');
@@ -985,7 +1008,20 @@
 
   // MARK: Controls
 
+  /** Each section of the side panel opens and closes as the person left it (localStorage). */
+  function bindSections() {
+    for (const section of document.querySelectorAll('details[data-section]')) {
+      const key = `travelog.section.${section.dataset.section}`;
+      const saved = localStorage.getItem(key);
+      if (saved === 'open' || saved === 'closed') section.open = saved === 'open';
+      section.addEventListener('toggle', () => localStorage.setItem(key, section.open ? 'open' : 'closed'));
+    }
+  }
+
   function bindControls() {
+    bindSections();
+    $('locations-previous').addEventListener('click', () => { state.listPage -= 1; showListPage(); });
+    $('locations-next').addEventListener('click', () => { state.listPage += 1; showListPage(); });
     $('login-form').addEventListener('submit', logIn);
     $('logout').addEventListener('click', logOut);
     $('range-form').addEventListener('submit', (event) => event.preventDefault());
