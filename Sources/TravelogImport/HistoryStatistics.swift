@@ -18,26 +18,36 @@ public enum HistoryStatistics {
         public var distanceUnit: String { self == .metric ? "km" : "mi" }
     }
 
-    /// The periods (oldest first) and the total.
+    /// The periods (oldest first) and the total, of the person's fused track over `devices`
+    /// (`TrackFusion`: devices recording the same movement count it once; one device gives its own
+    /// track).
     /// - Parameters:
     ///   - placeOffsetSeconds: the UTC offset of the place a location was at, at its time (from the
     ///     gazetteer's time zones): a day in Tokyo is a Tokyo day. When it has no answer, the offset
     ///     the source wrote is used, then `timeZone`.
     ///   - timeZone: the zone of days for locations with neither.
+    ///   - area: only the fixes inside it (the path of a map's view).
     public static func compute(store: any LocationStore, userID: UserID, devices: [Device], from: Date?, to: Date?,
-                               period: CalendarPeriod, timeZone: TimeZone,
+                               area: CoordinateBox? = nil, period: CalendarPeriod, timeZone: TimeZone,
                                placeOffsetSeconds: (@Sendable (Location) -> Int?)? = nil) async throws
         -> (periods: [TravelStatistics.Period], total: TravelStatistics.Period) {
-        let box = StatisticsBox(TravelStatistics(period: period) { location in
-            placeOffsetSeconds?(location) ?? location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)
-        })
-        for device in devices {
-            let query = LocationQuery(userID: userID, deviceIDs: [device.id], from: from, to: to)
-            try await store.forEachBatch(query, batchSize: 10_000) { batch in
-                for stored in batch { box.statistics.ingest(stored.location, device: stored.deviceID.rawValue) }
-            }
+        let offset = localOffset(placeOffsetSeconds: placeOffsetSeconds, timeZone: timeZone)
+        let box = StatisticsBox(TravelStatistics(period: period, utcOffset: offset))
+        guard !devices.isEmpty else { return (box.statistics.periods, box.statistics.total) }
+        let query = LocationQuery(userID: userID, deviceIDs: Set(devices.map(\.id)), from: from, to: to, area: area)
+        try await store.forEachFusedBatch(query, utcOffset: offset) { batch in
+            for fused in batch { box.statistics.ingest(fused.fix.location, device: fused.lane) }
         }
         return (box.statistics.periods, box.statistics.total)
+    }
+
+    /// The local offset of a location's day, seconds, as the statistics, the path and the trips
+    /// read it: the place's zone, else the offset the source wrote, else `timeZone`.
+    public static func localOffset(placeOffsetSeconds: (@Sendable (Location) -> Int?)?,
+                                   timeZone: TimeZone) -> @Sendable (Location) -> Int {
+        { location in
+            placeOffsetSeconds?(location) ?? location.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: location.timestamp)
+        }
     }
 
     /// A period as a JSON object (for `JSONSerialization`): label, distance in metres and in `units`,

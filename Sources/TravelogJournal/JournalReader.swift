@@ -12,12 +12,13 @@ public struct JournalReader: Sendable {
     }
 
     /// The visits a person sees in `[from, to)`, oldest first: those no earlier visit of the same
-    /// device was merged over, without the deleted ones unless `includeHidden`. A deleted visit
+    /// device was merged over, one per stay recorded by several devices (`VisitFusion`), without
+    /// the deleted ones unless `includeHidden`. A deleted visit
     /// still covers what was merged into it: deleting a merged entry deletes all of it, and the
     /// entries it joined do not come back.
     func shownVisits(userID: UserID, from: Date?, to: Date?, includeHidden: Bool = false) async throws -> [StoredVisit] {
         let all = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
-        let shown = StoredVisit.shown(all)
+        let shown = VisitFusion.fused(StoredVisit.shown(all))
         return includeHidden ? shown : shown.filter { !$0.hidden }
     }
 
@@ -31,27 +32,11 @@ public struct JournalReader: Sendable {
         }
     }
 
-    /// The trips between consecutive visible visits of each device in `[from, to)`.
-    public func trips(userID: UserID, from: Date?, to: Date?, builder: TripBuilder = TripBuilder()) async throws -> [TripEntry] {
-        let visits = try await shownVisits(userID: userID, from: from, to: to)
-        var result: [TripEntry] = []
-        for device in try await store.devices(userID: userID) {
-            let own = visits.filter { $0.visit.deviceID == device.id }
-            for (origin, destination) in zip(own, own.dropFirst()) {
-                guard let start = origin.shownDeparture, destination.visit.arrival > start,
-                      let from = try? Visit(arrival: origin.visit.arrival, departure: start, center: origin.visit.center,
-                                            radiusMeters: origin.visit.radiusMeters, locationCount: origin.visit.locationCount),
-                      let to = try? Visit(arrival: destination.visit.arrival, departure: destination.visit.departure,
-                                          center: destination.visit.center, radiusMeters: destination.visit.radiusMeters,
-                                          locationCount: destination.visit.locationCount)
-                else { continue }
-                let fixes = try await store.locations(LocationQuery(userID: userID, deviceIDs: [device.id], from: start,
-                                                                    to: destination.visit.arrival))
-                guard let trip = builder.trip(from: from, to: to, locations: fixes.map(\.location)) else { continue }
-                result.append(TripEntry(trip, from: origin, to: destination, device: device.name, fixes: fixes.map(\.location)))
-            }
-        }
-        return result.sorted { $0.start < $1.start }
+    /// The person's trips in `[from, to)` (`personTrips`: devices carried together make one trip;
+    /// distances from the fused track's ledger, the computation of the day's distance).
+    public func trips(userID: UserID, from: Date?, to: Date?, builder: TripBuilder = TripBuilder(),
+                      utcOffset: @escaping @Sendable (Location) -> Int = { $0.utcOffsetSeconds ?? 0 }) async throws -> [TripEntry] {
+        try await personTrips(userID: userID, from: from, to: to, builder: builder, utcOffset: utcOffset)
     }
 
     /// The user's places with how often each was visited.

@@ -122,7 +122,9 @@ struct CorpusTests {
                 }
             }
             let trips = try #require(try await Self.get(client, "/api/v1/trips") as? [[String: Any]])
-            let cliTrips = try await reader.trips(userID: fixture.ada.id, from: nil, to: nil)
+            // Local days as the API reads them (the place's zone), which decide where a day's distance is cut.
+            let cliTrips = try await reader.trips(userID: fixture.ada.id, from: nil, to: nil, utcOffset: HistoryStatistics.localOffset(
+                placeOffsetSeconds: { zones.offsetSeconds(for: $0) }, timeZone: TimeZone(identifier: "UTC")!))
             #expect(trips.count == cliTrips.count)
             for trip in cliTrips {
                 #expect(trip.durationSeconds > 0 && trip.distanceMeters > 0 && trip.mode != "stationary")

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TravelogCore
 import TravelogGeocoding
+import TravelogImport
 import TravelogJournal
 import TravelogStore
 
@@ -36,7 +37,7 @@ struct JournalRoutes {
                 // Restored first, so that a deleted merged entry can be restored and unmerged in one request.
                 switch body.deleted {
                 case false?: stored = try await editor.restore(visit: id, userID: userID)
-                case true?: stored = try await editor.delete(visit: id, userID: userID)
+                case true?: stored = try await editor.deleteShown(visit: id, userID: userID)
                 case nil: break
                 }
                 if body.merged == false { stored = try await editor.unmerge(visit: id, userID: userID) }
@@ -47,7 +48,7 @@ struct JournalRoutes {
         }
         router.delete("/api/v1/visits/{id}") { _, context in
             let identity = try context.requirePerson()
-            _ = try await journalEdit { try await editor.delete(visit: try visitID(context), userID: identity.user.id) }
+            _ = try await journalEdit { try await editor.deleteShown(visit: try visitID(context), userID: identity.user.id) }
             return Response(status: .noContent)
         }
         router.post("/api/v1/visits/merge") { request, context in
@@ -64,7 +65,12 @@ struct JournalRoutes {
             let identity = try context.requireIdentity()
             let parameters = try await ReadParameters(request, identity: identity, store: store)
             await journal.drain()
-            return try Response.json(try await reader.trips(userID: identity.user.id, from: parameters.from, to: parameters.to))
+            // Days as the statistics read them, so a day's trips add up to no more than its distance.
+            var placeOffset: (@Sendable (Location) -> Int?)?
+            if let zones = placeTimeZones { placeOffset = { zones.offsetSeconds(for: $0) } }
+            let offset = HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: parameters.timeZone)
+            return try Response.json(try await reader.trips(userID: identity.user.id, from: parameters.from, to: parameters.to,
+                                                            utcOffset: offset))
         }
         router.get("/api/v1/places") { _, context in
             let identity = try context.requireIdentity()

@@ -104,7 +104,7 @@ struct ReadRoutes {
             budget = value
         }
         var features: [String] = []
-        var rawTotal = 0, drawnTotal = 0, distanceTotal = 0.0
+        var rawTotal = 0, drawnTotal = 0
         for device in parameters.devices {
             let box = PathBox(PathBuilder(zoom: zoom))
             var query = parameters.query(userID: identity.user.id)
@@ -121,9 +121,13 @@ struct ReadRoutes {
             let drawn = segments.reduce(0) { $0 + $1.count }
             rawTotal += box.builder.rawPointCount
             drawnTotal += drawn
-            distanceTotal += box.builder.distanceMeters
             features.append(GeoJSONPoint.pathFeature(device: device.name, segments: segments, builder: box.builder))
         }
+        // The length is the statistics' figure for the same range (the person's fused track unless
+        // devices are named), so the map, the day's distance and the timeline agree.
+        let distanceTotal = try await HistoryStatistics.compute(
+            store: store, userID: identity.user.id, devices: parameters.devices, from: parameters.from, to: parameters.to,
+            area: parameters.area, period: .day, timeZone: parameters.timeZone, placeOffsetSeconds: placeOffset).total.distanceMeters
         let text = #"{"type":"FeatureCollection","properties":{"zoom":\#(zoom),"rawPointCount":\#(rawTotal),"#
             + #""pointCount":\#(drawnTotal),"distanceMeters":\#(GeoJSONPoint.number(distanceTotal, places: 1))},"#
             + #""features":["# + features.joined(separator: ",") + "]}"
@@ -161,15 +165,17 @@ struct ReadRoutes {
             }
             return units
         } ?? .metric
-        var placeOffset: (@Sendable (Location) -> Int?)?
-        if let zones = placeTimeZones {
-            placeOffset = { zones.offsetSeconds(for: $0) }
-        }
         let (periods, total) = try await HistoryStatistics.compute(
             store: store, userID: identity.user.id, devices: parameters.devices, from: parameters.from,
             to: parameters.to, period: period, timeZone: parameters.timeZone,
             placeOffsetSeconds: placeOffset)
         return Response.json(data: HistoryStatistics.json(periods, total: total, units: units))
+    }
+
+    /// The UTC offset of a location's place, from the time zones when there are some.
+    var placeOffset: (@Sendable (Location) -> Int?)? {
+        guard let zones = placeTimeZones else { return nil }
+        return { zones.offsetSeconds(for: $0) }
     }
 
     // MARK: Export

@@ -30,12 +30,22 @@ struct TravelStatisticsPropertyTests {
         return statistics
     }
 
-    /// The distance of each stretch between gaps, measured on its own.
+    /// The distance of each stretch between gaps and (UTC) midnights, measured on its own; the
+    /// moves across them.
     static func stretchesMeters(_ locations: [Location]) -> (meters: Double, movements: Int) {
         var meters = 0.0, movements = 0
         var distance = TraveledDistance()
+        func day(_ location: Location) -> Int { Int((location.timestamp.timeIntervalSince1970 / 86_400).rounded(.down)) }
         for (index, location) in locations.enumerated() {
-            if index > 0, let gap = HistoryGap(between: locations[index - 1], and: location) {
+            guard index > 0 else {
+                distance.ingest(location)
+                continue
+            }
+            let before = locations[index - 1]
+            let gap = HistoryGap(between: before, and: location)
+                ?? (day(before) != day(location) ? HistoryGap(start: before.timestamp, end: location.timestamp,
+                                                             origin: before.coordinate, destination: location.coordinate) : nil)
+            if let gap {
                 meters += distance.distanceMeters
                 distance = TraveledDistance()
                 if gap.isMovement { movements += 1 }

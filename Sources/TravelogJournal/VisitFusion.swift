@@ -1,0 +1,99 @@
+import Foundation
+import TravelogCore
+import TravelogStore
+
+/// One person, several devices: the visits of different devices of a user that overlap in time at
+/// the same place are one stay, shown as one journal entry.
+///
+/// Two visits of different devices are the same stay when their times overlap and their centres
+/// lie within `max(radiusA, radiusB, minimumMatchMeters)` (a phone and a watch, or one file
+/// imported under two device names, place the same stay a few metres apart; two stays of one
+/// device are never joined here, only through another device's). The entry keeps the id of its best
+/// member — the one a person named, else the best described (a source's name, then a placemark),
+/// else the longest, else the oldest id — among the members not deleted when there are any; its
+/// time spans the union of its members'. It is deleted when all its members are: deleting an entry
+/// deletes all of them (`JournalEditor.deleteShown`), a title given to it lands on its kept member.
+/// - Complexity: O(n·k) for n visits and k visits overlapping in time.
+enum VisitFusion {
+    /// The least distance within which two devices' overlapping visits are one stay, metres.
+    static let minimumMatchMeters: Double = 150
+
+    /// The stays: the visits grouped, each group in time order. - Parameter visits: in time order.
+    static func groups(_ visits: [StoredVisit]) -> [[StoredVisit]] {
+        var groups: [[StoredVisit]] = []
+        /// The groups that may still overlap a later visit: index and latest end.
+        var open: [(index: Int, end: Date)] = []
+        for stored in visits {
+            open.removeAll { $0.end <= stored.visit.arrival }
+            let match = open.first { candidate in
+                let group = groups[candidate.index]
+                return !group.contains { $0.visit.deviceID == stored.visit.deviceID }
+                    && group.contains { sameStay($0, stored) }
+            }
+            let end = stored.shownDeparture ?? .distantFuture
+            if let match, let position = open.firstIndex(where: { $0.index == match.index }) {
+                groups[match.index].append(stored)
+                open[position].end = max(open[position].end, end)
+            } else {
+                groups.append([stored])
+                open.append((groups.count - 1, end))
+            }
+        }
+        return groups
+    }
+
+    /// The entries as a person sees them: one per stay, with the kept member's id and the union
+    /// of the members' times; deleted (`hidden`) only when every member is.
+    static func fused(_ visits: [StoredVisit]) -> [StoredVisit] {
+        groups(visits).map(entry).sorted { ($0.visit.arrival, $0.id.rawValue) < ($1.visit.arrival, $1.id.rawValue) }
+    }
+
+    /// The entry a group shows.
+    static func entry(_ group: [StoredVisit]) -> StoredVisit {
+        guard group.count > 1 else { return group[0] }
+        let shown = group.filter { !$0.hidden }
+        var kept = kept(shown.isEmpty ? group : shown)
+        kept.visit.arrival = group.map(\.visit.arrival).min() ?? kept.visit.arrival
+        let ends = group.map(\.shownDeparture)
+        kept.visit.departure = ends.contains(nil) ? nil : ends.compactMap { $0 }.max()
+        kept.mergedUntil = nil
+        kept.visit.locationCount = group.map(\.visit.locationCount).max() ?? kept.visit.locationCount
+        return kept
+    }
+
+    /// The member whose id the entry keeps.
+    static func kept(_ members: [StoredVisit]) -> StoredVisit {
+        func rank(_ stored: StoredVisit) -> (Int, Int, Int, Double, Int64) {
+            let length = (stored.shownDeparture ?? .distantFuture).timeIntervalSince(stored.visit.arrival)
+            return (stored.title == nil ? 1 : 0, stored.visit.name == nil ? 1 : 0, stored.visit.placemark == nil ? 1 : 0,
+                    -length, stored.id.rawValue)
+        }
+        return members.min { rank($0) < rank($1) } ?? members[0]
+    }
+
+    /// Whether two visits of different devices are the same stay.
+    static func sameStay(_ a: StoredVisit, _ b: StoredVisit) -> Bool {
+        guard a.visit.deviceID != b.visit.deviceID else { return false }
+        let endA = a.shownDeparture ?? .distantFuture, endB = b.shownDeparture ?? .distantFuture
+        guard a.visit.arrival < endB, b.visit.arrival < endA else { return false }
+        let limit = max(a.visit.radiusMeters, b.visit.radiusMeters, minimumMatchMeters)
+        return a.visit.center.distanceMeters(to: b.visit.center) <= limit
+    }
+}
+
+extension JournalEditor {
+    /// Deletes the entry a person sees: every visit of the stay it shows (`VisitFusion`), so that
+    /// another device's record of it does not take its place. - Returns: the entry's own visit.
+    @discardableResult
+    public func deleteShown(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
+        let stored = try await owned(id, userID: userID)
+        let from = stored.visit.arrival.addingTimeInterval(-2 * 86_400)
+        let to = (stored.shownDeparture ?? Date.distantFuture).addingTimeInterval(2 * 86_400)
+        let nearby = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
+        let group = VisitFusion.groups(StoredVisit.shown(nearby)).first { $0.contains { $0.id == id } } ?? [stored]
+        for member in group where member.id != id && !member.hidden {
+            _ = try await store.editVisit(id: member.id, VisitEdit(hidden: true))
+        }
+        return try await delete(visit: id, userID: userID)
+    }
+}
