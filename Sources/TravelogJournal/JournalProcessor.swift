@@ -176,6 +176,7 @@ public struct JournalProcessor: Sendable {
         // Every visit found arrives after `from`, so that is what is replaced.
         let changes = try await store.replaceVisits(deviceID: device.id, source: .detected, from: from ?? .distantPast,
                                                     to: to, with: journal)
+        try await extendMerges(device: device, from: from, to: to)
         try await assignPlaces(userID: device.userID, from: from, to: to)
         return changes
     }
@@ -199,6 +200,7 @@ public struct JournalProcessor: Sendable {
         }
         let changes = try await store.replaceVisits(deviceID: device.id, source: source, from: first,
                                                     to: last.addingTimeInterval(0.001), with: described)
+        try await extendMerges(device: device, from: first, to: last.addingTimeInterval(0.001))
         try await assignPlaces(userID: device.userID, from: first, to: last.addingTimeInterval(0.001))
         return changes
     }
