@@ -6,23 +6,23 @@ the map fits the day chosen next. Screenshots go to $TRAVELOG_MAP_SCREENSHOTS (a
 
 import base64
 import datetime
+import json
 import os
 import time
 
 from regions_check import click
 
 #: The page's device palette (journal-map.js, RenderColor.devicePalette).
-DEVICE_COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#8250df", "#bf8700", "#0a7e8c", "#cf222e", "#57606a"]
+DEVICE_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#332288",
+                 "#882255", "#117733", "#999933", "#AA4499", "#44AA99"]
 #: Where the page test seeds today's walk (page_test.py, seed_today).
 TODAY_WALK = (52.5200, 52.5300, 13.4050, 13.4250)  # south, north, west, east
 
 
-def device_color(name):
-    """FNV-1a (32 bits) of the name's UTF-16 units, modulo the palette: the page's rule, computed apart."""
-    value = 0x811C9DC5
-    for character in name:
-        value = ((value ^ ord(character)) * 0x01000193) & 0xFFFFFFFF
-    return DEVICE_COLORS[value % len(DEVICE_COLORS)]
+def device_color(name, devices):
+    """The device's place among the user's devices sorted by name, in the twelve-colour palette: the
+    page's rule (colors.js), computed apart."""
+    return DEVICE_COLORS[sorted(set(devices) | {name}).index(name) % len(DEVICE_COLORS)]
 
 
 def screenshot(devtools, name):
@@ -117,10 +117,12 @@ def check_journal_map(devtools, report, base_url, token, post_locations, iso):
                                " row.textContent, getComputedStyle(row.querySelector('.swatch')).borderTopColor])")
     devices = {text: color for kind, text, color in legend or [] if kind == "device"}
     modes = [text for kind, text, _ in legend or [] if kind == "mode"]
-    wanted = device_color("phone")
+    names = json.loads(devtools.evaluate("fetch('/api/v1/devices', {headers: {Accept: 'application/json'}})"
+                                         ".then((r) => r.text())") or "[]")
+    wanted = device_color("phone", [device["name"] for device in names])
     rgb = "rgb({}, {}, {})".format(*(int(wanted[index:index + 2], 16) for index in (1, 3, 5)))
     report(devices.get("phone") == rgb and len(modes) >= 1,
-           f"the legend names the device in the colour its name chooses ({devices}, wanted {rgb}) and the trips' modes ({modes})")
+           f"the legend names the device in the colour its place among the user's devices chooses ({devices}, wanted {rgb}) and the trips' modes ({modes})")
 
     # A range reaching Munich, then one day in Berlin: the map fits the day.
     today = now.date().isoformat()

@@ -411,8 +411,9 @@ def run_test(arguments):
     grown = devtools.wait_for(f"{POINT_COUNT} > {before}", LIVE_DEADLINE_SECONDS, interval=0.01)
     elapsed = time.monotonic() - posted
     after = devtools.evaluate(POINT_COUNT)
-    report(bool(grown), f"a posted location is drawn live within {LIVE_DEADLINE_SECONDS:.0f} s"
-                        f" (data-point-count {before} -> {after} in {elapsed:.3f} s)")
+    if not report(bool(grown), f"a posted location is drawn live within {LIVE_DEADLINE_SECONDS:.0f} s"
+                               f" (data-point-count {before} -> {after} in {elapsed:.3f} s)"):
+        print(f"console errors: {console_errors(devtools, arguments.tile_origin)[0]}", flush=True)
     report(devtools.evaluate("window.__travelogTestSentinel === 1") and devtools.evaluate(PATH_REQUESTS) == path_requests,
            "the new location is appended without reloading the page or the path")
     listed = devtools.wait_for("(document.querySelector('#locations li') || {}).textContent", 2)

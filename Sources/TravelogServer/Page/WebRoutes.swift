@@ -5,19 +5,21 @@ struct WebRoutes {
     let web: WebAssets
 
 
-    /// The page (`/` and each of its scripts and styles by name: `/app.js`, `/import.js`…), Leaflet
-    /// and Leaflet.markercluster (Debian's `libjs-leaflet.markercluster` installs into Leaflet's
-    /// folder) under `/vendor/leaflet/`, and the OpenAPI document at `/api/openapi.yaml`.
+    /// The page (`/`), each of its scripts and styles by name (`/{file}`: any `.js` or `.css` file of
+    /// `Web/`, the set read once at start, so nothing else is reachable), Leaflet and
+    /// Leaflet.markercluster (Debian's `libjs-leaflet.markercluster` installs into Leaflet's folder)
+    /// under `/vendor/leaflet/`, and the OpenAPI document at `/api/openapi.yaml`.
     func add(to router: RouteRegistry) {
-        let pages = [("/", "index.html")] + web.own.keys.filter { $0 != "index.html" }.sorted().map { ("/\($0)", $0) }
-        for (path, name) in pages {
-            router.get(path) { _, _ in
-                guard let asset = web.own[name] else { throw APIError.notFound("\(name) is missing from this build") }
-                var headers = HTTPFields()
-                headers[.cacheControl] = "no-cache"
-                headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-                return Response.bytes(asset.data, contentType: asset.contentType, extraHeaders: headers)
+        router.get("/") { _, _ in
+            guard let asset = web.own["index.html"] else { throw APIError.notFound("index.html is missing from this build") }
+            return Self.response(asset)
+        }
+        router.get("/{file}") { _, context in
+            let name = try context.parameters.require("file")
+            guard name != "index.html", let asset = web.own[name] else {
+                throw APIError.notFound("The page has no script or style of that name.")
             }
+            return Self.response(asset)
         }
         router.get("/vendor/leaflet/**") { request, _ in
             let relative = String(request.uri.path.dropFirst("/vendor/leaflet/".count))
@@ -31,6 +33,13 @@ struct WebRoutes {
         router.get("/api/openapi.yaml") { _, _ in
             Response.bytes(OpenAPIDocument.yaml, contentType: "application/yaml")
         }
+    }
+
+    static func response(_ asset: WebAssets.Asset) -> Response {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        return Response.bytes(asset.data, contentType: asset.contentType, extraHeaders: headers)
     }
 
     /// Scripts and styles from this server only (no inline ones: Leaflet places its elements

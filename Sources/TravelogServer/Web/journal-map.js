@@ -1,21 +1,13 @@
 // Travelog's journal on the map: visits as pins, clustered at low zoom (Leaflet.markercluster from
 // Debian's libjs-leaflet.markercluster) in a pane above the path, so a click reaches them as it
 // reaches MapKit's annotations above its overlays; trips as dashed lines coloured by transport
-// mode; a legend of the devices' colours and the modes shown; and each device's colour, taken from
-// its name so it stays the same whatever the order devices arrive in.
+// mode; a legend of the devices' colours and the modes shown (colours from colors.js). An ES module
+// that sets window.TravelogJournalMap for the classic scripts.
 //
 // `#map[data-visit-count]` and `#map[data-trip-count]` count what is drawn, for tests.
-'use strict';
+import { MODE_COLORS, modeColor } from './colors.js';
 
 window.TravelogJournalMap = (() => {
-  /** Colours of the devices' paths, as the server's tiles draw them (RenderColor.devicePalette);
-   * a device's is chosen by a hash of its name (RenderColor.devicePaletteIndex(name:)). */
-  const DEVICE_COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#8250df', '#bf8700', '#0a7e8c', '#cf222e', '#57606a'];
-  /** Colours of trip lines by transport mode. */
-  const MODE_COLORS = {
-    walking: '#2e7d32', running: '#f9a825', cycling: '#00838f',
-    automotive: '#c62828', airborne: '#6a1b9a', unknown: '#555555',
-  };
   /** The pins' pane: above the overlay pane (400, where the path is drawn) and Leaflet's marker pane (600). */
   const PIN_PANE = 'journal-pins';
   const PIN_PANE_Z_INDEX = 650;
@@ -28,7 +20,7 @@ window.TravelogJournalMap = (() => {
   let trips = null;
   let pins = null;
   let legend = null;
-  const shownDevices = new Set();
+  const shownDevices = new Map();
   const shownModes = new Set();
 
   /** Adds the journal's layers and the legend to the map. */
@@ -55,30 +47,15 @@ window.TravelogJournalMap = (() => {
     legend.addTo(map);
   }
 
-  /** FNV-1a (32 bits) of a text: the same name always gives the same number. */
-  function hash(text) {
-    let value = 0x811c9dc5;
-    for (let index = 0; index < text.length; index += 1) {
-      value ^= text.charCodeAt(index);
-      value = Math.imul(value, 0x01000193) >>> 0;
-    }
-    return value;
-  }
-
-  /** A device's colour, from its name only. */
-  function deviceColor(device) {
-    return DEVICE_COLORS[hash(String(device)) % DEVICE_COLORS.length];
-  }
-
-  function modeColor(mode) {
-    return MODE_COLORS[mode] || MODE_COLORS.unknown;
-  }
-
   /** A pin's marker: a DOM element, so it takes clicks in its own pane above the canvas path. */
   function pin(visit, callout) {
     const icon = L.divIcon({ className: 'visit-pin', iconSize: [16, 16], iconAnchor: [8, 8], popupAnchor: [0, -8] });
     const marker = L.marker([visit.latitude, visit.longitude], { icon, pane: PIN_PANE, title: visit.place, keyboard: true });
     marker.bindPopup(() => callout(visit));
+    // While a region is being placed or drawn, a click on a pin places it there (regions.js).
+    marker.on('click', (event) => {
+      if (window.TravelogRegions && window.TravelogRegions.placeAt(event.latlng)) marker.closePopup();
+    });
     return marker;
   }
 
@@ -109,10 +86,10 @@ window.TravelogJournalMap = (() => {
     showLegend();
   }
 
-  /** The devices whose paths are drawn now (the legend lists them with their colours). */
+  /** The devices whose paths are drawn now, as [name, colour] (the legend lists them). */
   function setDevices(devices) {
     shownDevices.clear();
-    for (const device of devices) shownDevices.add(device);
+    for (const [device, color] of devices) shownDevices.set(device, color);
     showLegend();
   }
 
@@ -132,7 +109,7 @@ window.TravelogJournalMap = (() => {
     const box = document.getElementById('map-legend');
     if (!box) return;
     const list = document.createElement('ul');
-    for (const device of [...shownDevices].sort()) list.append(legendRow(deviceColor(device), device, 'device'));
+    for (const device of [...shownDevices.keys()].sort()) list.append(legendRow(shownDevices.get(device), device, 'device'));
     for (const mode of Object.keys(MODE_COLORS).filter((name) => shownModes.has(name))) {
       list.append(legendRow(modeColor(mode), mode, 'mode'));
     }
@@ -148,5 +125,5 @@ window.TravelogJournalMap = (() => {
     return result;
   }
 
-  return { attach, draw, setDevices, deviceColor, bounds };
+  return { attach, draw, setDevices, bounds };
 })();

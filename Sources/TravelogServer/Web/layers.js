@@ -94,12 +94,13 @@ window.TravelogLayers = (() => {
 
   /** The URL of an image of what the map shows now, as the map's size and the chosen layer. */
   function imageURL(query) {
-    const bounds = map.getBounds();
-    const center = bounds.getCenter();
-    const span = Math.min(bounds.getNorth() - bounds.getSouth(), bounds.getEast() - bounds.getWest());
+    // Exactly the view: its centre and zoom (view=LAT,LON,ZOOM, drawn at that zoom by the server)
+    // in an image of the map's CSS size, at the screen's pixel ratio. The bounds sent as a region
+    // were fitted again by the server, which could snap a zoom-15 view to 14.
+    const center = map.getCenter();
     const size = map.getSize();
     const parameters = new URLSearchParams(query);
-    parameters.set('region', `${center.lat.toFixed(6)},${center.lng.toFixed(6)},${span.toFixed(6)}`);
+    parameters.set('view', `${center.lat.toFixed(6)},${L.Util.wrapNum(center.lng, [-180, 180], true).toFixed(6)},${Math.round(map.getZoom())}`);
     parameters.set('size', `${Math.max(16, Math.min(4096, size.x))}x${Math.max(16, Math.min(4096, size.y))}`);
     parameters.set('layer', chosen === 'points' ? 'points' : chosen);
     parameters.set('scale', window.devicePixelRatio >= 1.5 ? '2' : '1');

@@ -43,10 +43,7 @@ window.TravelogRegions = (() => {
     group = L.featureGroup().addTo(map);
     // SVG, not the map's canvas: each region is an element of its own (`path.region-<id>`).
     renderer = L.svg();
-    map.on('click', (event) => {
-      if (adding) add(event.latlng);
-      else if (corners) addCorner(event.latlng);
-    });
+    map.on('click', (event) => placeAt(event.latlng));
     $('region-draw').addEventListener('click', () => (corners ? finishPolygon() : startPolygon()));
     $('region-add').addEventListener('click', () => {
       if (TravelogRegionEditor.active()) cancelEdit();
@@ -56,6 +53,14 @@ window.TravelogRegions = (() => {
       status(adding ? 'Click the map where the region’s centre is.' : '');
     });
     return load();
+  }
+
+  /** A click at `latlng` while a region is being placed or drawn (on the map, or on a journal pin,
+   * which takes its own clicks): true when it was used. */
+  function placeAt(latlng) {
+    if (adding) { add(latlng); return true; }
+    if (corners) { addCorner(latlng); return true; }
+    return false;
   }
 
   async function load() {
@@ -253,5 +258,5 @@ window.TravelogRegions = (() => {
     listTransitions();
   }
 
-  return { attach, showTransitions, reload: load };
+  return { attach, showTransitions, reload: load, placeAt };
 })();
