@@ -35,6 +35,36 @@ extension JournalProcessor {
         return described
     }
 
+    /// Removes the stored detected visits that `described` (visits a file or an app described
+    /// itself, just stored) account for, by the rule of `withoutDescribed`: each stay is listed
+    /// once, whichever was stored first. The server stores a batch's fixes, and its journal may
+    /// detect their stays, before the batch's own visits are stored (`HistoryWriter`); without this
+    /// the same stay stayed listed twice, Google's visit beside the detected one (issue 26).
+    /// A detected visit the person deleted stays stored, hidden (`JournalStore`).
+    /// - Complexity: one read of the device's visits over the described span, one replacement when
+    ///   something is accounted for.
+    func withdrawDetected(accountedFor described: [JournalVisit], device: Device) async throws {
+        guard let first = described.map(\.arrival).min() else { return }
+        let last = described.map { $0.departure ?? .distantFuture }.max() ?? first
+        let detected = try await store.visits(userID: device.userID, deviceIDs: [device.id], from: first,
+                                              to: last == .distantFuture ? nil : last.addingTimeInterval(0.001), includeHidden: true)
+            .filter { $0.visit.source == .detected }
+        let accounted = detected.filter { stored in described.contains { Self.accounts(for: stored.visit, stay: $0) } }
+        guard let from = accounted.map(\.visit.arrival).min(), let to = accounted.map(\.visit.arrival).max() else { return }
+        // The detected visits arriving in that span, less the accounted ones, replace what is stored there.
+        let span = detected.filter { $0.visit.arrival >= from && $0.visit.arrival <= to }
+        let kept = span.filter { stored in !accounted.contains { $0.id == stored.id } }.map(\.visit)
+        _ = try await store.replaceVisits(deviceID: device.id, source: .detected, from: from, to: to.addingTimeInterval(0.001), with: kept)
+    }
+
+    /// Whether a visit the data described accounts for a detected one: same device, overlapping in
+    /// time, centers within both radii plus the store's matching slack.
+    static func accounts(for visit: JournalVisit, stay: JournalVisit) -> Bool {
+        visit.overlaps(arrival: stay.arrival, departure: stay.departure)
+            && visit.center.distanceMeters(to: stay.center)
+                <= visit.radiusMeters + stay.radiusMeters + VisitReplacementPlan.matchingSlackMeters
+    }
+
     /// Leaves out the detected visits that a visit the data described itself (Google's, Overland's)
     /// already accounts for: same device, overlapping in time, centers within both radii plus the
     /// store's matching slack. The described visit is the better account of that stay (it carries
@@ -46,12 +76,6 @@ extension JournalProcessor {
                                                includeHidden: true)
             .map(\.visit).filter { $0.source != .detected }
         guard !described.isEmpty else { return detected }
-        return detected.filter { visit in
-            !described.contains { stay in
-                visit.overlaps(arrival: stay.arrival, departure: stay.departure)
-                    && visit.center.distanceMeters(to: stay.center)
-                        <= visit.radiusMeters + stay.radiusMeters + VisitReplacementPlan.matchingSlackMeters
-            }
-        }
+        return detected.filter { visit in !described.contains { Self.accounts(for: visit, stay: $0) } }
     }
 }

@@ -200,6 +200,7 @@ public struct JournalProcessor: Sendable {
         }
         let changes = try await store.replaceVisits(deviceID: device.id, source: source, from: first,
                                                     to: last.addingTimeInterval(0.001), with: described)
+        try await withdrawDetected(accountedFor: described, device: device)
         try await extendMerges(device: device, from: first, to: last.addingTimeInterval(0.001))
         try await assignPlaces(userID: device.userID, from: first, to: last.addingTimeInterval(0.001))
         return changes

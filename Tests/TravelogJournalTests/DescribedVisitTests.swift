@@ -34,6 +34,34 @@ struct DescribedVisitTests {
         #expect(after.allSatisfy { $0.visit.center.distanceMeters(to: Day.home) < 20 })
     }
 
+    @Test("a stay detected before the file's own visit of it is stored is listed once, as the file's (issue 26)",
+          arguments: [false, true])
+    func detectedFirst(inMemory: Bool) async throws {
+        let (sqlite, sqliteDevice) = try await Day.prepared()
+        let store: any LocationStore & AccountStore & JournalStore
+        let device: Device
+        if inMemory {
+            let memory = InMemoryLocationStore()
+            store = memory
+            device = try await memory.addDevice(named: "phone", userID: try await memory.addUser(named: "ada").id)
+        } else {
+            (store, device) = (sqlite, sqliteDevice)
+        }
+        _ = try await store.insert(Day.dayOfFixes().map { StoredLocation(deviceID: device.id, location: $0, source: .api) })
+        let processor = JournalProcessor(store: store, describer: nil)
+        // The server's order: a batch's fixes are stored and detected, then the batch's own visits.
+        _ = try await processor.process(device: device)
+        let detected = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(detected.map(\.visit.source) == [.detected, .detected, .detected])
+        try await processor.storeDescribedVisits([Self.officeVisit(device: device)], device: device, source: .google)
+        let visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.map(\.visit.source) == [.detected, .google, .detected])
+        #expect(visits.map(\.id) == [detected[0].id, visits[1].id, detected[2].id], "the other stays keep their entries")
+        _ = try await processor.process(device: device)
+        #expect(try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+            .map(\.visit.source) == [.detected, .google, .detected])
+    }
+
     @Test("a described stay without an end is ongoing only while recent; in old data it ends where its evidence ends")
     func describedWithoutEnd() async throws {
         let (store, device) = try await Day.prepared()
