@@ -10,7 +10,8 @@ public struct TravelogCommand: AsyncParsableCommand {
         subcommands: [ServeCommand.self, UserCommand.self, DeviceCommand.self, ImportCommand.self, ExportCommand.self,
                       StatsCommand.self, VisitsCommand.self, TripsCommand.self, PlacesCommand.self, InfoCommand.self,
                       GeodesicCommand.self, GeocodeCommand.self, DeclinationCommand.self, TrackCommand.self, NotifyCommand.self,
-                      RejectedCommand.self, SnapshotCommand.self, RegionsCommand.self, BeaconsCommand.self, MigrateCommand.self]
+                      RejectedCommand.self, SnapshotCommand.self, RegionsCommand.self, BeaconsCommand.self, MigrateCommand.self,
+                      BackupCommand.self, RestoreCommand.self]
     )
 
     public init() {}

@@ -13,10 +13,15 @@ public final class SQLiteLocationStore: TravelogStore {
     let insertQueue = SQLiteInsertQueue()
     /// Regions as last decoded, by the row they came from (every stored batch reads its user's regions).
     let decodedRegions = DecodedRegionCache()
+    /// The migrations opening applied to a database an older Travelog wrote (`nil` for a new
+    /// database or one already current), for the caller to log.
+    public let upgrade: SQLiteUpgrade?
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations. The file,
     /// its WAL and `-shm` are readable by their owner only (`OwnerOnlyFiles`).
-    /// - Throws: `StoreError.cannotOpen` when the file cannot be opened or migrated.
+    /// A database written by a newer Travelog (migrations this binary does not know) is refused
+    /// before anything is written to it.
+    /// - Throws: `StoreError.cannotOpen` when the file cannot be opened or migrated, or is newer.
     public init(path: String) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
@@ -32,9 +37,20 @@ public final class SQLiteLocationStore: TravelogStore {
             try db.execute(sql: db.configuration.readonly ? "PRAGMA cache_size = -4096" : "PRAGMA cache_size = -65536")
         }
         do {
+            // A newer version's file is refused before the pool opens it (which would set WAL mode).
+            let existing = FileManager.default.fileExists(atPath: path) ? try SQLiteMigrations.applied(atPath: path) : []
+            let unknown = SQLiteMigrations.unknown(among: existing)
+            guard unknown.isEmpty else {
+                throw SQLiteBackupError.newer(path: path, unknownMigrations: unknown.sorted())
+            }
             try OwnerOnlyFiles.prepareDatabase(at: path)
             pool = try DatabasePool(path: path, configuration: configuration)
+            let applied = try pool.read { try SQLiteMigrations.migrator.appliedIdentifiers($0) }
             try SQLiteMigrations.migrator.migrate(pool)
+            let pending = SQLiteMigrations.all.map(\.identifier).filter { !applied.contains($0) }
+            upgrade = applied.isEmpty || pending.isEmpty ? nil : SQLiteUpgrade(applied: pending)
+        } catch let error as SQLiteBackupError {
+            throw .cannotOpen(path: path, reason: error.description)
         } catch {
             throw .cannotOpen(path: path, reason: String(describing: error))
         }
@@ -157,4 +173,9 @@ public final class SQLiteLocationStore: TravelogStore {
             throw .database(operation: operation, message: String(describing: error))
         }
     }
+}
+
+/// The migrations applied to an older Travelog's database as it was opened.
+public struct SQLiteUpgrade: Sendable, Equatable {
+    public let applied: [String]
 }

@@ -228,6 +228,22 @@ enum SQLiteMigrations {
         """),
     ]
 
+    /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.
+    static func unknown(among applied: [String]) -> [String] {
+        let known = Set(all.map(\.identifier))
+        return applied.filter { !known.contains($0) }
+    }
+
+    /// The migrations a database file has, read without changing it (none for an empty file).
+    static func applied(atPath path: String) throws(SQLiteBackupError) -> [String] {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        defer { connection.close() }
+        guard try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'grdb_migrations'").count == 1 else {
+            return []
+        }
+        return try connection.rows("SELECT identifier FROM grdb_migrations").compactMap { $0 }
+    }
+
     /// A migrator that applies every migration not applied yet, in order.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

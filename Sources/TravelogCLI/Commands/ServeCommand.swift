@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import TravelogGeocoding
+import TravelogPostgres
+import TravelogSQLite
 import TravelogServer
 import TravelogStore
 
@@ -54,6 +56,15 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "access"))
     var metrics = "loopback"
 
+    @Option(help: ArgumentHelp("Back the SQLite database up at this interval (e.g. 24h, 30m).", valueName: "interval"))
+    var backupEvery: String?
+
+    @Option(help: ArgumentHelp("The folder for --backup-every's backups (travelog-YYYYMMDDTHHMMSSZ.sqlite).", valueName: "dir"))
+    var backupDir: String?
+
+    @Option(help: ArgumentHelp("How many scheduled backups to keep.", valueName: "n"))
+    var backupKeep = 7
+
     var metricsAccess: MetricsAccess? {
         switch metrics {
         case "off": .off
@@ -70,15 +81,28 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
         guard (1...4096).contains(maxBodyMb) else { throw ValidationError("--max-body-mb \(maxBodyMb): expected 1 to 4096") }
         guard (1...1_048_576).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb \(maxUploadMb): expected 1 to 1048576") }
+        if backupEvery != nil || backupDir != nil {
+            guard let backupEvery, BackupInterval.seconds(backupEvery) != nil, backupDir != nil else {
+                throw ValidationError("--backup-every INTERVAL (such as 24h or 30m) and --backup-dir DIR go together")
+            }
+            guard !PostgresConnectionURL.isPostgresURL(storeOptions.databasePath) else {
+                throw ValidationError("--backup-every backs up a SQLite database; for PostgreSQL use pg_dump (`travelog backup` prints how)")
+            }
+        }
+        guard backupKeep >= 1 else { throw ValidationError("--backup-keep \(backupKeep): expected 1 or more") }
         guard tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") else {
             throw ValidationError("--tiles '\(tiles)': the template needs {z}, {x} and {y}")
         }
     }
 
     func run() async throws {
-        let store = try await storeOptions.openStore()
         var logger = Logger(label: "travelog")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let isSQLite = !PostgresConnectionURL.isPostgresURL(storeOptions.databasePath)
+        // Held while serving, so `travelog restore` refuses to replace the database under it.
+        let hold = isSQLite ? try SQLiteServerLock.server(database: storeOptions.databasePath) : nil
+        defer { withExtendedLifetime(hold) {} }
+        let store = try await storeOptions.openStore { [logger] in logger.notice("\($0)") }
         let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
                                                 tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
                                                 maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies,
@@ -97,6 +121,17 @@ struct ServeCommand: AsyncParsableCommand {
         for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }
         let canLogIn = anyLogin
         let database = storeOptions.databaseDescription
+        let schedule = backupEvery.flatMap(BackupInterval.seconds).flatMap { seconds in
+            backupDir.map { BackupSchedule(database: storeOptions.databasePath, folder: $0, intervalSeconds: seconds, keep: backupKeep) }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let schedule { group.addTask { [logger] in await schedule.run(logger: logger) } }
+            try await runServer(app, logger: logger, database: database, canLogIn: canLogIn)
+            group.cancelAll()
+        }
+    }
+
+    private func runServer(_ app: TravelogServerApp, logger: Logger, database: String, canLogIn: Bool) async throws {
         try await app.run(logger: logger) { boundPort in
             let shownHost = host == "0.0.0.0" ? "localhost" : host
             var lines = ["Travelog is serving \(database)", "  open http://\(shownHost):\(boundPort)/ in a browser"]

@@ -48,13 +48,18 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens (creating or migrating when needed) the store: PostgreSQL for a `postgres://` address,
-    /// else the SQLite file.
-    func openStore() async throws -> any TravelogStore {
+    /// else the SQLite file. The migrations an older version's SQLite database gets are told to
+    /// `note` (standard error by default); a newer version's database is refused, unchanged.
+    func openStore(note: (String) -> Void = { FileHandle.standardError.write(Data("note: \($0)\n".utf8)) }) async throws -> any TravelogStore {
         let location = databasePath
         if PostgresConnectionURL.isPostgresURL(location) {
             return try await PostgresLocationStore(url: PostgresConnectionURL(location))
         }
-        return try SQLiteLocationStore(path: location)
+        let store = try SQLiteLocationStore(path: location)
+        if let upgrade = store.upgrade {
+            note("\(location) was written by an older Travelog: applied the migrations \(upgrade.applied.joined(separator: ", "))")
+        }
+        return store
     }
 }
 
