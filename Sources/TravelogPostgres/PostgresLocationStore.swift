@@ -25,6 +25,9 @@ public final class PostgresLocationStore: TravelogStore {
     let leaseTimeout: Duration
     /// The schema PostGIS lives in, quoted for SQL (area queries name its operator and function).
     let postgisSchema: String
+    /// The migrations opening applied to a database an older Travelog wrote (empty for a new
+    /// database or one already current), for the caller to log.
+    public let upgrade: [String]
     private let running: Task<Void, Never>
 
     /// Connects to the database at `url` and applies pending migrations (several processes may
@@ -50,7 +53,7 @@ public final class PostgresLocationStore: TravelogStore {
         logger = Logger(label: "travelog.postgres")
         running = Task { await client.run() }
         do {
-            try await PostgresMigrator(client: client, logger: logger).migrate(creatingSchema: schema)
+            upgrade = try await PostgresMigrator(client: client, logger: logger).migrate(creatingSchema: schema)
             let rows = try await client.query("""
                 SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
                 WHERE e.extname = 'postgis'

@@ -53,7 +53,11 @@ struct StoreOptions: ParsableArguments {
     func openStore(note: (String) -> Void = { FileHandle.standardError.write(Data("note: \($0)\n".utf8)) }) async throws -> any TravelogStore {
         let location = databasePath
         if PostgresConnectionURL.isPostgresURL(location) {
-            return try await PostgresLocationStore(url: PostgresConnectionURL(location))
+            let store = try await PostgresLocationStore(url: PostgresConnectionURL(location))
+            if !store.upgrade.isEmpty {
+                note("\(store.url) was written by an older Travelog: applied the migrations \(store.upgrade.joined(separator: ", "))")
+            }
+            return store
         }
         let store = try SQLiteLocationStore(path: location)
         if let upgrade = store.upgrade {
