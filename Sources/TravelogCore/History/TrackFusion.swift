@@ -64,14 +64,23 @@ public struct TrackFusion: Sendable {
         }
     }
 
+    /// The length of a window, seconds (aligned to the Unix epoch).
     public static let windowSeconds: Double = 900
+    /// Fixes of two devices at most this far apart in time are concurrent, seconds.
     public static let concurrencySeconds: Double = 120
+    /// Two concurrent positions this close always agree, metres.
     public static let minimumAgreementMeters: Double = 250
+    /// …and so do positions within this many times the sum of their accuracies.
     public static let accuracyAgreementFactor: Double = 2
+    /// The share of compared fixes that must agree for two devices to be together.
     public static let agreementFraction: Double = 0.75
+    /// The accuracy of a fix that has none, metres (as `TraveledDistance` assumes).
     public static let assumedAccuracyMeters: Double = 20
+    /// The chosen device gives way to one whose median accuracy is at most this share of its own…
     public static let switchAccuracyRatio: Double = 0.5
+    /// …or that has at least this many times its fixes.
     public static let switchCountRatio: Double = 2
+    /// At most this many fixes of a device are compared per window (evenly spread).
     public static let maximumComparisonsPerDevice = 60
 
     private let dayOf: @Sendable (Location) -> Int
@@ -231,12 +240,6 @@ public struct TrackFusion: Sendable {
         return gap
     }
 
-    // MARK: Agreement
-
-    static func accuracy(_ location: Location) -> Double {
-        location.horizontalAccuracyIfValid ?? assumedAccuracyMeters
-    }
-
     /// The connected components of "together", each sorted by device.
     private static func groups(_ members: [Member]) -> [[Member]] {
         var parent = Array(members.indices)
@@ -252,51 +255,5 @@ public struct TrackFusion: Sendable {
         }
         return Dictionary(grouping: members.indices, by: root).values
             .map { $0.sorted().map { members[$0] } }
-    }
-
-    /// Whether two devices' fixes of one window agree (see the type's rule).
-    static func together(_ a: [Location], _ b: [Location]) -> Bool {
-        let (comparedAB, agreedAB) = agreement(of: a, with: b)
-        let (comparedBA, agreedBA) = agreement(of: b, with: a)
-        let compared = comparedAB + comparedBA
-        return compared > 0 && Double(agreedAB + agreedBA) >= agreementFraction * Double(compared)
-    }
-
-    /// How many of `fixes` (at most `maximumComparisonsPerDevice`, evenly spread) could be compared
-    /// with `other`'s position at their time, and how many of those agreed.
-    private static func agreement(of fixes: [Location], with other: [Location]) -> (compared: Int, agreed: Int) {
-        let stride = max(1, (fixes.count + maximumComparisonsPerDevice - 1) / maximumComparisonsPerDevice)
-        var compared = 0, agreed = 0
-        for index in Swift.stride(from: 0, to: fixes.count, by: stride) {
-            let fix = fixes[index]
-            guard let (position, accuracy) = position(of: other, at: fix.timestamp) else { continue }
-            compared += 1
-            let limit = max(minimumAgreementMeters, accuracyAgreementFactor * (Self.accuracy(fix) + accuracy))
-            if fix.coordinate.distanceMeters(to: position) <= limit { agreed += 1 }
-        }
-        return (compared, agreed)
-    }
-
-    /// Where a device was at `time` by its fixes: interpolated between the fixes around it when
-    /// they are at most `2 × concurrencySeconds` apart, else its nearest fix within
-    /// `concurrencySeconds`; with the accuracy of the worse fix used.
-    private static func position(of fixes: [Location], at time: Date) -> (Coordinate, Double)? {
-        let index = fixes.partitioningIndex { $0.timestamp >= time }
-        let after = index < fixes.count ? fixes[index] : nil
-        let before = index > 0 ? fixes[index - 1] : nil
-        if let before, let after {
-            let span = after.timestamp.timeIntervalSince(before.timestamp)
-            if span <= 2 * concurrencySeconds, abs(after.coordinate.longitude - before.coordinate.longitude) < 180 {
-                let fraction = span > 0 ? time.timeIntervalSince(before.timestamp) / span : 0
-                let latitude = before.coordinate.latitude + fraction * (after.coordinate.latitude - before.coordinate.latitude)
-                let longitude = before.coordinate.longitude + fraction * (after.coordinate.longitude - before.coordinate.longitude)
-                if let coordinate = try? Coordinate(latitude: latitude, longitude: longitude) {
-                    return (coordinate, max(accuracy(before), accuracy(after)))
-                }
-            }
-        }
-        let nearest = [before, after].compactMap { $0 }.min { abs($0.timestamp.timeIntervalSince(time)) < abs($1.timestamp.timeIntervalSince(time)) }
-        guard let nearest, abs(nearest.timestamp.timeIntervalSince(time)) <= concurrencySeconds else { return nil }
-        return (nearest.coordinate, accuracy(nearest))
     }
 }
