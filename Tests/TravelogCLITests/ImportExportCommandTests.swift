@@ -110,6 +110,14 @@ struct ImportExportCommandTests {
         try await Self.run(["import", "--db", workspace.database, walk])
         let table = StatsCommand.table([], total: .init(label: "total"), units: .metric)
         #expect(table == "No locations in this range.")
+        // Unrecorded movement says what its numbers count, not "35 × 141934.83 km", which reads as a product.
+        var year = TravelStatistics.Period(label: "2024")
+        year.locationCount = 10
+        year.unrecordedMovement = UnrecordedMovement(count: 35, straightLineMeters: 141_934_830)
+        var day = TravelStatistics.Period(label: "2024-06-16")
+        day.unrecordedMovement = UnrecordedMovement(count: 1, straightLineMeters: 751_330)
+        let gaps = StatsCommand.table([year, day], total: year, units: .metric)
+        #expect(gaps.contains("141934.83 km over 35 gaps") && gaps.contains("751.33 km over 1 gap") && !gaps.contains("×"), "\(gaps)")
         // Runs end to end; the figures themselves are tested in TravelStatisticsTests.
         try await Self.run(["stats", "--db", workspace.database, "--by", "week", "--units", "imperial", "--json"])
     }

@@ -90,7 +90,10 @@ struct StatsCommand: AsyncParsableCommand {
             return left ? text + padding : padding + text
         }
         func unrecorded(_ movement: UnrecordedMovement) -> String {
-            movement.count == 0 ? "" : String(format: "%d × %.2f %@", movement.count, distance(movement.straightLineMeters, units), unit)
+            // "35 × 141934.83 km" read as a product: say what each number counts.
+            movement.count == 0 ? ""
+                : String(format: "%.2f %@ over %d %@", distance(movement.straightLineMeters, units), unit, movement.count,
+                         movement.count == 1 ? "gap" : "gaps")
         }
         var lines = [pad("period", labelWidth, left: true) + "  " + pad("distance", 12) + "  " + pad("locations", 10) + "  "
                      + pad("days", 5) + "  unrecorded movement (across gaps, straight line)"]
