@@ -27,13 +27,14 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
     public var countryCode: String?
     public var hidden: Bool
 
-    public init(_ stored: StoredVisit, place: StoredPlace?, deviceName: String) {
+    /// - Parameter placeTimeZone: the zone of the place, for a visit stored without one.
+    public init(_ stored: StoredVisit, place: StoredPlace?, deviceName: String, placeTimeZone: TimeZone? = nil) {
         let visit = stored.visit
         id = stored.id.rawValue
         self.place = stored.title ?? place?.name ?? visit.name ?? Self.describe(visit.placemark)
             ?? String(format: "%.5f, %.5f", visit.center.latitude, visit.center.longitude)
         placeID = stored.placeID?.rawValue
-        let zone = visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:))
+        let zone = visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? placeTimeZone
         timeZone = zone?.identifier
         arrival = LocalTime.iso(visit.arrival, in: nil)
         departure = stored.shownDeparture.map { LocalTime.iso($0, in: nil) }

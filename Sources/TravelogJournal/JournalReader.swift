@@ -6,9 +6,13 @@ import TravelogStore
 /// places, and where the person has been (countries, cities, days per country).
 public struct JournalReader: Sendable {
     public let store: any LocationStore & AccountStore & JournalStore
+    /// The zone of a place whose entry was stored without one (no gazetteer then, or none near):
+    /// every entry is shown in its place's zone, never in UTC beside entries in local time.
+    public let timeZones: PlaceTimeZones?
 
-    public init(store: any LocationStore & AccountStore & JournalStore) {
+    public init(store: any LocationStore & AccountStore & JournalStore, timeZones: PlaceTimeZones? = nil) {
         self.store = store
+        self.timeZones = timeZones
     }
 
     /// The visits a person sees in `[from, to)`, oldest first: those no earlier visit of the same
@@ -28,7 +32,9 @@ public struct JournalReader: Sendable {
         let places = Dictionary(uniqueKeysWithValues: try await store.places(userID: userID).map { ($0.id, $0) })
         let devices = Dictionary(uniqueKeysWithValues: try await store.devices(userID: userID).map { ($0.id, $0.name) })
         return visits.map { stored in
-            JournalEntry(stored, place: stored.placeID.flatMap { places[$0] }, deviceName: devices[stored.visit.deviceID] ?? "")
+            let zone = stored.visit.placemark?.timeZone == nil ? timeZones?.timeZone(at: stored.visit.center) : nil
+            return JournalEntry(stored, place: stored.placeID.flatMap { places[$0] }, deviceName: devices[stored.visit.deviceID] ?? "",
+                                placeTimeZone: zone)
         }
     }
 

@@ -20,13 +20,19 @@ struct JournalOptions: ParsableArguments {
     /// Brings each device's journal up to date without re-processing its history: `travelog
     /// import` and the server process what they store, so only the stretch from the device's latest
     /// detected visit on is read again (the whole history of a device that has none yet). The
-    /// result equals processing everything, since detection depends only on the fixes.
-    func update(_ store: any TravelogStore, user: User) async throws {
-        let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+    /// result equals processing everything, since detection depends only on the fixes. Entries
+    /// stored before the gazetteer was there are described now, as the server does on its start.
+    /// - Returns: the places' time zones, for entries that have none (nil without a gazetteer).
+    @discardableResult
+    func update(_ store: any TravelogStore, user: User) async throws -> PlaceTimeZones? {
+        let describer = gazetteerOptions.describer()
+        let processor = JournalProcessor(store: store, describer: describer)
         for device in try await store.devices(userID: user.id) {
             let latest = try await store.latestDetectedArrival(device: device)
             _ = try await processor.process(device: device, from: latest, to: nil)
         }
+        try await processor.describeUndescribed(userID: user.id)
+        return describer.map { PlaceTimeZones(describer: $0, boundaries: $0.timeZones) }
     }
 }
 
@@ -74,8 +80,8 @@ struct VisitsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (store, user) = try await journal.open()
-            try await journal.update(store, user: user)
-            let entries = try await JournalReader(store: store).entries(userID: user.id, from: range.fromDate, to: range.toDate,
+            let zones = try await journal.update(store, user: user)
+            let entries = try await JournalReader(store: store, timeZones: zones).entries(userID: user.id, from: range.fromDate, to: range.toDate,
                                                                          includeHidden: hidden)
             if json {
                 print(try JournalOutput.json(entries))

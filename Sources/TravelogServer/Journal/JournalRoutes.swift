@@ -15,7 +15,7 @@ struct JournalRoutes {
 
     /// The journal (visits, trips, places, where someone has been) and offline geocoding.
     func add(to router: RouteRegistry) {
-        let reader = JournalReader(store: store)
+        let reader = JournalReader(store: store, timeZones: placeTimeZones)
         let editor = JournalEditor(store: store)
         router.get("/api/v1/visits") { request, context in
             let identity = try context.requireIdentity()
