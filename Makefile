@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core
-TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez
+TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez systemd
 BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core python3-mapnik
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
@@ -18,7 +18,7 @@ WORLD        := .build-data/world.tlworld
 TIMEZONES    := .build-data/timezones.tlzones
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones clean
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones clean install
 
 build:
 	$(SWIFT) build
@@ -68,6 +68,9 @@ test: deps-test gazetteer wmm world timezones
 	@# The store suites also run on PostgreSQL: a throwaway cluster unless $$TRAVELOG_TEST_POSTGRES_URL names a server.
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# make install into a temporary prefix (the debug binaries), the systemd unit checked; a backup while a server is killed -9.
+	scripts/install-test.sh --build "$$($(SWIFT) build --show-bin-path)"
+	scripts/backup-kill-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# Every parser under libFuzzer for a few seconds from its seeds, and the API against its OpenAPI document.
 	scripts/fuzz.sh --quick --seconds 3
@@ -94,6 +97,27 @@ bench: deps-bench gazetteer wmm world timezones release
 	$(if $(PG_RUN),scripts/with-postgres.sh sh -c '"$$0" --work-dir $(BENCH_DIR)/postgres --travelog "$$1" --db "$$TRAVELOG_TEST_POSTGRES_URL" $(PG_RUN)' \
 	  "$$($(SWIFT) build --package-path Benchmarks -c release --show-bin-path)/TravelogBenchmarks" "$$($(SWIFT) build -c release --show-bin-path)/travelog")
 	$(if $(or $(if $(NAMES),,all),$(filter live-across-servers,$(NAMES))),scripts/live-across-servers.sh "$$($(SWIFT) build -c release --show-bin-path)/travelog")
+
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: travelog and travelog-track (release builds from
+# BUILD) to PREFIX/bin, the data files to PREFIX/share/travelog (where the commands look, beside their
+# bin folder), bash/zsh/fish completions and the systemd unit (docs/travelog.service, ExecStart under
+# PREFIX). BUILD=.build/debug installs the debug binaries (scripts/install-test.sh does).
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+BUILD        ?= .build/release
+DATA_FILES   := $(GAZETTEER) $(TIMEZONES) $(WORLD) $(WMM)
+install: $(if $(filter .build/release,$(BUILD)),release) gazetteer wmm world timezones
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/travelog" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$(BUILD)/travelog" "$(BUILD)/travelog-track" "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 644 $(DATA_FILES) "$(DESTDIR)$(PREFIX)/share/travelog/"
+	"$(BUILD)/travelog" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/travelog"
+	"$(BUILD)/travelog" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_travelog"
+	"$(BUILD)/travelog" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/travelog.fish"
+	sed 's|/usr/local/bin/travelog|$(PREFIX)/bin/travelog|' docs/travelog.service > "$(DESTDIR)$(PREFIX)/lib/systemd/system/travelog.service"
+	chmod 644 "$(DESTDIR)$(PREFIX)/lib/systemd/system/travelog.service"
+	@echo "Installed travelog into $(DESTDIR)$(PREFIX). As a service: systemctl daemon-reload && systemctl enable --now travelog"
 
 clean:
 	rm -rf .build Benchmarks/.build $(BENCH_DIR)

@@ -4,6 +4,7 @@ import Testing
 @testable import TravelogCLI
 import TravelogCore
 import TravelogGeocoding
+import TravelogTrackCLI
 
 @Suite("travelog geocode: lines in, one line out each, and where the gazetteer is found")
 struct GeocodeCommandTests {
@@ -57,14 +58,17 @@ struct GeocodeCommandTests {
         #expect(tokyo.contains(#""distanceMeters":1385.727,"#), "GeodSolve -i: 1385.727 m")
     }
 
-    @Test("the gazetteer is the option, else the variable, else beside the database, else .build-data")
-    func gazetteerPath() {
+    @Test("the gazetteer is the option, else the variable, else beside the database, else installed, else .build-data")
+    func gazetteerPath() throws {
+        // `make install`'s share/travelog beside the executable's bin folder.
+        let installed = try #require(DataFiles.installedFolder)
+        #expect(installed.hasSuffix("/share/travelog"))
         #expect(GazetteerOptions.candidatePaths(option: "/g.tlgaz", environment: ["TRAVELOG_GAZETTEER": "/e.tlgaz"]) == ["/g.tlgaz"])
         #expect(GazetteerOptions.candidatePaths(option: nil, environment: ["TRAVELOG_GAZETTEER": "/e.tlgaz"]) == ["/e.tlgaz"])
         #expect(GazetteerOptions.candidatePaths(option: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/me"])
-                == ["/data/travelog/gazetteer.tlgaz", ".build-data/gazetteer.tlgaz"])
+                == ["/data/travelog/gazetteer.tlgaz", installed + "/gazetteer.tlgaz", ".build-data/gazetteer.tlgaz"])
         #expect(GazetteerOptions.candidatePaths(option: nil, environment: ["TRAVELOG_DB": "/srv/t/db.sqlite"])
-                == ["/srv/t/gazetteer.tlgaz", ".build-data/gazetteer.tlgaz"])
+                == ["/srv/t/gazetteer.tlgaz", installed + "/gazetteer.tlgaz", ".build-data/gazetteer.tlgaz"])
     }
 
     @Test("negative degrees are coordinates, not options", arguments: [["geocode", "reverse", "-33.87", "-151.2"], ["geocode", "reverse", "--json", "37", "-122"]])

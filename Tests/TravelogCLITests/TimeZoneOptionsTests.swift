@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TravelogCLI
 import TravelogGeocoding
+import TravelogTrackCLI
 
 @Suite("Finding the time-zone boundaries")
 struct TimeZoneOptionsTests {
@@ -15,7 +16,8 @@ struct TimeZoneOptionsTests {
     func candidates() {
         #expect(Self.paths("/z.tlzones", ["TRAVELOG_TIME_ZONES": "/e.tlzones"]) == ["/z.tlzones"])
         #expect(Self.paths(nil, ["TRAVELOG_TIME_ZONES": "/e.tlzones"]) == ["/e.tlzones"])
-        #expect(Self.paths(nil, ["TRAVELOG_DB": "/srv/t/db.sqlite"]) == ["/srv/t/timezones.tlzones", ".build-data/timezones.tlzones"])
+        #expect(Self.paths(nil, ["TRAVELOG_DB": "/srv/t/db.sqlite"])
+                == ["/srv/t/timezones.tlzones"] + DataFiles.installedFolder.map { [$0 + "/timezones.tlzones"] }! + [".build-data/timezones.tlzones"])
     }
 
     @Test("a file named explicitly must exist; a default one is used only when it does")

@@ -29,6 +29,12 @@ struct BackupCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --dir: keep the newest N backups there, remove older ones.", valueName: "n"))
     var keep: Int?
 
+    @Option(help: ArgumentHelp("Pages (4 KB each) copied between pauses; fewer leave the disk to the server more often.", valueName: "n"))
+    var stepPages: Int32 = 1024
+
+    @Option(help: ArgumentHelp("The pause between steps, milliseconds.", valueName: "ms"))
+    var stepPauseMs: UInt32 = 2
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -38,6 +44,8 @@ struct BackupCommand: AsyncParsableCommand {
             guard dir != nil else { throw ValidationError("--keep goes with --dir DIR") }
             guard keep >= 1 else { throw ValidationError("--keep \(keep): expected 1 or more") }
         }
+        guard stepPages >= 1 else { throw ValidationError("--step-pages \(stepPages): expected 1 or more") }
+        guard stepPauseMs <= 10_000 else { throw ValidationError("--step-pause-ms \(stepPauseMs): expected at most 10000") }
     }
 
     func run() async throws {
@@ -48,7 +56,8 @@ struct BackupCommand: AsyncParsableCommand {
         }
         let started = Date()
         let progress = ProgressBar(label: "backup")
-        let result = try Self.backUp(database: database, file: file, dir: dir, keep: keep) { step in
+        let result = try Self.backUp(database: database, file: file, dir: dir, keep: keep,
+                                     pagesPerStep: stepPages, pauseMilliseconds: stepPauseMs) { step in
             progress.update(items: step.copiedPages, totalItems: step.totalPages, itemName: "pages")
         }
         progress.finish()
@@ -73,6 +82,7 @@ struct BackupCommand: AsyncParsableCommand {
 
     /// Backs the database up to `file`, or into `dir` under a timestamped name and rotated to `keep`.
     static func backUp(database: String, file: String?, dir: String?, keep: Int?, now: Date = Date(),
+                       pagesPerStep: Int32 = 1024, pauseMilliseconds: UInt32 = 2,
                        progress: (SQLiteBackup.Progress) -> Void = { _ in }) throws -> Result {
         if let dir {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
@@ -82,7 +92,8 @@ struct BackupCommand: AsyncParsableCommand {
         if URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: database).standardizedFileURL {
             throw SQLiteBackupError.sameFile(path: path)
         }
-        let bytes = try SQLiteBackup.copy(from: database, to: path, progress: progress)
+        let bytes = try SQLiteBackup.copy(from: database, to: path, pagesPerStep: pagesPerStep,
+                                          pauseMilliseconds: pauseMilliseconds, progress: progress)
         let removed = dir.flatMap { dir in keep.map { SQLiteBackupRotation.prune(in: dir, keep: $0) } } ?? []
         return Result(path: path, bytes: bytes, removed: removed)
     }

@@ -107,7 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
                                                 tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
                                                 maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies,
                                                 allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback,
+                                                worldOutlinesPath: GazetteerOptions.worldBasePath(),
                                                 historyIndexDirectory: storeOptions.historyIndexDirectory(option: historyIndexDir))
+        if configuration.worldOutlinesPath == nil { logger.notice("\(GazetteerOptions.missingWorldBase())") }
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()

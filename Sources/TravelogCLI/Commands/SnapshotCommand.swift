@@ -45,8 +45,10 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where fetched basemap tiles are kept.", valueName: "dir"))
     var tileCache = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-tiles").path
 
-    @Option(help: ArgumentHelp("The offline world base's outline file.", valueName: "file"))
-    var world = WorldOutlines.defaultPath
+    @Option(help: ArgumentHelp("The offline world base's outline file (built by `make world`).",
+                               discussion: "Default: $TRAVELOG_WORLD, else world.tlworld beside the default database, else in PREFIX/share/travelog (make install), else .build-data/world.tlworld in the current folder.",
+                               valueName: "file"))
+    var world: String?
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The PNG file to write.", valueName: "file"))
     var output: String
@@ -96,7 +98,9 @@ struct SnapshotCommand: AsyncParsableCommand {
         if tiles != "none" {
             images = await basemap.images(for: MapSnapshotter.basemapTiles(for: projection, zoomLevel: zoom))
         }
-        let outlines = try? WorldOutlines(contentsOf: world)
+        let worldPath = GazetteerOptions.worldBasePath(option: world)
+        if worldPath == nil { FileHandle.standardError.write(Data("note: \(GazetteerOptions.missingWorldBase())\n".utf8)) }
+        let outlines = worldPath.flatMap { try? WorldOutlines(contentsOf: $0) }
         let snapshot = try snapshotter.snapshot(index: loaded.index, filter: .init(), pins: pins, outlines: outlines,
                                                 basemapTiles: images, tileAttribution: basemap.attribution)
         try snapshot.pngData.write(to: URL(fileURLWithPath: output), options: .atomic)

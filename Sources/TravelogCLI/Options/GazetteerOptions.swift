@@ -2,21 +2,22 @@ import ArgumentParser
 import Foundation
 import TravelogGeocoding
 import TravelogJournal
+import TravelogTrackCLI
 
 /// The data files `make` builds that the geocoding and journal commands read: the gazetteer
 /// (`--gazetteer PATH`, else `$TRAVELOG_GAZETTEER`) and the time-zone boundaries (`--time-zones PATH`,
-/// else `$TRAVELOG_TIME_ZONES`); each else in the data folder of the default database, else in
-/// `.build-data/` of the current folder (a source checkout).
+/// else `$TRAVELOG_TIME_ZONES`); each else where `DataFiles` looks (beside the default database, the
+/// installed `share/travelog`, `.build-data/` of a source checkout).
 struct GazetteerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The gazetteer file (built by `make gazetteer`).",
-        discussion: "Default: $TRAVELOG_GAZETTEER, else gazetteer.tlgaz beside the default database ($XDG_DATA_HOME/travelog/), else .build-data/gazetteer.tlgaz in the current folder.",
+        discussion: "Default: $TRAVELOG_GAZETTEER, else gazetteer.tlgaz beside the default database ($XDG_DATA_HOME/travelog/), else in PREFIX/share/travelog (make install), else .build-data/gazetteer.tlgaz in the current folder.",
         valueName: "path"))
     var gazetteer: String?
 
     @Option(name: .customLong("time-zones"), help: ArgumentHelp(
         "The time-zone boundaries file (built by `make timezones`), for local days.",
-        discussion: "Default: $TRAVELOG_TIME_ZONES, else timezones.tlzones beside the default database, else .build-data/timezones.tlzones in the current folder. Without it a place's zone is the nearest gazetteer place's.",
+        discussion: "Default: $TRAVELOG_TIME_ZONES, else timezones.tlzones beside the default database, else in PREFIX/share/travelog (make install), else .build-data/timezones.tlzones in the current folder. Without it a place's zone is the nearest gazetteer place's.",
         valueName: "path"))
     var timeZones: String?
 
@@ -28,17 +29,13 @@ struct GazetteerOptions: ParsableArguments {
     /// The paths to try for a data file, in order: only the given one when the option or the
     /// variable is set, else the file in the default database's folder, then in `.build-data/`.
     static func candidatePaths(option: String?, variable: String, fileName: String, environment: [String: String]) -> [String] {
-        if let option, !option.isEmpty { return [option] }
-        if let path = environment[variable], !path.isEmpty { return [path] }
-        let databaseFolder = (StoreOptions.resolvePath(option: nil, environment: environment) as NSString).deletingLastPathComponent
-        return [databaseFolder + "/" + fileName, ".build-data/" + fileName]
+        DataFiles.candidates(fileName: fileName, option: option, variable: variable, environment: environment)
     }
 
     /// The path to load among the candidates: a path given explicitly is read (and its absence
     /// reported by the loader); a default only when it exists (`nil` when none does).
     static func existingPath(among candidates: [String]) -> String? {
-        guard candidates.count > 1 else { return candidates[0] }
-        return candidates.first(where: FileManager.default.fileExists(atPath:))
+        DataFiles.existing(among: candidates)
     }
 
     /// Loads the first gazetteer that exists among the candidates.
@@ -70,7 +67,7 @@ enum GeocodeCommandError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .noGazetteer(let searched):
-            "no gazetteer found (looked for \(searched.joined(separator: " and "))): build it with `make gazetteer`, or pass --gazetteer PATH or set TRAVELOG_GAZETTEER"
+            DataFiles.missing("gazetteer", makeTarget: "gazetteer", variable: "TRAVELOG_GAZETTEER", searched: searched) + " (or pass --gazetteer PATH)"
         }
     }
 }
@@ -82,7 +79,10 @@ extension GazetteerOptions {
     func timeZoneBoundaries(note: (String) -> Void = { FileHandle.standardError.write(Data("note: \($0)\n".utf8)) }) -> TimeZoneBoundaries? {
         do {
             if let boundaries = try loadTimeZones() { return boundaries }
-            note("no time-zone boundaries (`make timezones`): a place's zone is the nearest gazetteer place's")
+            let searched = Self.candidatePaths(option: timeZones, variable: "TRAVELOG_TIME_ZONES", fileName: TimeZoneBoundaries.defaultFileName,
+                                               environment: ProcessInfo.processInfo.environment)
+            note(DataFiles.missing("time-zone boundaries", makeTarget: "timezones", variable: "TRAVELOG_TIME_ZONES", searched: searched)
+                 + "; a place's zone is the nearest gazetteer place's")
         } catch {
             note("\(error); a place's zone is the nearest gazetteer place's")
         }
@@ -98,5 +98,21 @@ extension GazetteerOptions {
             FileHandle.standardError.write(Data("note: journal places are not described: \(error)\n".utf8))
             return nil
         }
+    }
+}
+
+extension GazetteerOptions {
+    /// The offline world base (`make world`): `option`, else `$TRAVELOG_WORLD`, else where `DataFiles`
+    /// looks; `nil` when no default exists.
+    static func worldBasePath(option: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        DataFiles.existing(among: DataFiles.candidates(fileName: "world.tlworld", option: option, variable: "TRAVELOG_WORLD",
+                                                       environment: environment))
+    }
+
+    /// The sentence for a missing world base.
+    static func missingWorldBase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        DataFiles.missing("world base", makeTarget: "world", variable: "TRAVELOG_WORLD",
+                          searched: DataFiles.candidates(fileName: "world.tlworld", option: nil, variable: "TRAVELOG_WORLD", environment: environment))
+            + "; maps are drawn without country outlines"
     }
 }
