@@ -8,7 +8,9 @@ import TravelogCore
 /// path times as `time` or as `durationMinutesOffsetFromStartTime` after the segment's `startTime`.
 ///
 /// Each segment, read whole (they are small), becomes:
-/// - `visit` → `.visit` at its top candidate's place, from `startTime` to `endTime`;
+/// - `visit` → `.visit` at its top candidate's place, from `startTime` to `endTime`; one with a
+///   `hierarchyLevel` above 0 is a place inside the stay of a level-0 visit at the same time (a shop
+///   in a mall) and gives nothing: the stay is listed once;
 /// - `activity` → a track of two points, `start` at `startTime` and `end` at `endTime`;
 /// - `timelinePath` → a track of its points;
 /// - anything else (`timelineMemory`) → nothing.
@@ -36,6 +38,8 @@ struct GoogleTimelineSegments {
     private struct Visit {
         var place: GooglePointFields
         var placeIdentifier: String?
+        /// 0 for a stay; above 0 for a place visited within the stay of a lower level.
+        var hierarchyLevel: Double = 0
     }
 
     /// Reads one segment whose first event, `event`, has been read; appends its records.
@@ -61,7 +65,7 @@ struct GoogleTimelineSegments {
     }
 
     private mutating func append(_ segment: Segment, into records: inout [FormatRecord]) {
-        if let visit = segment.visit {
+        if let visit = segment.visit, visit.hierarchyLevel <= 0 {
             records.append(Self.visitRecord(visit, segment: segment))
         }
         if let activity = segment.activity {
@@ -148,6 +152,10 @@ struct GoogleTimelineSegments {
         guard try parser.enterObject() else { return nil }
         var visit = Visit(place: GooglePointFields(position: parser.tokenPosition))
         while try parser.nextKey() {
+            if parser.stringEquals("hierarchyLevel") {
+                if let level = try parser.readGoogleDouble(), level.isFinite { visit.hierarchyLevel = level }
+                continue
+            }
             guard parser.stringEquals("topCandidate") else {
                 try parser.skipValue()
                 continue

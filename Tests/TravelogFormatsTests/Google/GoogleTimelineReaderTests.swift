@@ -88,6 +88,22 @@ struct GoogleTimelineReaderTests {
         #expect(raw[1].position.location?.altitudeMeters == nil)
     }
 
+    @Test("a visit nested in another (hierarchyLevel above 0: a shop in a mall, at the same time) is not a second stay (issue 26)",
+          arguments: ["1", "\"1\""])
+    func nestedVisit(level: String) throws {
+        let text = """
+        {"semanticSegments": [{
+          "startTime": "2017-05-04T00:05:33+10:00", "endTime": "2017-05-04T00:17:23+10:00",
+          "visit": {"hierarchyLevel": 0, "topCandidate": {"placeId": "mall", "placeLocation": {"latLng": "-27.4667720°, 163.5494722°"}}}
+        }, {
+          "startTime": "2017-05-04T00:08:21+10:00", "endTime": "2017-05-04T00:17:23+10:00",
+          "visit": {"hierarchyLevel": \(level), "topCandidate": {"placeId": "shop", "placeLocation": {"latLng": "-27.4667475°, 163.5486024°"}}}
+        }]}
+        """
+        let visits = try GoogleReading.records(text, as: .googleTimeline).compactMap(\.visit)
+        #expect(visits.map(\.placeIdentifier) == ["mall"])
+    }
+
     @Test("iOS: geo: coordinates, numbers as strings, path times as minutes after the segment's start")
     func iOS() throws {
         let records = try GoogleReading.records(Self.iOS, as: .googleTimelineIOS)
