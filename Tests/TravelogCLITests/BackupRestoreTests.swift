@@ -265,6 +265,9 @@ struct BackupRestoreTests {
         #expect(names == ["notes.txt"] + (2..<5).map { SQLiteBackupRotation.fileName(at: start.addingTimeInterval(Double($0) * 3600)) })
         try await ImportExportCommandTests.run(["backup", "--db", store.path, "--dir", dir, "--keep", "1"])
         #expect(SQLiteBackupRotation.backups(in: dir).count == 1)
+        // An existing folder as FILE is the same as --dir.
+        try await ImportExportCommandTests.run(["backup", "--db", store.path, dir, "--keep", "1"])
+        #expect(SQLiteBackupRotation.backups(in: dir).count == 1)
         #expect(FileManager.default.fileExists(atPath: dir + "/notes.txt"))
         #expect(throws: (any Error).self) { try BackupCommand.parse(["--keep", "2", "x.sqlite"]) }
         #expect(throws: (any Error).self) { try BackupCommand.parse(["x.sqlite", "--dir", dir]) }

@@ -10,8 +10,9 @@ struct BackupCommand: AsyncParsableCommand {
         commandName: "backup",
         abstract: "Copy the SQLite database while the server runs, consistently (SQLite's online backup).",
         discussion: """
-        `travelog backup FILE` writes the copy to FILE; `travelog backup --dir DIR --keep 7` writes \
-        DIR/travelog-YYYYMMDDTHHMMSSZ.sqlite and removes all but the newest 7 such files. The copy is the \
+        `travelog backup FILE` writes the copy to FILE; `travelog backup --dir DIR --keep 7` (or \
+        `travelog backup DIR --keep 7` for an existing folder) writes DIR/travelog-YYYYMMDDTHHMMSSZ.sqlite \
+        and removes all but the newest 7 such files. The copy is the \
         database as it stood when the backup began, checked with PRAGMA integrity_check, and renamed into \
         place only when complete (owner-only permissions). The map indices beside the database are a \
         cache and are left out. For PostgreSQL it prints the pg_dump and pg_restore commands to use. \
@@ -38,10 +39,18 @@ struct BackupCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    /// The folder of timestamped backups: `--dir`, or FILE when it is an existing folder.
+    var folder: String? {
+        if let dir { return dir }
+        var isDirectory: ObjCBool = false
+        guard let file, FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return file
+    }
+
     func validate() throws {
-        guard (file == nil) != (dir == nil) else { throw ValidationError("give either FILE or --dir DIR") }
+        guard (file == nil) != (dir == nil) else { throw ValidationError("give either FILE (a folder for timestamped backups) or --dir DIR") }
         if let keep {
-            guard dir != nil else { throw ValidationError("--keep goes with --dir DIR") }
+            guard folder != nil else { throw ValidationError("--keep goes with a folder: --dir DIR, or an existing folder as FILE") }
             guard keep >= 1 else { throw ValidationError("--keep \(keep): expected 1 or more") }
         }
         guard stepPages >= 1 else { throw ValidationError("--step-pages \(stepPages): expected 1 or more") }
@@ -56,7 +65,8 @@ struct BackupCommand: AsyncParsableCommand {
         }
         let started = Date()
         let progress = ProgressBar(label: "backup")
-        let result = try Self.backUp(database: database, file: file, dir: dir, keep: keep,
+        let folder = folder
+        let result = try Self.backUp(database: database, file: folder == nil ? file : nil, dir: folder, keep: keep,
                                      pagesPerStep: stepPages, pauseMilliseconds: stepPauseMs) { step in
             progress.update(items: step.copiedPages, totalItems: step.totalPages, itemName: "pages")
         }

@@ -23,7 +23,7 @@ struct BackupSchedule: Sendable {
             }
             let started = Date()
             do {
-                let result = try BackupCommand.backUp(database: database, file: nil, dir: folder, keep: keep, now: started)
+                let result = try await backUp(at: started)
                 logger.info("backup written", metadata: [
                     "path": "\(result.path)", "bytes": "\(result.bytes)",
                     "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))",
@@ -33,6 +33,19 @@ struct BackupSchedule: Sendable {
                 logger.error("backup failed: \(error)")
             }
             due = started.addingTimeInterval(intervalSeconds)
+        }
+    }
+}
+
+extension BackupSchedule {
+    /// One backup on a thread of its own: the copy sleeps between its steps, which must not hold one
+    /// of the few threads the server's tasks run on.
+    func backUp(at date: Date) async throws -> BackupCommand.Result {
+        let (database, folder, keep) = (database, folder, keep)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try BackupCommand.backUp(database: database, file: nil, dir: folder, keep: keep, now: date) })
+            }
         }
     }
 }
@@ -52,6 +65,6 @@ enum BackupInterval {
         for (unit, size) in [("d", 86400.0), ("h", 3600), ("m", 60)] where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
             return "\(Int(seconds / size))\(unit)"
         }
-        return "\(seconds)s"
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }
 }
