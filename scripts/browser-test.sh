@@ -40,6 +40,20 @@ chromium="${CHROMIUM:-/usr/bin/chromium}"
 [ -x "$chromium" ] || { echo "FAIL: $chromium is missing (apt-get install chromium)"; exit 1; }
 "$python" -c 'import websocket' 2>/dev/null || { echo "FAIL: python3-websocket is missing (apt-get install python3-websocket)"; exit 1; }
 
+# axe-core (accessibility rules) from PyPI's axe-selenium-python wheel, pinned and checked, kept in
+# .build-data/pypi/; only its axe.min.js is used (injected into the page over the DevTools protocol).
+axe_version=2.1.6
+axe_sha256=21d10014c0bc3c999c1bfab54b9ef6a5d67f200ffca3db3629e0b315b3f1f136
+axe_wheel="$root/.build-data/pypi/axe_selenium_python-$axe_version-py2.py3-none-any.whl"
+if [ "$mode" = test ] && [ ! -s "$axe_wheel" ]; then
+  mkdir -p "$(dirname "$axe_wheel")"
+  "$python" -m pip download --quiet --no-deps --disable-pip-version-check -d "$(dirname "$axe_wheel")" \
+    "axe-selenium-python==$axe_version" || { echo "FAIL: axe-selenium-python $axe_version could not be downloaded from PyPI"; exit 1; }
+fi
+if [ "$mode" = test ]; then
+  echo "$axe_sha256  $axe_wheel" | sha256sum -c --quiet - || { echo "FAIL: $axe_wheel is not the pinned wheel"; exit 1; }
+fi
+
 # The page and this script agree on what "today" is.
 export TZ="${TZ:-UTC}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-browser.XXXXXX")"
@@ -116,5 +130,7 @@ else
   TRAVELOG_SCREENSHOTS="${TRAVELOG_SCREENSHOTS:-$(mktemp -d "${TMPDIR:-/tmp}/travelog-screenshots.XXXXXX")}"
   export TRAVELOG_SCREENSHOTS
   echo "screenshots are kept in $TRAVELOG_SCREENSHOTS"
-  "$python" "$root/Tests/Browser/page_test.py" test "${common[@]}" --token "$token"
+  "$python" -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("axe_selenium_python/node_modules/axe-core/axe.min.js"))' \
+    "$axe_wheel" >"$work/axe.min.js"
+  "$python" "$root/Tests/Browser/page_test.py" test "${common[@]}" --token "$token" --axe "$work/axe.min.js"
 fi

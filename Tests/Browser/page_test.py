@@ -33,6 +33,7 @@ import websocket  # Debian: python3-websocket
 from journal_map_check import check_journal_map
 from regions_check import check_regions
 from layout_check import check_layout
+from features_check import check_features
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -434,7 +435,10 @@ def run_test(arguments):
     check_regions(devtools, base_url, arguments.token, post_locations, report, iso)
     check_import(devtools)
     check_heatmap(devtools, arguments.screenshot)
-    check_layout(devtools, report, base_url, arguments.token, post_locations, iso, screenshots_folder())
+    folder = screenshots_folder()
+    check_layout(devtools, report, base_url, arguments.token, post_locations, iso, folder)
+    axe_source = open(arguments.axe).read() if arguments.axe else None
+    check_features(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")
@@ -512,6 +516,7 @@ def main():
     parser.add_argument("--from-day", help="bench: the range's first day (YYYY-MM-DD)")
     parser.add_argument("--to-day", help="bench: the range's last day (YYYY-MM-DD)")
     parser.add_argument("--screenshot", default="/tmp/travelog-heatmap.png", help="test: where the heatmap's screenshot goes")
+    parser.add_argument("--axe", help="test: axe-core's axe.min.js (from PyPI's axe-selenium-python)")
     parser.add_argument("--runs", type=int, default=3, help="bench: page loads measured")
     parser.add_argument("--stored-points", default="?", help="bench: stored points in the range (for the report)")
     arguments = parser.parse_args()

@@ -53,8 +53,8 @@ window.TravelogJournalMap = (() => {
     const marker = L.marker([visit.latitude, visit.longitude], { icon, pane: PIN_PANE, title: visit.place, keyboard: true });
     marker.bindPopup(() => callout(visit));
     // While a region is being placed or drawn, a click on a pin places it there (regions.js).
-    marker.on('click', (event) => {
-      if (window.TravelogRegions && window.TravelogRegions.placeAt(event.latlng)) marker.closePopup();
+    marker.on('click', () => {
+      if (window.TravelogRegions && window.TravelogRegions.placeAt(marker.getLatLng())) marker.closePopup();
     });
     return marker;
   }

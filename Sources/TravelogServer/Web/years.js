@@ -99,7 +99,8 @@ function render() {
     strip.addEventListener('click', (event) => {
       const box = strip.getBoundingClientRect();
       const index = Math.min(365, Math.max(0, Math.floor(((event.clientX - box.left) / box.width) * 366)));
-      const day = dayFromIndex(year, index);
+      // A day with data is its own element (under a pixel wide on a phone): it names its day.
+      const day = (event.target.dataset && event.target.dataset.day) || dayFromIndex(year, index);
       if (day.startsWith(String(year))) setRange({ from: day, to: day });
     });
     row.append(label, strip);
