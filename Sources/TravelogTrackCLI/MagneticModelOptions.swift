@@ -20,10 +20,21 @@ public struct MagneticModelOptions: ParsableArguments {
     }
 
     /// Loads the first coefficient file that exists among the candidates.
-    /// - Throws: `WorldMagneticModelError` naming the file tried last.
+    /// - Throws: `MagneticModelFileMissing` when no default place holds the file, or
+    ///   `WorldMagneticModelError` for the file read.
     public func load() throws -> WorldMagneticModel {
         let candidates = Self.candidatePaths(option: wmm, environment: ProcessInfo.processInfo.environment)
-        let path = candidates.first(where: FileManager.default.fileExists(atPath:)) ?? candidates[candidates.count - 1]
+        guard let path = DataFiles.existing(among: candidates) else { throw MagneticModelFileMissing(searched: candidates) }
         return try WorldMagneticModel(contentsOfFile: path)
+    }
+}
+
+/// None of the default places holds the WMM2025 coefficients.
+public struct MagneticModelFileMissing: Error, Equatable, CustomStringConvertible {
+    public let searched: [String]
+
+    public var description: String {
+        DataFiles.missing("World Magnetic Model coefficients (\(WorldMagneticModel.wmm2025FileName))", makeTarget: "wmm",
+                          variable: "TRAVELOG_WMM", searched: searched) + " (or pass --wmm PATH)"
     }
 }

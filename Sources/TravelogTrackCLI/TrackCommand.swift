@@ -115,7 +115,11 @@ public struct TrackCommand: AsyncParsableCommand {
             settings.uploadIntervalSeconds = uploadIntervalSeconds ?? file.uploadIntervalSeconds ?? 10
             var modelOptions = model
             if modelOptions.wmm == nil { modelOptions.wmm = file.wmm }
-            settings.magneticModel = try? modelOptions.load()
+            do {
+                settings.magneticModel = try modelOptions.load()
+            } catch {
+                FileHandle.standardError.write(Data("note: no true heading (magnetic only): \(error)\n".utf8))
+            }
             return settings
         }
     }
