@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core
-TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez systemd
+TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez systemd python3-seccomp
 BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core python3-mapnik
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).

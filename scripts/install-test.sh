@@ -3,7 +3,7 @@
 # commands, run from another folder with an empty home, find their data files in PREFIX/share/travelog;
 # one copied away from them says plainly what is missing and how to make it; the completions are
 # there; the systemd unit passes `systemd-analyze verify` and `security` rates it below 2.0; the
-# server runs with writable-and-executable memory refused (as MemoryDenyWriteExecute= does).
+# server takes a post under the unit's system-call filter with writable-and-executable memory refused.
 # Usage: scripts/install-test.sh --build DIR (the folder of travelog and travelog-track)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -67,16 +67,14 @@ score="$(sed -n 's/.*Overall exposure level for travelog.service: \([0-9.]*\).*/
 [ -n "$score" ] || { cat "$work/security.txt"; fail "systemd-analyze security gave no score"; }
 python3 -c "import sys; sys.exit(0 if float('$score') < 2.0 else 1)" || { tail -5 "$work/security.txt"; fail "exposure $score is not below 2.0"; }
 
-# The server with write-and-execute memory refused (prctl PR_SET_MDWE, the kernel's form of
-# MemoryDenyWriteExecute=): it starts and answers.
+# The server as the unit confines it, without a booted systemd (Tests/Install/sandbox_exec.py): only
+# the unit's system calls (SystemCallFilter=, the rest EPERM) and no writable-and-executable memory
+# (PR_SET_MDWE, the kernel's MemoryDenyWriteExecute=). A phone's post is stored and read back.
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-(cd "$work/elsewhere" && env -i HOME="$work/home" PATH=/usr/bin:/bin python3 -c '
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-if libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
-    sys.exit("FAIL: prctl(PR_SET_MDWE) refused: errno %d (Linux 6.3 or later is needed)" % ctypes.get_errno())
-os.execv(sys.argv[1], sys.argv[1:])
-' "$installed/bin/travelog" serve --db "$work/db/travelog.sqlite" --port "$port" >"$work/serve.log" 2>&1) &
+db="$work/db/travelog.sqlite"
+token="$(run "$installed/bin/travelog" device add phone2 --db "$db" --user ada --app overland --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
+(cd "$work/elsewhere" && env -i HOME="$work/home" PATH=/usr/bin:/bin /usr/bin/python3 "$root/Tests/Install/sandbox_exec.py" \
+  "$installed/lib/systemd/system/travelog.service" "$installed/bin/travelog" serve --db "$db" --port "$port" >"$work/serve.log" 2>&1) &
 server=$!
 answered=""
 for _ in $(seq 1 300); do
@@ -84,6 +82,13 @@ for _ in $(seq 1 300); do
   kill -0 "$server" 2>/dev/null || break
   sleep 0.2
 done
-[ -n "$answered" ] || { cat "$work/serve.log"; fail "the server did not answer with MDWE on"; }
+[ -n "$answered" ] || { cat "$work/serve.log"; fail "the server did not answer under the unit's system-call filter and MDWE"; }
+post='{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-21.9426,64.1466]},"properties":{"timestamp":"2024-05-02T08:00:00Z","horizontal_accuracy":5}}]}'
+answer="$(curl -sf -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d "$post" "http://127.0.0.1:$port/api/v1/overland")" \
+  || { cat "$work/serve.log"; fail "the confined server did not take a post"; }
+[ "$answer" = '{"result":"ok"}' ] || fail "the confined server answered $answer"
 kill -TERM "$server"; wait "$server" || true; server=""
-echo "install test: ok (installed into DESTDIR=$dest PREFIX=$prefix; systemd-analyze security exposure $score; server ran under MDWE)"
+grep -q "Operation not permitted" "$work/serve.log" && { cat "$work/serve.log"; fail "a system call was refused in the confined server"; }
+stored="$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM locations WHERE timestamp_ms = 1714636800000").fetchone()[0])' "$db")"
+[ "$stored" = 1 ] || fail "the confined server's post is not in the database"
+echo "install test: ok (installed into DESTDIR=$dest PREFIX=$prefix; systemd-analyze security exposure $score; the server took a post under the unit's system-call filter and MDWE)"
