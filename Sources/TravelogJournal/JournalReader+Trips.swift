@@ -24,7 +24,7 @@ extension JournalReader {
         let visits = own.filter { !(entryOf[$0.id] ?? $0).hidden }
         guard !visits.isEmpty else { return [] }
         let ledger = try await store.fusedLedger(LocationQuery(userID: userID, from: from, to: to), utcOffset: utcOffset)
-        var found: [(entry: TripEntry, fixes: Int)] = []
+        var found: [Candidate] = []
         for device in try await store.devices(userID: userID) {
             let mine = visits.filter { $0.visit.deviceID == device.id }
             for (origin, destination) in zip(mine, mine.dropFirst()) {
@@ -45,19 +45,38 @@ extension JournalReader {
                 entry.distanceMeters = (meters * 10).rounded(.down) / 10
                 entry.fromVisit = (entryOf[origin.id] ?? origin).id.rawValue
                 entry.toVisit = (entryOf[destination.id] ?? destination).id.rawValue
-                found.append((entry, trip.locationCount))
+                found.append(Candidate(entry: entry, device: device.id.rawValue, start: start, through: through,
+                                       fixes: trip.locationCount))
             }
         }
-        // Devices carried together: one trip between the same two entries at the same time.
-        found.sort { ($0.fixes, $1.entry.device) > ($1.fixes, $0.entry.device) }
-        var kept: [TripEntry] = []
-        for candidate in found.map(\.entry) {
+        // Devices carried together made one trip: the one with the most fixes is kept, and a trip of
+        // another device overlapping it for half of the shorter one is dropped when it joins the
+        // same two entries or the devices were together over the overlap (a watch that saw a stop
+        // the phone did not: its two trips are inside the phone's one).
+        found.sort { ($0.fixes, $1.entry.device, $1.start) > ($1.fixes, $0.entry.device, $0.start) }
+        var kept: [Candidate] = []
+        for candidate in found {
             let same = kept.contains { other in
-                other.fromVisit == candidate.fromVisit && other.toVisit == candidate.toVisit
-                    && other.start < candidate.end && candidate.start < other.end
+                guard other.device != candidate.device else { return false }
+                let overlapStart = max(other.start, candidate.start), overlapEnd = min(other.through, candidate.through)
+                guard overlapEnd > overlapStart else { return false }
+                if other.entry.fromVisit == candidate.entry.fromVisit && other.entry.toVisit == candidate.entry.toVisit { return true }
+                let shorter = min(other.through.timeIntervalSince(other.start), candidate.through.timeIntervalSince(candidate.start))
+                return overlapEnd.timeIntervalSince(overlapStart) >= 0.5 * shorter
+                    && ledger.together(other.device, candidate.device, after: overlapStart, through: overlapEnd)
             }
             if !same { kept.append(candidate) }
         }
-        return kept.sorted { ($0.start, $0.device) < ($1.start, $1.device) }
+        return kept.map(\.entry).sorted { ($0.start, $0.device) < ($1.start, $1.device) }
+    }
+
+    /// A trip found for one device, before the trips of devices carried together are made one.
+    private struct Candidate {
+        var entry: TripEntry
+        var device: Int64
+        var start: Date
+        /// The end of the interval its distance was read over (the next departure).
+        var through: Date
+        var fixes: Int
     }
 }

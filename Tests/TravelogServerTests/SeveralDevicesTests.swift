@@ -199,6 +199,47 @@ struct SeveralDevicesTests {
         #expect(abs(watchOnly.totalMeters - alone.totalMeters) <= 0.01)
     }
 
+    @Test("a watch that saw a short stop the phone did not: one set of trips, adding up to the day's distance")
+    func stopSeenByOneDevice() async throws {
+        let start = Date(timeIntervalSince1970: 1_750_140_000)
+        let home = Coordinate(validLatitude: 53.8631, longitude: 10.7009)!
+        // Home an hour, 4 km east at 1.5 m/s, a stop of 5.5 minutes, 4 km on, an hour there.
+        let stop = home.destination(bearingDegrees: 90, distanceMeters: 4_000)
+        let end = stop.destination(bearingDegrees: 90, distanceMeters: 4_000)
+        func truth(_ second: Double) -> Coordinate {
+            let leg = 4_000 / 1.5
+            switch second {
+            case ..<3600: return home
+            case ..<(3600 + leg): return home.destination(bearingDegrees: 90, distanceMeters: 1.5 * (second - 3600))
+            case ..<(3930 + leg): return stop
+            case ..<(3930 + 2 * leg): return stop.destination(bearingDegrees: 90, distanceMeters: 1.5 * (second - 3930 - leg))
+            default: return end
+            }
+        }
+        func record(every interval: Double, accuracy: Double, seed: UInt64) -> [Location] {
+            var random = SplitMix64(seed: seed)
+            return stride(from: 0.0, through: 3930 + 2 * 4_000 / 1.5 + 3600, by: interval).map { second in
+                let noisy = truth(second).destination(bearingDegrees: random.nextUnit() * 360, distanceMeters: abs(random.gaussian()) * accuracy / 1.5)
+                return Location(coordinate: noisy, horizontalAccuracyMeters: accuracy, timestamp: start.addingTimeInterval(second))
+            }
+        }
+        let watch = record(every: 10, accuracy: 6, seed: 11), phone = record(every: 400, accuracy: 12, seed: 12)
+        let alone = try await ServerFixture.make(withGazetteer: false)
+        try await SeveralDevices.store(watch, as: "watch", app: alone.app, userID: alone.ada.id)
+        let watchFigures = try await alone.test { try await SeveralDevices.figures($0) }
+        let both = try await ServerFixture.make(withGazetteer: false)
+        try await SeveralDevices.store(watch, as: "watch", app: both.app, userID: both.ada.id)
+        try await SeveralDevices.store(phone, as: "phone", app: both.app, userID: both.ada.id)
+        let figures = try await both.test { try await SeveralDevices.figures($0) }
+        #expect(watchFigures.trips.count == 2, "the watch saw the stop")
+        #expect(abs(figures.totalMeters - watchFigures.totalMeters) <= 0.02 * watchFigures.totalMeters,
+                "\(figures.totalMeters) for the watch's \(watchFigures.totalMeters)")
+        #expect(figures.entries.count == watchFigures.entries.count)
+        let tripMeters = figures.trips.compactMap { $0["distanceMeters"] as? Double }.reduce(0, +)
+        #expect(tripMeters <= figures.totalMeters * 1.01 + 1 && tripMeters >= 0.9 * figures.totalMeters,
+                "trips \(tripMeters) m, day \(figures.totalMeters) m: \(figures.trips.map { "\($0["device"] ?? "") \($0["distanceMeters"] ?? "")" })")
+    }
+
     @Test("every day of a multi-source, multi-device history: the path's length is the day's distance, its trips add up to no more")
     func daysAgree() async throws {
         let fixture = try await ServerFixture.make(withGazetteer: false)

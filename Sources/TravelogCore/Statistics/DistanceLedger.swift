@@ -39,6 +39,21 @@ public struct DistanceLedger: Sendable {
     /// The whole track's distance, metres.
     public var totalMeters: Double { meters.reduce(0, +) }
 
+    /// Whether two devices were together (`TrackFusion`: in one group) for at least half of the
+    /// fused fixes after `start` up to and including `end`.
+    public func together(_ a: Int64, _ b: Int64, after start: Date, through end: Date) -> Bool {
+        var index = times.partitioningIndex { $0 > start }
+        var both = 0, all = 0
+        while index < times.count, times[index] <= end {
+            if groups[index].contains(a) || groups[index].contains(b) {
+                all += 1
+                if groups[index].contains(a) && groups[index].contains(b) { both += 1 }
+            }
+            index += 1
+        }
+        return all > 0 && 2 * both >= all
+    }
+
     /// The distance booked by fixes after `start` up to and including `end`, metres; with a device,
     /// only by the fixes of the groups it was in (its own body's movement, not another's).
     public func meters(after start: Date, through end: Date, device: Int64? = nil) -> Double {
