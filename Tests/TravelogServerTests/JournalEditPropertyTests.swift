@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TravelogCore
 import TravelogJournal
+import TravelogPostgres
 import TravelogSQLite
 import TravelogStore
 import TravelogTestSupport
@@ -11,15 +12,37 @@ import TravelogTestSupport
 /// after every step, on every store. A failure names the seed and the steps to replay it.
 @Suite("Journal decisions compose")
 struct JournalEditPropertyTests {
-    enum Backend: String, CaseIterable, Sendable { case memory, sqlite }
+    enum Backend: String, CaseIterable, Sendable { case memory, sqlite, postgres }
 
     static let sequences = 200
     static let maximumSteps = 12
 
-    @Test("random sequences of edits and re-detections give what the person asked", arguments: Backend.allCases)
+    @Test("random sequences of edits and re-detections give what the person asked", arguments: [Backend.memory, .sqlite])
     func randomSequences(backend: Backend) async throws {
-        for seed in 0..<UInt64(Self.sequences) {
-            var run = try await SequenceRun(seed: seed, backend: backend)
+        try await Self.play(backend) {
+            switch backend {
+            case .memory: InMemoryLocationStore()
+            default: try SQLiteLocationStore(path: TestDirectory.url.appendingPathComponent("property-\(UUID().uuidString)/db.sqlite").path)
+            }
+        }
+    }
+
+    @Test("the same sequences on PostgreSQL", .enabled(if: PostgresLiveFeedTests.server != nil,
+                                                       "TRAVELOG_TEST_POSTGRES_URL is not set: journal decisions were not tested on PostgreSQL"))
+    func randomSequencesOnPostgres() async throws {
+        let url = try PostgresConnectionURL(try #require(PostgresLiveFeedTests.server))
+        let schema = "travelog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        // One schema; each sequence is a user of its own.
+        let store = try await PostgresLocationStore(url: url, schema: schema, maximumConnections: 4)
+        // Fewer sequences: a round trip to the server per read and write makes each ten times slower.
+        try await Self.play(.postgres, sequences: 60) { store }
+    }
+
+    /// Plays the sequences, each on the store `makeStore` gives, and records the first that fails.
+    static func play(_ backend: Backend, sequences: Int = Self.sequences,
+                     makeStore: () async throws -> any LocationStore & AccountStore & JournalStore) async throws {
+        for seed in 0..<UInt64(sequences) {
+            var run = try await SequenceRun(seed: seed, backend: backend, store: try await makeStore())
             try await run.play(steps: Self.maximumSteps)
             // One failing sequence is enough to read; the rest would repeat it.
             if !run.failures.isEmpty {
@@ -27,6 +50,14 @@ struct JournalEditPropertyTests {
                 return
             }
         }
+    }
+}
+
+/// A fixed describer: every place is in Berlin.
+struct BerlinPlaces: PlaceDescriber {
+    func placemark(for coordinate: Coordinate) -> VisitPlacemark? {
+        VisitPlacemark(name: "Berlin", administrativeArea: "Berlin", country: "Germany", isoCountryCode: "DE",
+                       timeZone: "Europe/Berlin")
     }
 }
 
@@ -139,19 +170,15 @@ struct SequenceRun {
     /// The stays' description when nothing else names an entry (`JournalEntry.describe`).
     static let describedName = "Berlin, DE"
 
-    init(seed: UInt64, backend: JournalEditPropertyTests.Backend) async throws {
+    init(seed: UInt64, backend: JournalEditPropertyTests.Backend, store: any LocationStore & AccountStore & JournalStore) async throws {
         self.seed = seed
         self.backend = backend
+        self.store = store
         random = SplitMix64(seed: 0x5EED_0000 &+ seed)
-        switch backend {
-        case .memory: store = InMemoryLocationStore()
-        case .sqlite:
-            store = try SQLiteLocationStore(path: TestDirectory.url.appendingPathComponent("property-\(UUID().uuidString)/db.sqlite").path)
-        }
-        let user = try await store.addUser(named: "ada")
+        let user = try await store.addUser(named: "ada\(seed)")
         device = try await store.addDevice(named: "phone", userID: user.id)
         // Old data: the last stay has ended at its last fix.
-        processor = JournalProcessor(store: store, describer: BerlinDescriber(), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        processor = JournalProcessor(store: store, describer: BerlinPlaces(), now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }
 
     mutating func play(steps: Int) async throws {
