@@ -36,13 +36,20 @@ public enum SQLiteBackupRotation {
         backups(in: folder).last.flatMap { date(ofFileName: URL(fileURLWithPath: $0).lastPathComponent) }
     }
 
-    /// Removes all but the newest `keep` backups in `folder`.
-    /// - Returns: the paths removed.
+    /// Removes all but the newest `keep` backups in `folder`, and the temporary files of backups
+    /// that were killed (untouched for an hour: a backup under way writes to its file at every step).
+    /// - Returns: the backups removed.
     @discardableResult
-    public static func prune(in folder: String, keep: Int) -> [String] {
+    public static func prune(in folder: String, keep: Int, now: Date = Date()) -> [String] {
         let all = backups(in: folder)
         let removed = Array(all.dropLast(max(keep, 1)))
         for path in removed { try? FileManager.default.removeItem(atPath: path) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names where name.hasPrefix("." + prefix) && name.contains(suffix + ".partial-") {
+            let path = folder + "/" + name
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
+            if let modified, now.timeIntervalSince(modified) > 3600 { SQLiteFiles.remove(path) }
+        }
         return removed
     }
 }

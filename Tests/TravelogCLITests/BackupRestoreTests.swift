@@ -261,6 +261,15 @@ struct BackupRestoreTests {
         for hour in 0..<5 {
             _ = try BackupCommand.backUp(database: store.path, file: nil, dir: dir, keep: 3, now: start.addingTimeInterval(Double(hour) * 3600))
         }
+        // What a backup killed mid-way leaves, and one under way (written a moment ago).
+        let killed = dir + "/.travelog-20260101T000000Z.sqlite.partial-abc"
+        let underWay = dir + "/.travelog-20260101T000001Z.sqlite.partial-def"
+        for path in [killed, underWay] { try Data("partial".utf8).write(to: URL(fileURLWithPath: path)) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: killed)
+        _ = try BackupCommand.backUp(database: store.path, file: nil, dir: dir, keep: 3, now: start.addingTimeInterval(4 * 3600))
+        #expect(!FileManager.default.fileExists(atPath: killed))
+        #expect(FileManager.default.fileExists(atPath: underWay))
+        try FileManager.default.removeItem(atPath: underWay)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(names == ["notes.txt"] + (2..<5).map { SQLiteBackupRotation.fileName(at: start.addingTimeInterval(Double($0) * 3600)) })
         try await ImportExportCommandTests.run(["backup", "--db", store.path, "--dir", dir, "--keep", "1"])
