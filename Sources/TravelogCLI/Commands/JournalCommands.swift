@@ -119,7 +119,7 @@ struct VisitsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (store, user) = try await journal.open()
-            try await JournalEditor(store: store).delete(visit: VisitID(rawValue: id), userID: user.id)
+            try await JournalEditor(store: store).deleteShown(visit: VisitID(rawValue: id), userID: user.id)
             print("entry \(id) deleted")
         }
     }
@@ -173,8 +173,13 @@ struct TripsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (store, user) = try await journal.open()
-        try await journal.update(store, user: user)
-        let trips = try await JournalReader(store: store).trips(userID: user.id, from: range.fromDate, to: range.toDate)
+        let zones = try await journal.update(store, user: user)
+        // Local days as `travelog stats` reads them: a day's trips add up to no more than its distance.
+        var placeOffset: (@Sendable (Location) -> Int?)?
+        if let zones { placeOffset = { zones.offsetSeconds(for: $0) } }
+        let trips = try await JournalReader(store: store).trips(
+            userID: user.id, from: range.fromDate, to: range.toDate,
+            utcOffset: HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: range.timeZone))
         if json {
             print(try JournalOutput.json(trips))
             return
