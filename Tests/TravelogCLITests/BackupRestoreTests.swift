@@ -313,12 +313,17 @@ struct BackupRestoreTests {
     }
 
     @Test("for PostgreSQL, backup explains pg_dump and pg_restore for that address without its password")
-    func postgresAdvice() throws {
+    func postgresAdvice() async throws {
         let advice = BackupCommand.postgresAdvice(for: try .init("postgres://ada:s3cret@db.example:5433/travel?sslmode=require&schema=tl"))
         #expect(advice.contains("pg_dump --format=custom --schema=tl --file="))
         #expect(advice.contains("'postgresql://ada@db.example:5433/travel?sslmode=require'"))
         #expect(advice.contains("pg_restore --clean --if-exists --no-owner --schema=tl --dbname='postgresql://ada@db.example:5433/travel?sslmode=require'"))
         #expect(!advice.contains("s3cret"))
+        for command in ["backup", "restore"] {
+            await #expect(throws: ExitCode(2)) {
+                try await ImportExportCommandTests.run([command, "--db", "postgres://ada:s3cret@db.example/travel", "copy.dump"])
+            }
+        }
     }
 }
 
