@@ -34,6 +34,8 @@ for file in bin/travelog bin/travelog-track share/travelog/gazetteer.tlgaz share
   [ -s "$installed/$file" ] || fail "$prefix/$file was not installed"
 done
 grep -q "_travelog" "$installed/share/bash-completion/completions/travelog" || fail "no bash completion"
+bash -n "$installed/share/bash-completion/completions/travelog" || fail "the bash completion does not parse"
+grep -q "restore" "$installed/share/bash-completion/completions/travelog" || fail "the bash completion lacks the restore command"
 grep -q "#compdef travelog" "$installed/share/zsh/site-functions/_travelog" || fail "no zsh completion"
 grep -q "^complete -c .travelog" "$installed/share/fish/vendor_completions.d/travelog.fish" || fail "no fish completion"
 grep -q "^ExecStart=$prefix/bin/travelog serve" "$installed/lib/systemd/system/travelog.service" || fail "ExecStart does not name PREFIX/bin/travelog"
