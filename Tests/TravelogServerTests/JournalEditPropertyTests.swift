@@ -9,7 +9,8 @@ import TravelogTestSupport
 
 /// A person's decisions compose (issue 26): random sequences of renames, deletions, restorations,
 /// merges, unmerges, place names, re-processing and new data leave exactly what the person asked,
-/// after every step, on every store. A failure names the seed and the steps to replay it.
+/// after every step, on every store, for a person with two devices whose stays interleave. A failure
+/// names the seed and the steps to replay it.
 @Suite("Journal decisions compose")
 struct JournalEditPropertyTests {
     enum Backend: String, CaseIterable, Sendable { case memory, sqlite, postgres }
@@ -63,21 +64,30 @@ struct BerlinPlaces: PlaceDescriber {
 
 /// Synthetic days of stays at a handful of places in Berlin, a fix every two minutes.
 struct StayHistory {
-    static let places = [(52.5200, 13.4050), (52.5350, 13.4300), (52.5050, 13.4500), (52.4900, 13.3900), (52.5300, 13.3700)]
-        .map { Coordinate(validLatitude: $0.0, longitude: $0.1)! }
     static let start = Date(timeIntervalSince1970: 1_717_221_600)  // 2024-06-01T06:00:00Z
     static let stepSeconds: TimeInterval = 120
 
+    /// The places of this device's stays.
+    let places: [Coordinate]
     var fixes: [Location] = []
     var lastPlace: Int?
-    var end = start
+    var end: Date
+
+    /// - Parameters:
+    ///   - northMeters: how far north of the first device's places this one's lie (about).
+    ///   - startMinutes: when its history starts after `start`.
+    init(northMeters: Double = 0, startMinutes: Double = 0) {
+        places = [(52.5200, 13.4050), (52.5350, 13.4300), (52.5050, 13.4500), (52.4900, 13.3900), (52.5300, 13.3700)]
+            .map { Coordinate(validLatitude: $0.0 + northMeters / 111_000, longitude: $0.1)! }
+        end = Self.start.addingTimeInterval(startMinutes * 60)
+    }
 
     /// Appends a trip from the last place (none the first time) and a stay of 40 to 180 minutes.
     /// - Returns: the fixes appended.
     @discardableResult
     mutating func addStay(using random: inout SplitMix64) -> [Location] {
-        var place = Int(random.next() % UInt64(Self.places.count))
-        if place == lastPlace { place = (place + 1) % Self.places.count }
+        var place = Int(random.next() % UInt64(places.count))
+        if place == lastPlace { place = (place + 1) % places.count }
         var added: [Location] = []
         func fix(_ coordinate: Coordinate) {
             let jitter = { (random: inout SplitMix64) in (Double(random.next() % 61) - 30) * 1e-6 * 0.1 }
@@ -86,7 +96,7 @@ struct StayHistory {
             end = end.addingTimeInterval(Self.stepSeconds)
         }
         if let lastPlace {
-            let from = Self.places[lastPlace], to = Self.places[place]
+            let from = places[lastPlace], to = places[place]
             for step in 1..<10 {
                 let t = Double(step) / 10
                 fix(Coordinate(validLatitude: from.latitude + (to.latitude - from.latitude) * t,
@@ -94,7 +104,7 @@ struct StayHistory {
             }
         }
         let minutes = 40 + Int(random.next() % 141)
-        for _ in 0..<(minutes / 2) { fix(Self.places[place]) }
+        for _ in 0..<(minutes / 2) { fix(places[place]) }
         lastPlace = place
         fixes += added
         return added
@@ -106,7 +116,7 @@ struct StayHistory {
         guard let lastPlace else { return [] }
         var added: [Location] = []
         for _ in 0..<(5 + Int(random.next() % 26)) {
-            added.append(Location(coordinate: Self.places[lastPlace], horizontalAccuracyMeters: 8, timestamp: end))
+            added.append(Location(coordinate: places[lastPlace], horizontalAccuracyMeters: 8, timestamp: end))
             end = end.addingTimeInterval(Self.stepSeconds)
         }
         fixes += added
@@ -118,6 +128,7 @@ struct StayHistory {
 struct JournalModel {
     struct Entry: Equatable {
         var id: VisitID
+        var device: DeviceID
         var arrival: Date
         var departure: Date?
     }
@@ -133,7 +144,7 @@ struct JournalModel {
     /// What a listing with the deleted entries shows.
     var listed: [Entry] {
         let covered = covered
-        return entries.filter { !covered.contains($0.id) }
+        return entries.filter { !covered.contains($0.id) }.sorted { ($0.arrival, $0.id) < ($1.arrival, $1.id) }
     }
     var shown: [Entry] { listed.filter { !deleted.contains($0.id) } }
 
@@ -148,7 +159,8 @@ struct JournalModel {
 
     mutating func merge(_ ids: [VisitID]) {
         guard let head = ids.first, let last = ids.last.flatMap(entry), let first = entry(head) else { return }
-        let between = listed.filter { $0.id != head && $0.arrival > first.arrival && $0.arrival <= last.arrival }.map(\.id)
+        let between = listed.filter { $0.device == first.device && $0.id != head && $0.arrival > first.arrival && $0.arrival <= last.arrival }
+            .map(\.id)
         joined[head, default: []] += between
     }
 }
@@ -159,9 +171,14 @@ struct SequenceRun {
     let backend: JournalEditPropertyTests.Backend
     var random: SplitMix64
     let store: any LocationStore & AccountStore & JournalStore
-    let device: Device
+    /// Two devices of the person (a phone and a watch elsewhere), their stays interleaved in time.
+    var devices: [Device] = []
+    var histories = [StayHistory(), StayHistory(northMeters: 3_000, startMinutes: 50)]
+    /// The device a step is about.
+    var current = 0
+    var device: Device { devices[current] }
+    var history: StayHistory { histories[current] }
     let processor: JournalProcessor
-    var history = StayHistory()
     var model = JournalModel()
     var log: [String] = []
     var failures: [String] = []
@@ -176,20 +193,25 @@ struct SequenceRun {
         self.store = store
         random = SplitMix64(seed: 0x5EED_0000 &+ seed)
         let user = try await store.addUser(named: "ada\(seed)")
-        device = try await store.addDevice(named: "phone", userID: user.id)
+        for name in ["phone", "watch"] { devices.append(try await store.addDevice(named: name, userID: user.id)) }
         // Old data: the last stay has ended at its last fix.
         processor = JournalProcessor(store: store, describer: BerlinPlaces(), now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }
 
     mutating func play(steps: Int) async throws {
-        let stays = 3 + Int(random.next() % 5)
-        for _ in 0..<stays { history.addStay(using: &random) }
-        try await upload(history.fixes)
-        _ = try await processor.process(device: device)
-        log.append("\(stays) stays, processed")
-        let found = try await stored()
-        if found.count != stays { failures.append("\(stays) stays gave \(found.count) entries") }
-        model.entries = found.map { JournalModel.Entry(id: $0.id, arrival: $0.visit.arrival, departure: $0.visit.departure) }
+        for index in devices.indices {
+            current = index
+            let stays = (index == 0 ? 3 : 1) + Int(random.next() % 5)
+            for _ in 0..<stays { _ = addStay() }
+            try await upload(history.fixes)
+            _ = try await processor.process(device: device)
+            log.append("\(device.name): \(stays) stays, processed")
+            let found = try await stored().filter { $0.visit.deviceID == device.id }
+            if found.count != stays { failures.append("\(stays) stays of \(device.name) gave \(found.count) entries") }
+            model.entries += found.map {
+                JournalModel.Entry(id: $0.id, device: device.id, arrival: $0.visit.arrival, departure: $0.visit.departure)
+            }
+        }
         try await check()
         let count = 1 + Int(random.next() % UInt64(steps))
         for _ in 0..<count where failures.isEmpty {
@@ -202,6 +224,18 @@ struct SequenceRun {
         try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: true)
     }
 
+    mutating func addStay() -> [Location] {
+        var changed = histories[current]
+        defer { histories[current] = changed }
+        return changed.addStay(using: &random)
+    }
+
+    mutating func extendStay() -> [Location] {
+        var changed = histories[current]
+        defer { histories[current] = changed }
+        return changed.extendStay(using: &random)
+    }
+
     func upload(_ fixes: [Location]) async throws {
         _ = try await store.insert(fixes.map { StoredLocation(deviceID: device.id, location: $0, source: .api) })
     }
@@ -212,6 +246,7 @@ struct SequenceRun {
 
     mutating func step() async throws {
         let editor = JournalEditor(store: store)
+        current = Int(random.next() % UInt64(devices.count))
         let user = device.userID
         switch random.next() % 12 {
         case 0, 1:
@@ -237,7 +272,7 @@ struct SequenceRun {
             try await editor.restore(visit: entry.id, userID: user)
             model.deleted.remove(entry.id)
         case 5:
-            let shown = model.shown
+            let shown = model.shown.filter { $0.device == device.id }
             let count = 2 + Int(random.next() % 2)
             guard shown.count >= count else { return }
             let first = Int(random.next() % UInt64(shown.count - count + 1))
@@ -261,17 +296,17 @@ struct SequenceRun {
         case 8:
             let span = history.end.timeIntervalSince(StayHistory.start)
             if random.next() % 2 == 0 {
-                log.append("process everything")
+                log.append("\(device.name): process everything")
                 _ = try await processor.process(device: device)
             } else {
                 let a = StayHistory.start.addingTimeInterval(span * random.nextUnit())
                 let b = StayHistory.start.addingTimeInterval(span * random.nextUnit())
-                log.append("process \(min(a, b))–\(max(a, b))")
+                log.append("\(device.name): process \(min(a, b))–\(max(a, b))")
                 _ = try await processor.process(device: device, from: min(a, b), to: max(a, b))
             }
         case 9:
-            let added = history.addStay(using: &random)
-            log.append("a new stay of \(added.count) fixes")
+            let added = addStay()
+            log.append("\(device.name): a new stay of \(added.count) fixes")
             try await upload(added)
             _ = try await processor.process(device: device, from: added.first?.timestamp, to: added.last?.timestamp)
             let known = Set(model.entries.map(\.id))
@@ -280,11 +315,13 @@ struct SequenceRun {
                 failures.append("a new stay gave \(new.count) new entries")
                 return
             }
-            model.entries.append(JournalModel.Entry(id: visit.id, arrival: visit.visit.arrival, departure: visit.visit.departure))
+            model.entries.append(JournalModel.Entry(id: visit.id, device: device.id, arrival: visit.visit.arrival,
+                                                    departure: visit.visit.departure))
         case 10:
-            let added = history.extendStay(using: &random)
-            guard let last = added.last?.timestamp, let index = model.entries.indices.last else { return }
-            log.append("the last stay goes on \(added.count) fixes longer")
+            let added = extendStay()
+            guard let last = added.last?.timestamp,
+                  let index = model.entries.indices.last(where: { model.entries[$0].device == device.id }) else { return }
+            log.append("\(device.name): the last stay goes on \(added.count) fixes longer")
             try await upload(added)
             _ = try await processor.process(device: device, from: added.first?.timestamp, to: last)
             // Detected in old data, a stay ends at its last fix.
@@ -293,7 +330,7 @@ struct SequenceRun {
             let count = history.fixes.count
             let from = Int(random.next() % UInt64(count)), length = 1 + Int(random.next() % 60)
             let again = Array(history.fixes[from..<min(count, from + length)])
-            log.append("the fixes \(from)..<\(from + again.count) uploaded again")
+            log.append("\(device.name): the fixes \(from)..<\(from + again.count) uploaded again")
             try await upload(again)
             _ = try await processor.process(device: device, from: again.first?.timestamp, to: again.last?.timestamp)
         }
@@ -331,14 +368,16 @@ struct SequenceRun {
             expect(entry.place == name, "entry \(entry.id) is called \(entry.place), the person asked for \(name)")
         }
         // A range (a day of the page) lists the shown entries that overlap it, merged ones whole.
-        let span = history.end.timeIntervalSince(StayHistory.start)
+        let span = (histories.map(\.end).max() ?? StayHistory.start).timeIntervalSince(StayHistory.start)
         let a = StayHistory.start.addingTimeInterval(span * random.nextUnit())
         let b = a.addingTimeInterval(span * random.nextUnit())
         let inRange = try await reader.entries(userID: device.userID, from: a, to: b)
         let overlapping = expected.filter { $0.arrival < b && (model.shownDeparture($0.id) ?? .distantFuture) >= a }
         expect(inRange.map(\.id) == overlapping.map(\.id.rawValue),
                "\(a)–\(b) lists \(inRange.map(\.id)), the person asked for \(overlapping.map(\.id.rawValue))")
-        for (earlier, later) in zip(shown, shown.dropFirst()) {
+        expect(zip(shown, shown.dropFirst()).allSatisfy { $0.arrival <= $1.arrival }, "the devices' entries are not in time order")
+        for (index, later) in shown.enumerated() {
+            guard let earlier = shown[..<index].last(where: { $0.device == later.device }) else { continue }
             expect(earlier.arrival < later.arrival, "entries \(earlier.id) and \(later.id) out of order")
             expect((earlier.departure ?? "9") <= later.arrival, "entries \(earlier.id) and \(later.id) overlap")
         }
