@@ -10,6 +10,7 @@ import datetime
 import json
 import math
 import time
+import urllib.request
 
 from layout_check import SIZES, open_view, screenshot, set_size
 from regions_check import click
@@ -67,9 +68,11 @@ def check_features(devtools, report, base_url, token, post_locations, iso, folde
         check_dates(devtools, report, base_url, size, menu_day.date().isoformat())
         check_menu(devtools, report, base_url, size, menu_day.date().isoformat(), folder)
         check_chart(devtools, report, base_url, size, menu_day.date().isoformat(), folder)
-        check_devices(devtools, report, base_url, size, folder)
+        check_devices(devtools, report, base_url, size, folder, menu_day.date().isoformat())
         check_region_on_pin(devtools, report, base_url, size, menu_day.date().isoformat())
+        check_image_of_view(devtools, report, base_url, size, menu_day.date().isoformat())
     check_follow(devtools, report, base_url, token, post_locations, iso)
+    check_rejected(devtools, report, base_url, token, folder)
     check_axe(devtools, report, base_url, axe_source, menu_day.date().isoformat(), folder)
 
 
@@ -187,7 +190,7 @@ def check_chart(devtools, report, base_url, size, day, folder):
            f" ([bars, zero bars, y ticks, x ticks, unit] = {chart})")
 
 
-def check_devices(devtools, report, base_url, size, folder):
+def check_devices(devtools, report, base_url, size, folder, day):
     """The device filter hides a device's path; twelve devices get twelve colours; one mode colour."""
     devtools.evaluate("localStorage.removeItem('travelog.hiddenDevices')")
     open_view(devtools, base_url, "#from=2019-07-14")
@@ -196,8 +199,10 @@ def check_devices(devtools, report, base_url, size, folder):
     both = devtools.wait_for(f"{legend}.includes('watch') && {legend}.includes('imports') && {legend}", 10)
     points = devtools.evaluate("Number(document.getElementById('map').dataset.pointCount)")
     devtools.evaluate("document.querySelector('#device-filter input[data-device=watch]').click()")
+    started = time.monotonic()
     hidden = devtools.wait_for(f"!{legend}.includes('watch') && document.getElementById('map').getAttribute('aria-busy') === 'false'"
-                               f" && {legend}", 10)
+                               f" && {legend}", 40)
+    print(f"{size}: the path without the hidden device came in {time.monotonic() - started:.1f} s", flush=True)
     fewer = devtools.evaluate("Number(document.getElementById('map').dataset.pointCount)")
     asked = devtools.evaluate("performance.getEntriesByType('resource').map((e) => e.name)"
                               ".filter((n) => n.includes('/api/v1/path')).pop()")
@@ -211,9 +216,8 @@ def check_devices(devtools, report, base_url, size, folder):
     report(len(set(c.lower() for c in colors)) == 12, f"{size}: twelve devices get twelve colours ({colors})")
     swatches = devtools.evaluate("[...document.querySelectorAll('#device-filter .device-swatch')].map((s) => getComputedStyle(s).backgroundColor)")
     report(len(swatches) >= 3 and len(set(swatches)) == len(swatches), f"{size}: the filter's devices have distinct colours ({swatches})")
-    # One mode colour: the legend's and the timeline's for the walks of yesterday.
-    yesterday = (datetime.date.today() - datetime.timedelta(days=1)).isoformat()
-    open_view(devtools, base_url, f"#from={yesterday}")
+    # One mode colour: the legend's and the timeline's for the walk of the menu check's day.
+    open_view(devtools, base_url, f"#from={day}")
     pair = devtools.wait_for("(() => { const row = document.querySelector('#timeline .timeline-trip');"
                              " if (!row) return null; const mode = row.dataset.mode;"
                              " const swatch = [...document.querySelectorAll('#map-legend li[data-kind=mode]')].find((r) => r.textContent === mode);"
@@ -257,6 +261,22 @@ def check_region_on_pin(devtools, report, base_url, size, day):
         devtools.evaluate(f"fetch('/api/v1/regions/{region['id']}', {{method: 'DELETE', headers: {{'X-Requested-With': 'fetch'}}}}).then((r) => r.status)")
 
 
+def check_image_of_view(devtools, report, base_url, size, day):
+    """Image of this view at zoom 15 is drawn at zoom 15, centred where the map is, at the map's size."""
+    open_view(devtools, base_url, f"#from={day}")
+    devtools.evaluate("document.querySelector('#journal li:last-child .place').click()")
+    devtools.wait_for("Number(document.getElementById('map').dataset.zoom) === 15", 5)
+    time.sleep(0.8)
+    answer = devtools.evaluate("(() => { const link = document.getElementById('view-image');"
+                               " link.addEventListener('click', (e) => e.preventDefault(), { once: true });"
+                               " link.dispatchEvent(new MouseEvent('click', { cancelable: true }));"
+                               " const map = document.getElementById('map');"
+                               " return fetch(link.href).then((r) => [r.status, r.headers.get('X-Travelog-Zoom-Level'),"
+                               " map.dataset.zoom, link.href, map.clientWidth + 'x' + map.clientHeight]); })()")
+    ok = bool(answer) and answer[0] == 200 and answer[1] == answer[2] == "15" and f"size={answer[4]}" in answer[3]
+    report(ok, f"{size}: Image of this view at zoom 15 is drawn at zoom 15 at the map's size ({answer})")
+
+
 def check_follow(devtools, report, base_url, token, post_locations, iso):
     """Follow live position: a new live point far away brings the map to it."""
     set_size(devtools, 1400, 900, False)
@@ -269,6 +289,26 @@ def check_follow(devtools, report, base_url, token, post_locations, iso):
     remembered = devtools.evaluate("localStorage.getItem('travelog.followLive')")
     report(bool(followed) and remembered == "on", f"with Follow live position on, the map pans to a new live point ({remembered})")
     devtools.evaluate("document.getElementById('follow-live').click()")
+
+
+def check_rejected(devtools, report, base_url, token, folder):
+    """An item a phone app sent that could not be stored is listed with its reason in Import."""
+    body = json.dumps({"locations": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [13.4, 52.5]},
+                                      "properties": {"timestamp": "yesterday"}}]}).encode()
+    request = urllib.request.Request(f"{base_url}/api/v1/overland", data=body, method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        answer.read()
+    for size, width, height, mobile in SIZES:
+        set_size(devtools, width, height, mobile)
+        open_view(devtools, base_url, "#from=2019-07-14")
+        devtools.evaluate("document.getElementById('section-import').open = true")
+        listed = devtools.wait_for("[...document.querySelectorAll('#rejected li')].map((li) => li.textContent).join('|')", 10)
+        devtools.evaluate("document.getElementById('rejected').scrollIntoView()")
+        screenshot(devtools, folder, f"{size}-rejected")
+        report(bool(listed) and "yesterday" in listed and "overland" in listed,
+               f"{size}: the items the server refused are listed with their reasons ({listed!r})")
+        devtools.evaluate("document.getElementById('section-import').open = false")
 
 
 AXE_RUN = ("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations"

@@ -11,6 +11,7 @@ import { bindJournal, loadJournal, showDayThumbnails } from './journal.js';
 import { bindFollow, closeLive, connectLive } from './live.js';
 import { bindList, clearList, loadList } from './locations.js';
 import { clearPath, drawn, ensureMap, loadLatest, loadTiledRange, loadVectorRange, removeCurrent } from './map.js';
+import { bindRejected, loadRejected } from './rejected.js';
 import { bindStats } from './stats.js';
 import { state, subscribe, update } from './state.js';
 import { bindYears, loadYears } from './years.js';
@@ -114,6 +115,7 @@ async function enterApp(info) {
   const firstYear = Number((firsts[0] || today()).slice(0, 4));
   setFirstYear(firstYear);
   loadYears(firstYear);
+  if ($('section-import').open) loadRejected();
 }
 
 // MARK: Loading what the dates need
@@ -165,6 +167,7 @@ function bindControls() {
   bindList();
   bindJournal();
   bindFollow();
+  bindRejected();
   $('login-form').addEventListener('submit', logIn);
   $('logout').addEventListener('click', logOut);
   for (const radio of document.querySelectorAll('input[name="units"]')) {
