@@ -40,9 +40,11 @@ extension JournalProcessor {
     /// once, whichever was stored first. The server stores a batch's fixes, and its journal may
     /// detect their stays, before the batch's own visits are stored (`HistoryWriter`); without this
     /// the same stay stayed listed twice, Google's visit beside the detected one (issue 26).
-    /// A detected visit the person deleted stays stored, hidden (`JournalStore`).
-    /// - Complexity: one read of the device's visits over the described span, one replacement when
-    ///   something is accounted for.
+    /// The person's decisions about a withdrawn entry pass to the visit that accounts for it: deleted
+    /// stays deleted, a title stays (unless the visit has one), a merge stays. A detected visit the
+    /// person deleted stays stored, hidden (`JournalStore`).
+    /// - Complexity: one read of the device's visits over the described span, one replacement and
+    ///   a write per decision carried over when something is accounted for.
     func withdrawDetected(accountedFor described: [JournalVisit], device: Device) async throws {
         guard let first = described.map(\.arrival).min() else { return }
         let last = described.map { $0.departure ?? .distantFuture }.max() ?? first
@@ -55,6 +57,29 @@ extension JournalProcessor {
         let span = detected.filter { $0.visit.arrival >= from && $0.visit.arrival <= to }
         let kept = span.filter { stored in !accounted.contains { $0.id == stored.id } }.map(\.visit)
         _ = try await store.replaceVisits(deviceID: device.id, source: .detected, from: from, to: to.addingTimeInterval(0.001), with: kept)
+        try await carryDecisions(of: accounted, device: device)
+    }
+
+    /// Gives each described visit the decisions about the detected entries it accounts for.
+    func carryDecisions(of withdrawn: [StoredVisit], device: Device) async throws {
+        let decided = withdrawn.filter { $0.hidden || $0.title != nil || $0.mergedUntil != nil }
+        guard let from = decided.map(\.visit.arrival).min() else { return }
+        let to = decided.map { $0.shownDeparture ?? .distantFuture }.max() ?? from
+        let described = try await store.visits(userID: device.userID, deviceIDs: [device.id], from: from,
+                                               to: to == .distantFuture ? nil : to.addingTimeInterval(0.001), includeHidden: true)
+            .filter { $0.visit.source != .detected }
+        for stored in described {
+            let own = decided.filter { Self.accounts(for: $0.visit, stay: stored.visit) }
+            guard !own.isEmpty else { continue }
+            var edit = VisitEdit()
+            if own.contains(where: \.hidden), !stored.hidden { edit.hidden = true }
+            if stored.title == nil, let title = own.compactMap(\.title).first { edit.title = .some(title) }
+            if let until = own.compactMap(\.mergedUntil).max(), until > (stored.mergedUntil ?? .distantPast) {
+                edit.mergedUntil = .some(until)
+            }
+            guard edit != VisitEdit() else { continue }
+            _ = try await store.editVisit(id: stored.id, edit)
+        }
     }
 
     /// Whether a visit the data described accounts for a detected one: same device, overlapping in

@@ -62,6 +62,34 @@ struct DescribedVisitTests {
             .map(\.visit.source) == [.detected, .google, .detected])
     }
 
+    @Test("the person's decisions about a detected entry pass to the file's visit of the same stay: a title, a deletion")
+    func decisionsCarriedOver() async throws {
+        let (store, device) = try await Day.prepared()
+        try await Day.store(Day.dayOfFixes(), in: store, device: device)
+        let processor = JournalProcessor(store: store, describer: nil)
+        _ = try await processor.process(device: device)
+        let detected = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        try #require(detected.count == 3)
+        _ = try await store.editVisit(id: detected[1].id, VisitEdit(title: .some("Work")))
+        try await processor.storeDescribedVisits([Self.officeVisit(device: device)], device: device, source: .google)
+        var visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.map(\.visit.source) == [.detected, .google, .detected])
+        #expect(visits[1].title == "Work")
+
+        // The evening's entry deleted, then a file's visit of that stay: the stay does not come back.
+        _ = try await store.editVisit(id: detected[2].id, VisitEdit(hidden: true))
+        var evening = Self.officeVisit(device: device)
+        evening.arrival = Day.day.addingTimeInterval(1050 * 60)
+        evening.departure = Day.day.addingTimeInterval(1439 * 60)
+        evening.center = Day.home
+        try await processor.storeDescribedVisits([evening], device: device, source: .google)
+        visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.map(\.visit.source) == [.detected, .google])
+        _ = try await processor.process(device: device)
+        visits = try await store.visits(userID: device.userID, deviceIDs: nil, from: nil, to: nil, includeHidden: false)
+        #expect(visits.map(\.visit.source) == [.detected, .google])
+    }
+
     @Test("a described stay without an end is ongoing only while recent; in old data it ends where its evidence ends")
     func describedWithoutEnd() async throws {
         let (store, device) = try await Day.prepared()
