@@ -39,6 +39,8 @@ public struct TravelogServerApp: Sendable {
     let worldOutlines: WorldOutlines?
     /// The live stream across server processes, when the store is shared (PostgreSQL).
     let liveRelay: LiveFeedRelay?
+    /// Single sign-on's provider, discovered at start (`travelog serve --oidc-issuer`), or `nil`.
+    public var oidc: OIDCProvider? = nil
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
@@ -89,6 +91,7 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: CrossSiteRequestMiddleware())
         base.add(middleware: TokenScopeMiddleware())
         SessionRoutes(accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
+        OIDCRoutes(provider: oidc, accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
                      regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)
         PhoneAppRoutes(writer: writer, accounts: accounts).add(to: router)

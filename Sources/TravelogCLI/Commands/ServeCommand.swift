@@ -18,6 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var gazetteerOptions: GazetteerOptions
+    @OptionGroup(title: "Single sign-on (OpenID Connect)") var oidcOptions: OIDCOptions
 
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     var host = "127.0.0.1"
@@ -117,7 +118,15 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("journal places stay undescribed and the geocoding API is off: \(error)")
         }
         let timeZones = gazetteer == nil ? nil : gazetteerOptions.timeZoneBoundaries { logger.notice("\($0)") }
-        let app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones, logger: logger)
+        var app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones, logger: logger)
+        if let settings = try oidcOptions.settings() {
+            do {
+                app.oidc = try await OIDCProvider.discover(settings)
+            } catch {
+                throw OIDCStartError(underlying: error)
+            }
+            logger.info("single sign-on with \(settings.issuer) (users matched by \(settings.userClaim.rawValue))")
+        }
         let users = try await store.users()
         var anyLogin = false
         for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }

@@ -11,6 +11,9 @@ enum CredentialRedaction {
     /// Query and form parameters whose value is, or may be, a secret (compared lowercased, after
     /// percent-decoding the name).
     static let parameterNames: Set<String> = ["token", "password", "pass", "key", "secret", "id", "deviceid", "device_id"]
+    /// Query parameters that are secrets in a query only: single sign-on's callback carries the
+    /// provider's one-time `code` and the login's `state` (and some providers `session_state`).
+    static let queryOnlyNames: Set<String> = ["code", "state", "session_state", "id_token", "access_token"]
     /// What a secret is replaced with.
     static let mark = "REDACTED"
 
@@ -18,7 +21,8 @@ enum CredentialRedaction {
     static func query(_ query: String) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            return parameterNames.contains((name.removingPercentEncoding ?? name).lowercased()) ? "\(name)=\(mark)" : String(pair)
+            let lowered = (name.removingPercentEncoding ?? name).lowercased()
+            return parameterNames.contains(lowered) || queryOnlyNames.contains(lowered) ? "\(name)=\(mark)" : String(pair)
         }.joined(separator: "&")
     }
 
