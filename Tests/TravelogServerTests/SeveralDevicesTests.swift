@@ -112,6 +112,8 @@ struct SeveralDevicesTests {
         let twice = try await ServerFixture.make(withGazetteer: false)
         let (one, two) = try await SeveralDevices.expectSameAsOneImport(
             [SeveralDevices.ownFixture], once: once.app, onceUser: once.ada.id, twice: twice.app, twiceUser: twice.ada.id)
+        print("several devices, own fixture: one import \(one.totalMeters) m, \(one.entries.count) entries, \(one.trips.count) trips;"
+              + " twice \(two.totalMeters) m, \(two.entries.count) entries, \(two.trips.count) trips")
         // The generated day: a 1.8 km walk and two drives of about 9 km, with bends.
         #expect(one.totalMeters > 18_000 && one.totalMeters < 26_000, "\(one.totalMeters)")
         #expect(one.entries.count >= 4)
