@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core
-TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez systemd python3-seccomp
+TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez systemd python3-seccomp python3-authlib python3-requests
 BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core python3-mapnik
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
@@ -72,6 +72,8 @@ test: deps-test gazetteer wmm world timezones
 	scripts/install-test.sh --build "$$($(SWIFT) build --show-bin-path)"
 	scripts/backup-kill-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# Single sign-on against a real OpenID Connect provider (Authlib): logins, forged and expired tokens, wrong audience, nonce, state.
+	scripts/oidc-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# Every parser under libFuzzer for a few seconds from its seeds, and the API against its OpenAPI document.
 	scripts/fuzz.sh --quick --seconds 3
 	scripts/schemathesis-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
