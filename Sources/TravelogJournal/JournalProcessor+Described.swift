@@ -42,7 +42,7 @@ extension JournalProcessor {
     /// the same stay stayed listed twice, Google's visit beside the detected one (issue 26).
     /// The person's decisions about a withdrawn entry pass to the visit that accounts for it: deleted
     /// stays deleted, a title stays (unless the visit has one), a merge stays. A detected visit the
-    /// person deleted stays stored, hidden (`JournalStore`).
+    /// person deleted is withdrawn as well, its deletion carried over.
     /// - Complexity: one read of the device's visits over the described span, one replacement and
     ///   a write per decision carried over when something is accounted for.
     func withdrawDetected(accountedFor described: [JournalVisit], device: Device) async throws {
@@ -56,8 +56,12 @@ extension JournalProcessor {
         // The detected visits arriving in that span, less the accounted ones, replace what is stored there.
         let span = detected.filter { $0.visit.arrival >= from && $0.visit.arrival <= to }
         let kept = span.filter { stored in !accounted.contains { $0.id == stored.id } }.map(\.visit)
-        _ = try await store.replaceVisits(deviceID: device.id, source: .detected, from: from, to: to.addingTimeInterval(0.001), with: kept)
         try await carryDecisions(of: accounted, device: device)
+        // A deleted entry is withdrawn too, once its deletion is the file's visit's: kept, it was listed
+        // beside it among the deleted, and restoring it showed the stay twice. Should this stop between
+        // the two writes, the next processing of the stretch leaves it out (`withoutDescribed`).
+        for row in accounted where row.hidden { _ = try await store.editVisit(id: row.id, VisitEdit(hidden: false)) }
+        _ = try await store.replaceVisits(deviceID: device.id, source: .detected, from: from, to: to.addingTimeInterval(0.001), with: kept)
     }
 
     /// Gives each described visit the decisions about the detected entries it accounts for.

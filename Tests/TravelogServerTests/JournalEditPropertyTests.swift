@@ -139,6 +139,8 @@ struct JournalModel {
     /// A merged entry and the entries its merge covers (deleted ones between the merged entries too).
     var joined: [VisitID: [VisitID]] = [:]
     var placeNames: [PlaceID: String] = [:]
+    /// Entries a file described (Google's visits).
+    var described: Set<VisitID> = []
 
     var covered: Set<VisitID> { Set(joined.values.joined()) }
     /// What a listing with the deleted entries shows.
@@ -248,7 +250,7 @@ struct SequenceRun {
         let editor = JournalEditor(store: store)
         current = Int(random.next() % UInt64(devices.count))
         let user = device.userID
-        switch random.next() % 12 {
+        switch random.next() % 13 {
         case 0, 1:
             guard let entry = pick(model.shown) else { return }
             names += 1
@@ -326,6 +328,28 @@ struct SequenceRun {
             _ = try await processor.process(device: device, from: added.first?.timestamp, to: last)
             // Detected in old data, a stay ends at its last fix.
             model.entries[index].departure = last
+        case 11:
+            // A file (Google's Timeline) describes a stay already detected: its visit takes the entry's place,
+            // with the person's decisions. Not the device's last stay, which may go on longer.
+            let last = model.entries.last { $0.device == device.id }?.id
+            guard let entry = pick(model.listed.filter { $0.device == device.id && $0.id != last && !model.described.contains($0.id)
+                                                        && (model.joined[$0.id] ?? []).isEmpty }),
+                  let index = model.entries.firstIndex(of: entry),
+                  let stored = try await stored().first(where: { $0.id == entry.id }) else { return }
+            log.append("\(device.name): a file describes the stay of \(entry.id)")
+            let visit = JournalVisit(deviceID: device.id, source: .google, arrival: entry.arrival, departure: entry.departure,
+                                     center: stored.visit.center, radiusMeters: 50, locationCount: 0)
+            _ = try await processor.storeDescribedVisits([visit], device: device, source: .google)
+            let known = Set(model.entries.map(\.id))
+            let new = try await self.stored().filter { !known.contains($0.id) }
+            guard new.count == 1, let described = new.first else {
+                failures.append("a file's visit gave \(new.count) new entries")
+                return
+            }
+            model.entries[index].id = described.id
+            model.described.insert(described.id)
+            model.titles[described.id] = model.titles.removeValue(forKey: entry.id)
+            if model.deleted.remove(entry.id) != nil { model.deleted.insert(described.id) }
         default:
             let count = history.fixes.count
             let from = Int(random.next() % UInt64(count)), length = 1 + Int(random.next() % 60)
