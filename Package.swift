@@ -304,6 +304,7 @@ let package = Package(
                 "TravelogRender",
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

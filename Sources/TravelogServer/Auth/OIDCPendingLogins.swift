@@ -13,8 +13,12 @@ struct OIDCPendingLogins: Sendable {
     }
 
     static let lifetimeSeconds: Double = 600
-    var capacity = 10_000
+    let capacity: Int
     private var logins: [String: Login] = [:]
+
+    init(capacity: Int = 10_000) {
+        self.capacity = capacity
+    }
 
     var count: Int { logins.count }
 
