@@ -27,16 +27,16 @@ python=/usr/bin/python3
 "$python" -c 'import authlib.jose, requests' 2>/dev/null || scripts/ensure-debian-packages.sh python3-authlib python3-requests
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-oidc.XXXXXX")"
-provider_pid="" pids=()
+provider_pid="" browser_pid="" pids=()
 cleanup() {
-  for pid in "${pids[@]}" $provider_pid; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  for pid in $browser_pid "${pids[@]}" $provider_pid; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 client_id="travelog-test" client_secret="test-client-secret-$$"
-"$python" "$root/Tests/OIDC/provider.py" --port 0 --client-id "$client_id" --client-secret "$client_secret" \
+"$python" "$root/Tests/OIDC/provider.py" --port 0 --client-id "$client_id" --client-secret "$client_secret" --issuer-host localhost \
   >"$work/provider.out" 2>"$work/provider.log" &
 provider_pid=$!
 provider_port=""
@@ -47,7 +47,8 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$provider_port" ] || { echo "FAIL: the provider did not start"; exit 1; }
-issuer="http://127.0.0.1:$provider_port"
+# The issuer on localhost, Travelog on 127.0.0.1: two sites, as a real provider is.
+issuer="http://localhost:$provider_port"
 printf '%s\n' "$client_secret" >"$work/secret"
 
 # A provider that does not answer: serve stops at once and says why.
@@ -73,3 +74,25 @@ if ! "$python" "$root/Tests/OIDC/login_test.py" --url "$match_url" --create-url 
   echo "--- server log (tail)"; tail -20 "$work/match.log"; echo "--- provider log (tail)"; tail -20 "$work/provider.log"
   exit 1
 fi
+
+# The same login in headless Chromium, through the page's "Log in with …" link and the provider's form.
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+[ -x "$chromium" ] || scripts/ensure-debian-packages.sh chromium
+sandbox=()
+[ "$(id -u)" -eq 0 ] && sandbox=(--no-sandbox)
+"$chromium" --headless=new "${sandbox[@]}" --remote-debugging-port=0 --user-data-dir="$work/chromium" \
+  --no-first-run --no-default-browser-check --disable-gpu --disable-extensions --disable-background-networking \
+  --disable-component-update --disable-sync --metrics-recording-only --mute-audio about:blank >"$work/chromium.log" 2>&1 &
+browser_pid=$!
+devtools_port=""
+for _ in $(seq 1 300); do
+  [ -s "$work/chromium/DevToolsActivePort" ] && devtools_port="$(head -1 "$work/chromium/DevToolsActivePort")" && break
+  kill -0 "$browser_pid" 2>/dev/null || { echo "FAIL: chromium stopped:"; tail -20 "$work/chromium.log"; exit 1; }
+  sleep 0.1
+done
+[ -n "$devtools_port" ] || { echo "FAIL: chromium's DevTools port did not open"; exit 1; }
+if ! "$python" "$root/Tests/OIDC/chromium_login.py" --url "$match_url" --provider "$issuer" --devtools-port "$devtools_port" --user alice; then
+  echo "--- server log (tail)"; tail -20 "$work/match.log"; echo "--- provider log (tail)"; tail -20 "$work/provider.log"
+  exit 1
+fi
+echo "oidc-test: every check passed"

@@ -9,7 +9,7 @@ For the refusal tests the next ID token can be made wrong on purpose:
   POST /_test/next-token {"fault": "forged" | "wrong_audience" | "expired" | "wrong_nonce" | "none"}
 The fault applies to one token only. Listens on 127.0.0.1; prints "listening PORT" when ready.
 
-    provider.py --port 0 --client-id ID --client-secret SECRET
+    provider.py --port 0 --client-id ID --client-secret SECRET [--issuer-host localhost]
 """
 import argparse
 import base64
@@ -31,6 +31,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, default=0)
 parser.add_argument("--client-id", required=True)
 parser.add_argument("--client-secret", required=True)
+parser.add_argument("--issuer-host", default="127.0.0.1",
+                    help="the host in the issuer URL: localhost makes the provider another site than Travelog's 127.0.0.1")
 args = parser.parse_args()
 
 signing_key = JsonWebKey.generate_key("RSA", 2048, is_private=True, options={"kid": "test-key-1"})
@@ -164,6 +166,6 @@ class Handler(BaseHTTPRequestHandler):
 
 
 server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-issuer = f"http://127.0.0.1:{server.server_address[1]}"
+issuer = f"http://{args.issuer_host}:{server.server_address[1]}"
 print(f"listening {server.server_address[1]}", flush=True)
 server.serve_forever()
