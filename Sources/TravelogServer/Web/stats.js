@@ -109,8 +109,8 @@ export function renderChart(stats, range, by) {
     bar.append(svg('title', {}, `${label}: ${value.toFixed(2)} ${unit}`));
     chart.append(bar);
   });
-  // Dates along x: the first and last period and up to four between.
-  const tickCount = Math.min(labels.length, 5);
+  // Dates along x: the first, the middle and the last period (a day's label is ten characters).
+  const tickCount = Math.min(labels.length, 3);
   const shown = new Set();
   for (let index = 0; index < tickCount; index += 1) {
     const at = tickCount === 1 ? 0 : Math.round((index * (labels.length - 1)) / (tickCount - 1));
