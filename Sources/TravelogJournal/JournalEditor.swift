@@ -60,20 +60,27 @@ public struct JournalEditor: Sendable {
         return try await store.editVisit(id: id, VisitEdit(mergedUntil: .some(nil)))
     }
 
-    /// Merges entries of one device into the earliest: it then lasts until the last one ends, and
-    /// the others are shown as part of it.
+    /// Merges entries into the earliest: it then lasts until the last one ends, and the others are
+    /// shown as part of it. The entries may be of several devices (a person sees one journal of
+    /// every device, ``VisitFusion``): each device's earliest entry among them is merged until the
+    /// same instant, everything of that device until then is covered by it, and the devices'
+    /// merged visits are one entry because they end at that instant (``VisitFusion/sameStay(_:_:)``).
     /// Takes at most ``maximumMergedEntries`` ids, each once (``mergeList(_:)``).
+    /// - Returns: the earliest entry's visit, whose id the merged entry keeps.
     public func merge(visits ids: [VisitID], userID: UserID) async throws -> StoredVisit {
         let ids = try Self.mergeList(ids)
         guard ids.count >= 2 else { throw Failure.invalid("merging needs at least two different entries") }
         var visits: [StoredVisit] = []
         for id in ids { visits.append(try await owned(id, userID: userID)) }
         visits.sort { $0.visit.arrival < $1.visit.arrival }
-        guard Set(visits.map(\.visit.deviceID)).count == 1 else {
-            throw Failure.invalid("entries of different devices cannot be merged")
-        }
         let until = visits.dropFirst().compactMap(\.shownDeparture).max()
         guard let until else { throw Failure.invalid("the last entry to merge is still going on") }
+        // The earliest of each device carries the merge; the first of all is the entry shown.
+        var carriers: [DeviceID: StoredVisit] = [:]
+        for visit in visits where carriers[visit.visit.deviceID] == nil { carriers[visit.visit.deviceID] = visit }
+        for carrier in carriers.values where carrier.id != visits[0].id {
+            _ = try await store.editVisit(id: carrier.id, VisitEdit(mergedUntil: .some(until)))
+        }
         return try await store.editVisit(id: visits[0].id, VisitEdit(mergedUntil: .some(until)))
     }
 

@@ -27,6 +27,9 @@ enum VisitFusion {
             open.removeAll { $0.end <= stored.visit.arrival }
             let match = open.first { candidate in
                 let group = groups[candidate.index]
+                // A person's merge joins whatever it covers, even a second visit of a device
+                // (one recorded the café and the office, the other only the café).
+                if stored.mergedUntil != nil, group.contains(where: { mergedTogether($0, stored) }) { return true }
                 return !group.contains { $0.visit.deviceID == stored.visit.deviceID }
                     && group.contains { sameStay($0, stored) }
             }
@@ -71,9 +74,19 @@ enum VisitFusion {
         return members.min { rank($0) < rank($1) } ?? members[0]
     }
 
-    /// Whether two visits of different devices are the same stay.
+    /// Whether one merge of a person's covers both visits: visits of different devices merged until
+    /// the same instant.
+    static func mergedTogether(_ a: StoredVisit, _ b: StoredVisit) -> Bool {
+        guard a.visit.deviceID != b.visit.deviceID, let until = a.mergedUntil else { return false }
+        return until == b.mergedUntil
+    }
+
+    /// Whether two visits of different devices are the same stay: they overlap at one place, or a
+    /// person merged entries of both devices into one (each device's merged visit then ends at the
+    /// same instant, ``JournalEditor/merge(visits:userID:)``).
     static func sameStay(_ a: StoredVisit, _ b: StoredVisit) -> Bool {
         guard a.visit.deviceID != b.visit.deviceID else { return false }
+        if mergedTogether(a, b) { return true }
         let endA = a.shownDeparture ?? .distantFuture, endB = b.shownDeparture ?? .distantFuture
         guard a.visit.arrival < endB, b.visit.arrival < endA else { return false }
         let limit = max(a.visit.radiusMeters, b.visit.radiusMeters, minimumMatchMeters)
@@ -82,16 +95,44 @@ enum VisitFusion {
 }
 
 extension JournalEditor {
+    /// The stay a visit is part of (``VisitFusion``), deleted members included.
+    func stay(of stored: StoredVisit, userID: UserID) async throws -> [StoredVisit] {
+        let from = stored.visit.arrival.addingTimeInterval(-2 * 86_400)
+        let to = (stored.shownDeparture ?? Date.distantFuture).addingTimeInterval(2 * 86_400)
+        let nearby = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
+        return VisitFusion.groups(StoredVisit.shown(nearby)).first { $0.contains { $0.id == stored.id } } ?? [stored]
+    }
+
+    /// Restores the entry a person sees: every deleted visit of its stay, as ``deleteShown(visit:userID:)``
+    /// deleted them all. - Returns: the entry's own visit.
+    @discardableResult
+    public func restoreShown(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
+        let stored = try await owned(id, userID: userID)
+        for member in try await stay(of: stored, userID: userID) where member.id != id && member.hidden {
+            _ = try await store.editVisit(id: member.id, VisitEdit(hidden: false))
+        }
+        return try await restore(visit: id, userID: userID)
+    }
+
+    /// Undoes the merge of the entry a person sees: also the other devices' part of it (their
+    /// visits merged until the same instant). - Returns: the entry's own visit.
+    @discardableResult
+    public func unmergeShown(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
+        let stored = try await owned(id, userID: userID)
+        let result = try await unmerge(visit: id, userID: userID)
+        guard let until = stored.mergedUntil else { return result }
+        for member in try await stay(of: stored, userID: userID) where member.id != id && member.mergedUntil == until {
+            _ = try await store.editVisit(id: member.id, VisitEdit(mergedUntil: .some(nil)))
+        }
+        return result
+    }
+
     /// Deletes the entry a person sees: every visit of the stay it shows (`VisitFusion`), so that
     /// another device's record of it does not take its place. - Returns: the entry's own visit.
     @discardableResult
     public func deleteShown(visit id: VisitID, userID: UserID) async throws -> StoredVisit {
         let stored = try await owned(id, userID: userID)
-        let from = stored.visit.arrival.addingTimeInterval(-2 * 86_400)
-        let to = (stored.shownDeparture ?? Date.distantFuture).addingTimeInterval(2 * 86_400)
-        let nearby = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
-        let group = VisitFusion.groups(StoredVisit.shown(nearby)).first { $0.contains { $0.id == id } } ?? [stored]
-        for member in group where member.id != id && !member.hidden {
+        for member in try await stay(of: stored, userID: userID) where member.id != id && !member.hidden {
             _ = try await store.editVisit(id: member.id, VisitEdit(hidden: true))
         }
         return try await delete(visit: id, userID: userID)

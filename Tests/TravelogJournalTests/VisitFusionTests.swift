@@ -62,3 +62,55 @@ struct VisitFusionTests {
         #expect(allDeleted.map(\.id.rawValue) == [1] && allDeleted[0].hidden)
     }
 }
+
+/// Merging entries of two devices (issue 26: a phone and a watch make one journal, so "merge with
+/// next" may join one device's entry with the other's), and undoing it.
+@Suite("Merging entries of several devices")
+struct CrossDeviceMergeTests {
+    static let start = VisitFusionTests.start
+    static let cafe = VisitFusionTests.place
+    static let office = cafe.destination(bearingDegrees: 0, distanceMeters: 2_000)
+
+    static func visit(_ device: Device, _ from: Double, _ to: Double, at place: Coordinate) -> JournalVisit {
+        JournalVisit(deviceID: device.id, source: .google, arrival: start.addingTimeInterval(from * 60),
+                     departure: start.addingTimeInterval(to * 60), center: place, radiusMeters: 50, locationCount: 10)
+    }
+
+    @Test("the phone's café merged with the watch's office is one entry until the office ends; delete, restore and unmerge undo exactly")
+    func mergeAcrossDevices() async throws {
+        let store = InMemoryLocationStore()
+        let user = try await store.addUser(named: "ada")
+        let phone = try await store.addDevice(named: "phone", userID: user.id)
+        let watch = try await store.addDevice(named: "watch", userID: user.id)
+        let processor = JournalProcessor(store: store, describer: nil)
+        // The phone saw the café only (then its battery died); the watch saw the café and the office.
+        try await processor.storeDescribedVisits([Self.visit(phone, 0, 40, at: Self.cafe)], device: phone, source: .google)
+        _ = try await processor.storeDescribedVisits([Self.visit(watch, 2, 38, at: Self.cafe), Self.visit(watch, 45, 420, at: Self.office),
+                                                      Self.visit(watch, 450, 480, at: Self.cafe)], device: watch, source: .google)
+        let reader = JournalReader(store: store)
+        func shown() async throws -> [(Int64, Double, Double)] {
+            try await reader.shownVisits(userID: user.id, from: nil, to: nil).map {
+                ($0.id.rawValue, $0.visit.arrival.timeIntervalSince(Self.start) / 60, ($0.shownDeparture ?? .distantFuture).timeIntervalSince(Self.start) / 60)
+            }
+        }
+        let before = try await shown()
+        try #require(before.map { [$0.1, $0.2] } == [[0, 40], [45, 420], [450, 480]], "\(before)")
+        let editor = JournalEditor(store: store)
+        let merged = try await editor.merge(visits: [VisitID(rawValue: before[0].0), VisitID(rawValue: before[1].0)], userID: user.id)
+        #expect(merged.id.rawValue == before[0].0)
+        let after = try await shown()
+        #expect(after.map { [$0.1, $0.2] } == [[0, 420], [450, 480]], "\(after)")
+        #expect(after[0].0 == before[0].0)
+
+        try await editor.deleteShown(visit: merged.id, userID: user.id)
+        #expect(try await shown().map { [$0.1, $0.2] } == [[450, 480]])
+        try await editor.restoreShown(visit: merged.id, userID: user.id)
+        #expect(try await shown().map { [$0.1, $0.2] } == [[0, 420], [450, 480]])
+        try await editor.unmergeShown(visit: merged.id, userID: user.id)
+        let undone = try await shown()
+        #expect(undone.map { $0.0 } == before.map { $0.0 } && undone.map { [$0.1, $0.2] } == before.map { [$0.1, $0.2] }, "\(undone)")
+        // Re-processing keeps every decision (nothing is detected from the files' visits).
+        _ = try await processor.process(device: watch)
+        #expect(try await shown().map { [$0.1, $0.2] } == before.map { [$0.1, $0.2] })
+    }
+}

@@ -131,13 +131,13 @@ struct VisitsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (store, user) = try await journal.open()
-            try await JournalEditor(store: store).restore(visit: VisitID(rawValue: id), userID: user.id)
+            try await JournalEditor(store: store).restoreShown(visit: VisitID(rawValue: id), userID: user.id)
             print("entry \(id) restored")
         }
     }
 
     struct Merge: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Merge entries of one device into the earliest.")
+        static let configuration = CommandConfiguration(abstract: "Merge entries (of any of your devices) into the earliest.")
         @OptionGroup var journal: JournalOptions
         @Argument(help: "The entries' ids (two or more).") var ids: [Int64]
 
@@ -155,7 +155,7 @@ struct VisitsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (store, user) = try await journal.open()
-            try await JournalEditor(store: store).unmerge(visit: VisitID(rawValue: id), userID: user.id)
+            try await JournalEditor(store: store).unmergeShown(visit: VisitID(rawValue: id), userID: user.id)
             print("entry \(id) unmerged")
         }
     }

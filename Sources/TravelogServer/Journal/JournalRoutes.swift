@@ -36,11 +36,11 @@ struct JournalRoutes {
                 var stored: StoredVisit?
                 // Restored first, so that a deleted merged entry can be restored and unmerged in one request.
                 switch body.deleted {
-                case false?: stored = try await editor.restore(visit: id, userID: userID)
+                case false?: stored = try await editor.restoreShown(visit: id, userID: userID)
                 case true?: stored = try await editor.deleteShown(visit: id, userID: userID)
                 case nil: break
                 }
-                if body.merged == false { stored = try await editor.unmerge(visit: id, userID: userID) }
+                if body.merged == false { stored = try await editor.unmergeShown(visit: id, userID: userID) }
                 if let title = body.title { stored = try await editor.rename(visit: id, userID: userID, title: title) }
                 return stored?.id ?? id
             }
