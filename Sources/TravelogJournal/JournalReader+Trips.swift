@@ -41,7 +41,9 @@ extension JournalReader {
                 let through = destination.shownDeparture ?? .distantFuture
                 let meters = ledger.meters(after: start, through: through, device: device.id.rawValue)
                 guard meters >= 1 else { continue }
-                var entry = TripEntry(trip, from: origin, to: destination, device: device.name, fixes: fixes.map(\.location))
+                // The same zone as the entries at either end show (JournalReader.entries).
+                var entry = TripEntry(trip, from: origin, to: destination, device: device.name, fixes: fixes.map(\.location),
+                                      placeTimeZone: { timeZones?.timeZone(at: $0.visit.center) })
                 entry.distanceMeters = (meters * 10).rounded(.down) / 10
                 entry.fromVisit = (entryOf[origin.id] ?? origin).id.rawValue
                 entry.toVisit = (entryOf[destination.id] ?? destination).id.rawValue

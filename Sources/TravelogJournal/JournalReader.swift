@@ -103,9 +103,11 @@ public struct TripEntry: Encodable, Hashable, Sendable {
     /// The fixes of the trip, `[longitude, latitude]`, for drawing the line.
     public var coordinates: [[Double]]
 
-    init(_ trip: Trip, from origin: StoredVisit, to destination: StoredVisit, device: String, fixes: [Location]) {
-        let zone = origin.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:))
-        let arrivalZone = destination.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
+    /// - Parameter placeTimeZone: a place's zone for a visit stored without one (as its entry has it).
+    init(_ trip: Trip, from origin: StoredVisit, to destination: StoredVisit, device: String, fixes: [Location],
+         placeTimeZone: (StoredVisit) -> TimeZone? = { _ in nil }) {
+        let zone = origin.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? placeTimeZone(origin)
+        let arrivalZone = destination.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? placeTimeZone(destination) ?? zone
         start = LocalTime.iso(trip.start, in: nil)
         end = LocalTime.iso(trip.end, in: nil)
         localStart = LocalTime.iso(trip.start, in: zone)

@@ -35,6 +35,10 @@ struct OneZonePerEntryTests {
         #expect(entries.allSatisfy { $0.localArrival.hasSuffix("+02:00") && $0.localDeparture?.hasSuffix("+02:00") != false })
         #expect(entries.map(\.localArrival) == entries.map(\.localArrival).sorted(), "local times sort as the instants do")
         #expect(entries.first?.localArrival == "2024-06-01T02:00:00+02:00")
+        // The trips between them are in the same zone as the entries at their ends.
+        let trips = try await JournalReader(store: store, timeZones: zones).trips(userID: device.userID, from: nil, to: nil)
+        #expect(!trips.isEmpty)
+        #expect(trips.allSatisfy { $0.localStart.hasSuffix("+02:00") && $0.localEnd.hasSuffix("+02:00") }, "\(trips.map(\.localStart))")
     }
 
     @Test("the command line's and the server's start describe entries stored before the gazetteer: their names and zones")
