@@ -73,6 +73,7 @@ def check_features(devtools, report, base_url, token, post_locations, iso, folde
         check_image_of_view(devtools, report, base_url, size, menu_day.date().isoformat())
     check_follow(devtools, report, base_url, token, post_locations, iso)
     check_rejected(devtools, report, base_url, token, folder)
+    check_keyboard(devtools, report, base_url, menu_day.date().isoformat())
     check_axe(devtools, report, base_url, axe_source, menu_day.date().isoformat(), folder)
 
 
@@ -309,6 +310,37 @@ def check_rejected(devtools, report, base_url, token, folder):
         report(bool(listed) and "yesterday" in listed and "overland" in listed,
                f"{size}: the items the server refused are listed with their reasons ({listed!r})")
         devtools.evaluate("document.getElementById('section-import').open = false")
+
+
+def check_keyboard(devtools, report, base_url, day):
+    """Tab alone reaches the dates, the device filter, a section's summary, the year picker, the
+    years overview and an entry's menu, each with a visible focus outline."""
+    set_size(devtools, 1400, 900, False)
+    open_view(devtools, base_url, f"#from={day}")
+    devtools.evaluate("document.activeElement && document.activeElement.blur()")
+    seen, unmarked = [], []
+    for _ in range(120):
+        for kind in ("rawKeyDown", "keyUp"):
+            devtools.call("Input.dispatchKeyEvent", {"type": kind, "key": "Tab", "code": "Tab",
+                                                     "windowsVirtualKeyCode": 9, "nativeVirtualKeyCode": 9})
+        focused = devtools.evaluate("(() => { const e = document.activeElement; if (!e || e === document.body) return null;"
+                                    " const style = getComputedStyle(e);"
+                                    " return [e.id || e.className || e.tagName, e.tagName, e.dataset.device || '',"
+                                    " style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0]; })()")
+        if focused:
+            seen.append(focused)
+            if not focused[3]:
+                unmarked.append(focused[0])
+    names = [entry[0] for entry in seen]
+    wanted = {"from": "the day field", "next": "›", "calendar-year": "the year picker", "menu-button": "an entry's menu"}
+    missing = [label for key, label in wanted.items() if key not in names]
+    devices = any(entry[2] for entry in seen)
+    summary = any(entry[1] == "SUMMARY" for entry in seen)
+    years = any(entry[0] == "years-label" for entry in seen)
+    report(not missing and devices and summary and years,
+           f"Tab reaches the day field, ›, the device filter, the sections, the year picker, the years overview"
+           f" and an entry's menu (missing: {missing}, devices {devices}, sections {summary}, years {years})")
+    report(not unmarked, f"every control reached by Tab shows a focus outline ({len(seen)} reached; without: {sorted(set(unmarked))[:8]})")
 
 
 AXE_RUN = ("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations"
