@@ -21,7 +21,8 @@ public final class AccountService: Sendable {
     let bcryptCost: UInt8
     let sessionLifetimeSeconds: TimeInterval
     private let verified = Mutex<[SecretDigest: (userID: UserID, until: Date)]>([:])
-    private let throttle = Mutex(LoginThrottle())
+    /// Internal so that a test may lengthen the delays (a loaded machine may take longer than a second between two requests).
+    let throttle = Mutex(LoginThrottle())
     /// bcrypt verifications run so far (tests count them: an unknown name costs one, a throttled attempt none).
     let passwordChecks = Atomic(0)
     /// This service's password checks waiting for the hashing thread or on it.
