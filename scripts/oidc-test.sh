@@ -24,7 +24,7 @@ done
 [ -x "$travelog" ] || { echo "FAIL: $travelog is missing (run swift build first)"; exit 1; }
 # Debian's interpreter, for Debian's python3-authlib and python3-requests (make deps-test).
 python=/usr/bin/python3
-"$python" -c 'import authlib.jose, requests' 2>/dev/null || scripts/ensure-debian-packages.sh python3-authlib python3-requests
+"$python" -c 'import authlib.jose, requests' 2>/dev/null || "$root/scripts/ensure-debian-packages.sh" python3-authlib python3-requests
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-oidc.XXXXXX")"
 provider_pid="" browser_pid="" pids=()
@@ -77,7 +77,7 @@ fi
 
 # The same login in headless Chromium, through the page's "Log in with …" link and the provider's form.
 chromium="${CHROMIUM:-/usr/bin/chromium}"
-[ -x "$chromium" ] || scripts/ensure-debian-packages.sh chromium
+[ -x "$chromium" ] || "$root/scripts/ensure-debian-packages.sh" chromium
 sandbox=()
 [ "$(id -u)" -eq 0 ] && sandbox=(--no-sandbox)
 "$chromium" --headless=new "${sandbox[@]}" --remote-debugging-port=0 --user-data-dir="$work/chromium" \
