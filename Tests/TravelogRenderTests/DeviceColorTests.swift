@@ -9,30 +9,26 @@ struct DeviceColorTests {
         Device(id: DeviceID(rawValue: id), userID: UserID(rawValue: 1), name: name, createdAt: Date(timeIntervalSince1970: 0))
     }
 
-    @Test("a device's palette entry is FNV-1a of its name's UTF-16 units, as journal-map.js computes it")
-    func hashOfName() {
-        // Computed apart in Python: FNV-1a 32 of "phone" is 0x773611AF, of "imports" 0xAD01B6E5,
-        // of "Ada's Pixel" 0x71CBBD25; the palette has 8 entries.
-        #expect(RenderColor.devicePalette.count == 8)
-        #expect(RenderColor.devicePaletteIndex(name: "phone") == 0x7736_11AF % 8)
-        #expect(RenderColor.devicePaletteIndex(name: "imports") == 0xAD01_B6E5 % 8)
-        #expect(RenderColor.devicePaletteIndex(name: "Ada's Pixel") == 0x71CB_BD25 % 8)
-        #expect(RenderColor.devicePaletteIndex(name: "") == 0x811C_9DC5 % 8)
-    }
-
-    @Test("a device keeps its colour whatever the order its user's devices are listed in")
-    func orderDoesNotMatter() {
-        let devices = [device(1, "phone"), device(2, "watch"), device(3, "imports"), device(4, "car"), device(5, "tablet")]
+    @Test("a device's colour is its place among the user's devices sorted by name, as the page's colors.js gives it")
+    func placeAmongDevices() {
+        #expect(RenderColor.devicePalette.count == 12)
+        #expect(RenderColor.devicePalette[0] == RenderColor(rgb: 0x0072B2) && RenderColor.devicePalette[11] == RenderColor(rgb: 0x44AA99))
+        let devices = [device(1, "phone"), device(2, "watch"), device(3, "imports"), device(4, "car"), device(5, "Tablet")]
         let forward = HistoryIndexLoader.colorIndices(devices)
         let backward = HistoryIndexLoader.colorIndices(devices.reversed())
-        for device in devices {
-            let palette = RenderColor.devicePalette.count
-            #expect(forward[device.id]! % palette == RenderColor.devicePaletteIndex(name: device.name))
-            #expect(backward[device.id]! % palette == forward[device.id]! % palette)
-        }
+        // JavaScript's sort: by UTF-16 code units, capitals first.
+        #expect(forward == backward)
+        #expect(["Tablet", "car", "imports", "phone", "watch"].map { name in forward[devices.first { $0.name == name }!.id] } == [0, 1, 2, 3, 4])
     }
 
-    @Test("devices whose names choose the same colour still get indices of their own")
+    @Test("twelve devices get twelve different colours")
+    func twelveColours() {
+        let devices = (1...12).map { device(Int64($0), "device \($0)") }
+        let indices = HistoryIndexLoader.colorIndices(devices)
+        #expect(Set(indices.values.map(RenderColor.device)).count == 12)
+    }
+
+    @Test("every device gets an index of its own, past twelve too")
     func uniqueIndices() {
         let devices = (1...20).map { device(Int64($0), "device \($0)") }
         let indices = HistoryIndexLoader.colorIndices(devices)

@@ -27,26 +27,16 @@ public struct RenderColor: Hashable, Sendable {
     public static let white = RenderColor(rgb: 0xFFFFFF)
     public static let black = RenderColor(rgb: 0x000000)
 
-    /// The colours devices are drawn in, in the order of their index (the page uses the same list).
+    /// The colours devices are drawn in, in the order of their index: the page's twelve (colors.js),
+    /// Okabe & Ito's eight without black, then Paul Tol's muted and dark ones that differ most from
+    /// them, told apart with the common colour-vision deficiencies as far as twelve can be.
     public static let devicePalette: [RenderColor] = [
-        0x1F6FEB, 0xD1242F, 0x1A7F37, 0x8250DF, 0xBF8700, 0x0A7E8C, 0xCF222E, 0x57606A,
+        0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x332288,
+        0x882255, 0x117733, 0x999933, 0xAA4499, 0x44AA99,
     ].map { RenderColor(rgb: $0) }
 
     /// The colour of the device with this index (the palette repeats).
     public static func device(_ index: Int) -> RenderColor {
         devicePalette[index % devicePalette.count]
-    }
-
-    /// The palette entry of a device's colour, from its name alone, so a device keeps its colour
-    /// whatever the order its user's devices are listed in: FNV-1a (32 bits) of the name's UTF-16
-    /// code units, modulo the palette's size. The page computes the same (journal-map.js).
-    /// - Complexity: O(length of the name).
-    public static func devicePaletteIndex(name: String) -> Int {
-        var hash: UInt32 = 0x811C_9DC5
-        for unit in name.utf16 {
-            hash ^= UInt32(unit)
-            hash = hash &* 0x0100_0193
-        }
-        return Int(hash % UInt32(devicePalette.count))
     }
 }

@@ -13,7 +13,7 @@ public enum HistoryIndexLoader {
     public struct Loaded: Sendable {
         public var index: HistoryTileIndex
         /// Device → index in ``HistoryTileIndex``, unique per device, whose colour
-        /// (``RenderColor/device(_:)``) is the one its name chooses (``colorIndices(_:)``).
+        /// (``RenderColor/device(_:)``) is the page's for that device (``colorIndices(_:)``).
         public var deviceIndices: [DeviceID: Int]
         /// The last fix added per device.
         public var lastLocations: [DeviceID: Location]
@@ -39,19 +39,17 @@ public enum HistoryIndexLoader {
         return state.withLock { $0 }
     }
 
-    /// A unique index per device whose palette entry is the one the device's name chooses
-    /// (``RenderColor/devicePaletteIndex(name:)``): the first device of a palette entry gets the
-    /// entry's index, the next the index one palette further, and so on.
+    /// A unique index per device: its place among the user's devices sorted by name (as
+    /// JavaScript sorts, by UTF-16 code units), so up to twelve devices never share a colour and
+    /// the tiles draw each device in the colour the page gives it (colors.js). A new device may
+    /// move others' colours: it makes the index stale anyway, and a saved one is rebuilt when a
+    /// device's index changed (``resume(_:store:userID:)``).
     static func colorIndices(_ devices: [Device]) -> [DeviceID: Int] {
-        var taken = Set<Int>()
-        var indices: [DeviceID: Int] = [:]
-        for device in devices {
-            var index = RenderColor.devicePaletteIndex(name: device.name)
-            while taken.contains(index) { index += RenderColor.devicePalette.count }
-            taken.insert(index)
-            indices[device.id] = index
+        let sorted = devices.sorted { first, second in
+            if first.name.utf16.elementsEqual(second.name.utf16) { return first.id.rawValue < second.id.rawValue }
+            return first.name.utf16.lexicographicallyPrecedes(second.name.utf16)
         }
-        return indices
+        return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.id, $0) })
     }
 
     /// The journal's visits of the range as pins, titled with the person's title, else the

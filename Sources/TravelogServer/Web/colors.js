@@ -4,15 +4,12 @@
 /** Twelve qualitative colours told apart with the common colour-vision deficiencies as far as
  * twelve can be: Okabe & Ito's eight (2008) without black, then Paul Tol's "muted" and "dark" ones
  * that differ most from them. A device's colour is its place among the user's devices (sorted by
- * name), so up to twelve devices never share one. */
+ * name), so up to twelve devices never share one; the server's tiles and images draw the same
+ * (RenderColor.devicePalette, HistoryIndexLoader.colorIndices). */
 export const DEVICE_PALETTE = [
   '#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#332288',
   '#882255', '#117733', '#999933', '#AA4499', '#44AA99',
 ];
-
-/** The server's tiles colour a device by a hash of its name (RenderColor.devicePalette); a range
- * drawn by tiles shows these, and its legend says so. */
-const SERVER_PALETTE = ['#1f6feb', '#d1242f', '#1a7f37', '#8250df', '#bf8700', '#0a7e8c', '#cf222e', '#57606a'];
 
 /** Colours of trips by transport mode: the map's dashed lines, the legend and the timeline. */
 export const MODE_COLORS = {
@@ -28,19 +25,4 @@ export function modeColor(mode) {
 export function deviceColor(device, devices) {
   const sorted = [...new Set([...devices, device])].sort();
   return DEVICE_PALETTE[sorted.indexOf(device) % DEVICE_PALETTE.length];
-}
-
-/** FNV-1a (32 bits) of a text: the same name always gives the same number. */
-function hash(text) {
-  let value = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    value ^= text.charCodeAt(index);
-    value = Math.imul(value, 0x01000193) >>> 0;
-  }
-  return value;
-}
-
-/** The colour the server's tiles draw a device in. */
-export function serverDeviceColor(device) {
-  return SERVER_PALETTE[hash(String(device)) % SERVER_PALETTE.length];
 }

@@ -81,8 +81,10 @@ function visitCallout(visit) {
   return box;
 }
 
+/** The entry after this one in the person's journal, of whichever device (the server merges
+ * entries of several devices into one). */
 function nextVisit(visit) {
-  return journal.visits.find((other) => other.device === visit.device && other.arrival > visit.arrival) || null;
+  return journal.visits.find((other) => other.id !== visit.id && other.arrival > visit.arrival) || null;
 }
 
 /** One button per entry opening a small menu of its actions (keyboard: Enter/Space opens, arrows move, Escape closes). */
@@ -229,7 +231,7 @@ function deleteVisit(visit) {
 
 function mergeVisit(visit) {
   const next = nextVisit(visit);
-  if (!next) { showStatus('There is no later entry of this device to merge with.', true); return; }
+  if (!next) { showStatus('There is no later entry to merge with.', true); return; }
   if (!window.confirm(`Merge ${visitLabel(visit)} with ${visitLabel(next)}?`)) return;
   editJournal(() => api('/api/v1/visits/merge', jsonRequest('POST', { ids: [visit.id, next.id] })), 'Entries merged.',
     (merged) => patchVisit(merged && merged.id !== undefined ? merged.id : visit.id, { merged: false }));

@@ -4,7 +4,7 @@
 // appended to the drawn lines. `#map[data-point-count]` is the number of path points drawn, for tests.
 import './journal-map.js';
 import { api, rangeQuery } from './api.js';
-import { deviceColor, serverDeviceColor } from './colors.js';
+import { deviceColor } from './colors.js';
 import { $, showStatus, textContent } from './dom.js';
 import { formatTime } from './format.js';
 import { state, update } from './state.js';
@@ -74,12 +74,12 @@ export function knowDevice(device) {
   if (!state.devices.includes(device)) update({ devices: [...state.devices, device].sort() });
 }
 
-/** A device's drawn lines; `tiled` when the server's tiles draw it (in the server's colour). */
+/** A device's drawn lines; `tiled` when the server's tiles draw it (in the same colour, RenderColor.devicePalette). */
 function track(device, tiled = false) {
   let found = drawn.tracks.get(device);
   if (!found) {
     knowDevice(device);
-    found = { color: tiled ? serverDeviceColor(device) : deviceColor(device, state.devices), lines: [], lastTime: null };
+    found = { color: deviceColor(device, state.devices), lines: [], lastTime: null };
     drawn.tracks.set(device, found);
     TravelogJournalMap.setDevices([...drawn.tracks].map(([name, entry]) => [name, entry.color]));
   }
