@@ -16,9 +16,10 @@ extension JournalReader {
                      utcOffset: @escaping @Sendable (Location) -> Int) async throws -> [TripEntry] {
         let all = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
         let own = StoredVisit.shown(all)
+        let shownIDs = Set(own.map(\.id))
         var entryOf: [VisitID: StoredVisit] = [:]
-        for group in VisitFusion.groups(own) {
-            let entry = VisitFusion.entry(group)
+        for group in VisitFusion.groups(all) {
+            let entry = VisitFusion.entry(group, shown: shownIDs)
             for member in group { entryOf[member.id] = entry }
         }
         let visits = own.filter { !(entryOf[$0.id] ?? $0).hidden }
@@ -28,7 +29,9 @@ extension JournalReader {
         for device in try await store.devices(userID: userID) {
             let mine = visits.filter { $0.visit.deviceID == device.id }
             for (origin, destination) in zip(mine, mine.dropFirst()) {
-                guard let start = origin.shownDeparture, destination.visit.arrival > start,
+                // Two visits of one entry (a merge another device's record joined) have no trip between them.
+                guard (entryOf[origin.id] ?? origin).id != (entryOf[destination.id] ?? destination).id,
+                      let start = origin.shownDeparture, destination.visit.arrival > start,
                       let from = try? Visit(arrival: origin.visit.arrival, departure: start, center: origin.visit.center,
                                             radiusMeters: origin.visit.radiusMeters, locationCount: origin.visit.locationCount),
                       let to = try? Visit(arrival: destination.visit.arrival, departure: destination.visit.departure,

@@ -22,7 +22,7 @@ public struct JournalReader: Sendable {
     /// entries it joined do not come back.
     func shownVisits(userID: UserID, from: Date?, to: Date?, includeHidden: Bool = false) async throws -> [StoredVisit] {
         let all = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
-        let shown = VisitFusion.fused(StoredVisit.shown(all))
+        let shown = VisitFusion.fused(all)
         return includeHidden ? shown : shown.filter { !$0.hidden }
     }
 

@@ -18,27 +18,46 @@ enum VisitFusion {
     /// The least distance within which two devices' overlapping visits are one stay, metres.
     static let minimumMatchMeters: Double = 150
 
-    /// The stays: the visits grouped, each group in time order. - Parameter visits: in time order.
+    /// The stays: every visit grouped, each group in time order. A visit an earlier visit of its
+    /// device was merged over (covered, ``StoredVisit/shown(_:)``) is in its coverer's group, and
+    /// another device's visit of the same stay joins that group through it: a record of a merged
+    /// stay that arrives later (a watch that syncs late) is part of the merged entry, not an entry
+    /// beside it. A group holding a merge may hold several visits of a device; one without may not.
+    /// - Parameter visits: all the visits, covered ones too, in time order.
     static func groups(_ visits: [StoredVisit]) -> [[StoredVisit]] {
         var groups: [[StoredVisit]] = []
+        var groupOf: [VisitID: Int] = [:]
         /// The groups that may still overlap a later visit: index and latest end.
         var open: [(index: Int, end: Date)] = []
+        /// Per device, the visit merged over the later ones and until when (as `StoredVisit.shown`).
+        var coverer: [DeviceID: (id: VisitID, until: Date)] = [:]
+        func add(_ stored: StoredVisit, to index: Int) {
+            groups[index].append(stored)
+            groupOf[stored.id] = index
+        }
         for stored in visits {
+            let device = stored.visit.deviceID
+            if let cover = coverer[device], stored.visit.arrival <= cover.until, let index = groupOf[cover.id] {
+                add(stored, to: index)
+                continue
+            }
+            if let until = stored.mergedUntil { coverer[device] = (stored.id, until) }
             open.removeAll { $0.end <= stored.visit.arrival }
             let match = open.first { candidate in
                 let group = groups[candidate.index]
                 // A person's merge joins whatever it covers, even a second visit of a device
                 // (one recorded the café and the office, the other only the café).
                 if stored.mergedUntil != nil, group.contains(where: { mergedTogether($0, stored) }) { return true }
-                return !group.contains { $0.visit.deviceID == stored.visit.deviceID }
-                    && group.contains { sameStay($0, stored) }
+                let merged = group.contains { $0.mergedUntil != nil }
+                return (merged || !group.contains { $0.visit.deviceID == device }) && group.contains { sameStay($0, stored) }
             }
             let end = stored.shownDeparture ?? .distantFuture
             if let match, let position = open.firstIndex(where: { $0.index == match.index }) {
-                groups[match.index].append(stored)
+                add(stored, to: match.index)
                 open[position].end = max(open[position].end, end)
             } else {
-                groups.append([stored])
+                groups.append([])
+                add(stored, to: groups.count - 1)
                 open.append((groups.count - 1, end))
             }
         }
@@ -46,16 +65,26 @@ enum VisitFusion {
     }
 
     /// The entries as a person sees them: one per stay, with the kept member's id and the union
-    /// of the members' times; deleted (`hidden`) only when every member is.
+    /// of the members' times; deleted (`hidden`) when the person deleted the stay (any member is).
+    /// - Parameter visits: all the visits, covered ones too, in time order.
     static func fused(_ visits: [StoredVisit]) -> [StoredVisit] {
-        groups(visits).map(entry).sorted { ($0.visit.arrival, $0.id.rawValue) < ($1.visit.arrival, $1.id.rawValue) }
+        let shown = Set(StoredVisit.shown(visits).map(\.id))
+        return groups(visits).map { entry($0, shown: shown) }
+            .sorted { ($0.visit.arrival, $0.id.rawValue) < ($1.visit.arrival, $1.id.rawValue) }
     }
 
-    /// The entry a group shows.
-    static func entry(_ group: [StoredVisit]) -> StoredVisit {
-        guard group.count > 1 else { return group[0] }
-        let shown = group.filter { !$0.hidden }
-        var kept = kept(shown.isEmpty ? group : shown)
+    /// The entry a group shows: the id of its best member not covered by a merge, the union of
+    /// all its members' times. It is deleted when any member not covered is: deleting an entry
+    /// hides every member (``JournalEditor/deleteShown(visit:userID:)``), so a hidden member means
+    /// the person deleted the stay, and another device's record of it arriving later does not
+    /// bring it back; restoring unhides them all.
+    /// - Parameter shown: the ids of the visits no merge covers.
+    static func entry(_ group: [StoredVisit], shown: Set<VisitID>) -> StoredVisit {
+        let visible = group.filter { shown.contains($0.id) }
+        guard group.count > 1, !visible.isEmpty else { return group[0] }
+        let alive = visible.filter { !$0.hidden }
+        var kept = kept(alive.isEmpty ? visible : alive)
+        kept.hidden = visible.contains { $0.hidden }
         kept.visit.arrival = group.map(\.visit.arrival).min() ?? kept.visit.arrival
         let ends = group.map(\.shownDeparture)
         kept.visit.departure = ends.contains(nil) ? nil : ends.compactMap { $0 }.max()
@@ -95,12 +124,15 @@ enum VisitFusion {
 }
 
 extension JournalEditor {
-    /// The stay a visit is part of (``VisitFusion``), deleted members included.
+    /// The stay a visit is part of (``VisitFusion``), deleted members included and those a merge
+    /// covers left out (they follow the visit merged over them).
     func stay(of stored: StoredVisit, userID: UserID) async throws -> [StoredVisit] {
         let from = stored.visit.arrival.addingTimeInterval(-2 * 86_400)
         let to = (stored.shownDeparture ?? Date.distantFuture).addingTimeInterval(2 * 86_400)
         let nearby = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
-        return VisitFusion.groups(StoredVisit.shown(nearby)).first { $0.contains { $0.id == stored.id } } ?? [stored]
+        let shown = Set(StoredVisit.shown(nearby).map(\.id))
+        let group = VisitFusion.groups(nearby).first { $0.contains { $0.id == stored.id } } ?? [stored]
+        return group.filter { shown.contains($0.id) || $0.id == stored.id }
     }
 
     /// Restores the entry a person sees: every deleted visit of its stay, as ``deleteShown(visit:userID:)``

@@ -4,7 +4,8 @@ back and forward, the year and month picker reaching 2008, the years overview, d
 timeline), the device filter, twelve distinct device colours, one mode colour in legend and
 timeline, Follow live position, the journal entry's menu with a confirmation and an Undo, the chart's
 axes and zero bars, a region placed by clicking a journal pin (and its name not reused), and
-axe-core finding no serious or critical violation on any view."""
+axe-core finding no serious or critical violation on any view; and the journal's defects as a person
+met them (journal_truth_check.py)."""
 
 import datetime
 import json
@@ -12,6 +13,7 @@ import math
 import time
 import urllib.request
 
+from journal_truth_check import check_journal_truths
 from layout_check import SIZES, open_view, screenshot, set_size
 from regions_check import click
 
@@ -71,6 +73,7 @@ def check_features(devtools, report, base_url, token, post_locations, iso, folde
         check_devices(devtools, report, base_url, size, folder, menu_day.date().isoformat())
         check_region_on_pin(devtools, report, base_url, size, menu_day.date().isoformat())
         check_image_of_view(devtools, report, base_url, size, menu_day.date().isoformat())
+        check_journal_truths(devtools, report, base_url, token, post_locations, iso, size)
     check_follow(devtools, report, base_url, token, post_locations, iso)
     check_rejected(devtools, report, base_url, token, folder)
     check_keyboard(devtools, report, base_url, menu_day.date().isoformat())

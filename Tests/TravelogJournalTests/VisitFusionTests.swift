@@ -52,14 +52,16 @@ struct VisitFusionTests {
         #expect(groups.map { $0.map(\.id.rawValue) } == [[1, 2, 3], [4]])
     }
 
-    @Test("deleted only when every member is: a member deleted before is not what the entry shows")
+    @Test("a stay a person deleted stays deleted: one hidden member hides the entry, whichever device recorded the others")
     func hidden() {
         let oneDeleted = VisitFusion.fused([Self.visit(1, device: 1, from: 0, to: 60, hidden: true),
                                             Self.visit(2, device: 2, from: 0, to: 30)])
-        #expect(oneDeleted.map(\.id.rawValue) == [2] && !oneDeleted[0].hidden)
+        #expect(oneDeleted.map(\.id.rawValue) == [2] && oneDeleted[0].hidden)
         let allDeleted = VisitFusion.fused([Self.visit(1, device: 1, from: 0, to: 60, hidden: true),
                                             Self.visit(2, device: 2, from: 0, to: 30, hidden: true)])
         #expect(allDeleted.map(\.id.rawValue) == [1] && allDeleted[0].hidden)
+        let noneDeleted = VisitFusion.fused([Self.visit(1, device: 1, from: 0, to: 60), Self.visit(2, device: 2, from: 0, to: 30)])
+        #expect(noneDeleted.map(\.id.rawValue) == [1] && !noneDeleted[0].hidden)
     }
 }
 
@@ -112,5 +114,27 @@ struct CrossDeviceMergeTests {
         // Re-processing keeps every decision (nothing is detected from the files' visits).
         _ = try await processor.process(device: watch)
         #expect(try await shown().map { [$0.1, $0.2] } == before.map { [$0.1, $0.2] })
+    }
+}
+
+extension CrossDeviceMergeTests {
+    @Test("a stay merged and deleted stays deleted when another device's record of it arrives later (a watch that syncs late)")
+    func lateDeviceAfterMergeAndDelete() async throws {
+        let store = InMemoryLocationStore()
+        let user = try await store.addUser(named: "ada")
+        let phone = try await store.addDevice(named: "phone", userID: user.id)
+        let watch = try await store.addDevice(named: "watch", userID: user.id)
+        let processor = JournalProcessor(store: store, describer: nil)
+        let day = [(0.0, 40.0, Self.cafe), (45, 420, Self.office), (450, 480, Self.cafe)]
+        _ = try await processor.storeDescribedVisits(day.map { Self.visit(phone, $0.0, $0.1, at: $0.2) }, device: phone, source: .google)
+        let reader = JournalReader(store: store)
+        let before = try await reader.shownVisits(userID: user.id, from: nil, to: nil)
+        let editor = JournalEditor(store: store)
+        let merged = try await editor.merge(visits: [before[0].id, before[1].id], userID: user.id)
+        try await editor.deleteShown(visit: merged.id, userID: user.id)
+        #expect(try await reader.shownVisits(userID: user.id, from: nil, to: nil).count == 1)
+        _ = try await processor.storeDescribedVisits(day.map { Self.visit(watch, $0.0 + 1, $0.1 - 1, at: $0.2) }, device: watch, source: .google)
+        let after = try await reader.shownVisits(userID: user.id, from: nil, to: nil)
+        #expect(after.count == 1, "\(after.map { ($0.visit.deviceID, $0.visit.arrival.timeIntervalSince(Self.start) / 60) })")
     }
 }
