@@ -29,7 +29,9 @@ python=/usr/bin/python3
 work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-oidc.XXXXXX")"
 provider_pid="" browser_pid="" pids=()
 cleanup() {
-  for pid in $browser_pid "${pids[@]}" $provider_pid; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  # `|| true`: the provider (Python) ends by the signal, so its wait is 143, which set -e in this
+  # trap made the script's status after every check had passed.
+  for pid in $browser_pid "${pids[@]}" $provider_pid; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
   rm -rf "$work"
 }
 trap cleanup EXIT
