@@ -104,20 +104,7 @@ if [ "$mode" = bench ] && [ -z "$postgres" ]; then
 fi
 
 # Headless chromium on a free DevTools port (it writes the port to DevToolsActivePort).
-sandbox=()
-[ "$(id -u)" -eq 0 ] && sandbox=(--no-sandbox)
-"$chromium" --headless=new "${sandbox[@]}" --remote-debugging-port=0 --user-data-dir="$work/chromium" \
-  --no-first-run --no-default-browser-check --disable-gpu --disable-extensions --disable-background-networking \
-  --disable-component-update --disable-sync --metrics-recording-only --mute-audio --window-size=390,844 \
-  about:blank >"$work/chromium.log" 2>&1 &
-browser_pid=$!
-devtools_port=""
-for _ in $(seq 1 300); do
-  [ -s "$work/chromium/DevToolsActivePort" ] && devtools_port="$(head -1 "$work/chromium/DevToolsActivePort")" && break
-  kill -0 "$browser_pid" 2>/dev/null || { echo "FAIL: chromium stopped:"; tail -20 "$work/chromium.log"; exit 1; }
-  sleep 0.1
-done
-[ -n "$devtools_port" ] || { echo "FAIL: chromium's DevTools port did not open"; tail -20 "$work/chromium.log"; exit 1; }
+start_test_chromium "$work" --window-size=390,844
 
 common=(--url "$url" --devtools-port "$devtools_port" --user "$user" --password "$password" --tile-origin "$tile_origin")
 if [ "$mode" = bench ]; then

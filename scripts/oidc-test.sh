@@ -80,19 +80,7 @@ fi
 # The same login in headless Chromium, through the page's "Log in with …" link and the provider's form.
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 [ -x "$chromium" ] || "$root/scripts/ensure-debian-packages.sh" chromium
-sandbox=()
-[ "$(id -u)" -eq 0 ] && sandbox=(--no-sandbox)
-"$chromium" --headless=new "${sandbox[@]}" --remote-debugging-port=0 --user-data-dir="$work/chromium" \
-  --no-first-run --no-default-browser-check --disable-gpu --disable-extensions --disable-background-networking \
-  --disable-component-update --disable-sync --metrics-recording-only --mute-audio about:blank >"$work/chromium.log" 2>&1 &
-browser_pid=$!
-devtools_port=""
-for _ in $(seq 1 300); do
-  [ -s "$work/chromium/DevToolsActivePort" ] && devtools_port="$(head -1 "$work/chromium/DevToolsActivePort")" && break
-  kill -0 "$browser_pid" 2>/dev/null || { echo "FAIL: chromium stopped:"; tail -20 "$work/chromium.log"; exit 1; }
-  sleep 0.1
-done
-[ -n "$devtools_port" ] || { echo "FAIL: chromium's DevTools port did not open"; exit 1; }
+start_test_chromium "$work"
 if ! "$python" "$root/Tests/OIDC/chromium_login.py" --url "$match_url" --provider "$issuer" --devtools-port "$devtools_port" --user alice; then
   echo "--- server log (tail)"; tail -20 "$work/match.log"; echo "--- provider log (tail)"; tail -20 "$work/provider.log"
   exit 1
