@@ -1,9 +1,9 @@
 # Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
-RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core
-TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core bluez systemd python3-seccomp python3-authlib python3-requests
-BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core python3-mapnik
+RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev
+TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev zbar-tools bluez systemd python3-seccomp python3-authlib python3-requests
+BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
 PG_NAMES     := server-overland migrate server-path

@@ -92,6 +92,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // QR codes of the phone apps' setup links (libqrencode 4, Debian's libqrencode-dev).
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(
             name: "TravelogRender",
             dependencies: ["TravelogCore", "TravelogStore", "CCairo", "CPNG"],
@@ -146,6 +152,7 @@ let package = Package(
             dependencies: [
                 "TravelogStore",
                 "TravelogFormats",
+                "CQREncode",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -2,59 +2,83 @@ import Foundation
 import TravelogFormats
 import TravelogStore
 
-/// What to paste into each phone app so that it reports to this server: shown by
-/// `travelog device add` and in the README.
+/// What to paste into each phone app so that it reports to this server, and the link that sets it
+/// up in one tap or scan: shown by `travelog device add|setup|token`, the page's Devices settings
+/// (`POST /api/v1/devices`, `…/{id}/token`) and in the README.
+///
+/// Tokens are stored as digests, so only the answer that makes a token can carry it: without one
+/// (`token: nil`), every setting and link is given without the secret, for the person to type it.
 public struct AppSetup: Sendable, Equatable {
     public var app: DeviceApp
     /// The app's name as people know it.
     public var title: String
     /// Settings, in the order the app shows them: (setting, value).
     public var settings: [(String, String)]
+    /// What to open on the phone (or scan) to configure the app: OwnTracks' and Overland's setup
+    /// links, the URL to paste for the others; `nil` for scripts.
+    public var link: String?
 
     public static func == (lhs: AppSetup, rhs: AppSetup) -> Bool {
-        lhs.app == rhs.app && lhs.title == rhs.title
+        lhs.app == rhs.app && lhs.title == rhs.title && lhs.link == rhs.link
             && lhs.settings.map(\.0) == rhs.settings.map(\.0) && lhs.settings.map(\.1) == rhs.settings.map(\.1)
     }
+
+    public init(app: DeviceApp, title: String, settings: [(String, String)], link: String? = nil) {
+        self.app = app
+        self.title = title
+        self.settings = settings
+        self.link = link
+    }
+
+    /// Shown in place of a token that is not known any more.
+    public static let tokenPlaceholder = "(the device's token: shown once when made; rotate it for a new one)"
 
     /// The GPSLogger custom-URL query the `/api/v1/gpslogger` endpoint reads.
     public static var gpsloggerQuery: String { GPSLoggerRequestDecoder.queryTemplate }
 
     /// The settings for every supported app (or only `app`), for a device and its token.
     /// - Parameter baseURL: how phones reach the server, such as `https://travelog.example.org`.
-    public static func instructions(baseURL: String, user: String, device: String, token: String,
+    ///   - token: the device's token, `nil` when it is not known (settings without the secret).
+    public static func instructions(baseURL: String, user: String, device: String, token: String?,
                                     app: DeviceApp? = nil) -> [AppSetup] {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let secret = token ?? tokenPlaceholder
+        let inURL = token.map(SetupLink.percentEncoded) ?? "TOKEN"
+        let unknown: [(String, String)] = token == nil ? [("TOKEN", tokenPlaceholder)] : []
+        let gpsloggerURL = "\(base)/api/v1/gpslogger?token=\(inURL)&\(gpsloggerQuery)"
+        let osmandURL = "\(base)/api/v1/osmand?id=\(inURL)&speed_unit=mps&lat={0}&lon={1}&timestamp={2}&hdop={3}&altitude={4}&speed={5}&bearing={6}"
         let all = [
             AppSetup(app: .owntracks, title: "OwnTracks (Android, iOS)", settings: [
                 ("Mode", "HTTP"),
                 ("URL / Host", "\(base)/api/v1/owntracks"),
                 ("Authentication", "on"),
                 ("User ID / Username", user),
-                ("Password", token),
+                ("Password", secret),
                 ("Device ID", device),
-            ]),
+                ("Tracker ID", SetupLink.trackerID(device)),
+            ], link: SetupLink.owntracks(url: "\(base)/api/v1/owntracks", user: user, device: device, token: token)),
             AppSetup(app: .overland, title: "Overland (iOS)", settings: [
                 ("Receiver Endpoint", "\(base)/api/v1/overland"),
-                ("Access Token", token),
-                ("(or, as one URL)", "\(base)/api/v1/overland?token=\(token)"),
-            ]),
+                ("Access Token", secret),
+                ("Device ID", device),
+            ], link: SetupLink.overland(url: "\(base)/api/v1/overland", device: device, token: token)),
             AppSetup(app: .traccar, title: "Traccar Client (Android, iOS)", settings: [
                 ("Server URL", "\(base)/api/v1/osmand"),
-                ("Device identifier", token),
+                ("Device identifier", secret),
                 ("(speed)", "read in knots, as Traccar Client sends it"),
-            ]),
+            ], link: "\(base)/api/v1/osmand"),
             AppSetup(app: .osmand, title: "OsmAnd (trip recording → online tracking)", settings: [
-                ("Web address", "\(base)/api/v1/osmand?id=\(token)&speed_unit=mps&lat={0}&lon={1}&timestamp={2}&hdop={3}&altitude={4}&speed={5}&bearing={6}"),
+                ("Web address", osmandURL),
                 ("(speed)", "read in metres per second, as OsmAnd sends it"),
-            ]),
+            ] + unknown, link: osmandURL),
             AppSetup(app: .gpslogger, title: "GPSLogger (Android, Log to custom URL)", settings: [
-                ("URL", "\(base)/api/v1/gpslogger?token=\(token)&\(gpsloggerQuery)"),
+                ("URL", gpsloggerURL),
                 ("HTTP Method", "GET (or POST with the same fields as the body)"),
-            ]),
+            ] + unknown, link: gpsloggerURL),
             AppSetup(app: .other, title: "Scripts (HTTP API)", settings: [
-                ("Header", "Authorization: Bearer \(token)"),
+                ("Header", "Authorization: Bearer \(token ?? "TOKEN")"),
                 ("Post locations", "\(base)/api/v1/locations"),
-            ]),
+            ] + unknown),
         ]
         guard let app else { return all }
         return all.filter { $0.app == app }
