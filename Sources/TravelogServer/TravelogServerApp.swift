@@ -41,6 +41,8 @@ public struct TravelogServerApp: Sendable {
     let liveRelay: LiveFeedRelay?
     /// Single sign-on's provider, discovered at start (`travelog serve --oidc-issuer`), or `nil`.
     public var oidc: OIDCProvider? = nil
+    /// The one-time link that creates the first account, while the database has none (`travelog serve` makes it).
+    public var firstRun: FirstRunSetup? = nil
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
@@ -90,7 +92,9 @@ public struct TravelogServerApp: Sendable {
         base.add(middleware: AuthenticationMiddleware(accounts: accounts))
         base.add(middleware: CrossSiteRequestMiddleware())
         base.add(middleware: TokenScopeMiddleware())
-        SessionRoutes(accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
+        let sessions = SessionRoutes(accounts: accounts, configuration: configuration, tiles: tiles)
+        sessions.add(to: router)
+        SetupRoutes(setup: firstRun, store: store, sessions: sessions).add(to: router)
         OIDCRoutes(provider: oidc, accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
                      regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)

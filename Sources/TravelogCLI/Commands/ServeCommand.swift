@@ -131,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
         var anyLogin = false
         for user in users where try await store.passwordHash(userID: user.id) != nil { anyLogin = true }
         let canLogIn = anyLogin
+        if users.isEmpty { app.firstRun = FirstRunSetup() }
         let database = storeOptions.databaseDescription
         let schedule = backupEvery.flatMap(BackupInterval.seconds).flatMap { seconds in
             backupDir.map { BackupSchedule(database: storeOptions.databasePath, folder: $0, intervalSeconds: seconds, keep: backupKeep) }
@@ -145,8 +146,14 @@ struct ServeCommand: AsyncParsableCommand {
     private func runServer(_ app: TravelogServerApp, logger: Logger, database: String, canLogIn: Bool) async throws {
         try await app.run(logger: logger) { boundPort in
             let shownHost = host == "0.0.0.0" ? "localhost" : host
-            var lines = ["Travelog is serving \(database)", "  open http://\(shownHost):\(boundPort)/ in a browser"]
-            if !canLogIn {
+            let base = "http://\(shownHost):\(boundPort)"
+            var lines = ["Travelog is serving \(database)", "  open \(base)/ in a browser"]
+            if let path = app.firstRun?.path {
+                lines += ["  no account yet: this one-time link creates the first one (the administrator):",
+                          "      \(base)\(path)",
+                          "  it works once, until this server stops; it is shown only here: keep it to yourself."]
+            }
+            if !canLogIn && app.firstRun == nil {
                 lines.append("  first time? create a login:  travelog user add NAME" + (storeOptions.db.map { " --db \($0)" } ?? ""))
                 lines.append("  then a phone:                travelog device add --user NAME phone --app owntracks")
             }

@@ -8,7 +8,8 @@ import Hummingbird
 /// `X-Requested-With` header the page's scripts send, which no other site can set without the
 /// server's consent (CORS). Its body may not be one a plain HTML form or a `no-cors` fetch can
 /// send (`text/plain`, `application/x-www-form-urlencoded`), except a login's, which acts with the
-/// password it carries, not with the cookie. A login (`POST /api/v1/session`) that
+/// password it carries, not with the cookie. A login (`POST /api/v1/session`, or the first
+/// account's creation, `POST /api/v1/setup`) that
 /// a browser marks as coming from another site is refused too (login CSRF); one without any of the
 /// headers (curl, a script) is not a browser's and goes through.
 ///
@@ -33,7 +34,7 @@ struct CrossSiteRequestMiddleware: RouterMiddleware {
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.safeMethods.contains(request.method) else { return try await next(request, context) }
         let byCookie = context.identity?.method == .session
-        let isLogin = request.method == .post && context.route == Self.loginRoute
+        let isLogin = request.method == .post && (context.route == Self.loginRoute || context.route == SetupRoutes.route)
         if byCookie || isLogin {
             switch Self.provenance(of: request.headers, authority: request.head.authority) {
             case .sameOrigin: break

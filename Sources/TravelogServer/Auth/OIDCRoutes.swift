@@ -115,11 +115,7 @@ struct OIDCRoutes {
         var response = Response(status: .found)
         response.headers[.location] = "/"
         response.headers[.cacheControl] = "no-store"
-        let lifetime = Int(configuration.sessionLifetimeSeconds)
-        response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: secret, maxAge: lifetime, path: "/",
-                                  secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
-        response.setCookie(Cookie(name: SessionRoutes.signedInCookie, value: "1", maxAge: lifetime, path: "/",
-                                  secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
+        SessionRoutes.setLoginCookies(on: &response, session: secret, configuration: configuration)
         response.setCookie(Cookie(name: Self.stateCookie, value: "", maxAge: 0, path: Self.callbackPath,
                                   secure: configuration.secureCookies, httpOnly: true, sameSite: .lax))
         return response

@@ -43,16 +43,7 @@ struct SessionRoutes {
                 try await accounts.user(named: form.user, password: form.password, from: context.clientAddress)
             }
             guard let user else { throw APIError.unauthorized("wrong user name or password") }
-            let secret = try await account { () throws(AccountError) in try await accounts.startSession(userID: user.id) }
-            tiles.warm(userID: user.id)
-            var response = try Response.json(sessionInfo(user))
-            response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: secret,
-                                      maxAge: Int(configuration.sessionLifetimeSeconds), path: "/",
-                                      secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
-            response.setCookie(Cookie(name: Self.signedInCookie, value: "1",
-                                      maxAge: Int(configuration.sessionLifetimeSeconds), path: "/",
-                                      secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
-            return response
+            return try await loggedIn(user)
         }
         router.get("/api/v1/session") { _, context in
             try Response.json(sessionInfo(try context.requireIdentity().user))
@@ -93,6 +84,25 @@ struct SessionRoutes {
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// Starts a session for `user` and answers as a login does: who is logged in, and the page's
+    /// two cookies (the session's, HttpOnly, and the readable mark that a login was made).
+    func loggedIn(_ user: User, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let secret = try await account { () throws(AccountError) in try await accounts.startSession(userID: user.id) }
+        tiles.warm(userID: user.id)
+        var response = try Response.json(sessionInfo(user), status: status)
+        Self.setLoginCookies(on: &response, session: secret, configuration: configuration)
+        return response
+    }
+
+    /// The page's two cookies of a login (also set by single sign-on's callback).
+    static func setLoginCookies(on response: inout Response, session secret: String, configuration: ServerConfiguration) {
+        let lifetime = Int(configuration.sessionLifetimeSeconds)
+        response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: secret, maxAge: lifetime, path: "/",
+                                  secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
+        response.setCookie(Cookie(name: signedInCookie, value: "1", maxAge: lifetime, path: "/",
+                                  secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
     }
 
     func sessionInfo(_ user: User) -> SessionInfo {

@@ -12,6 +12,7 @@ import { bindFollow, closeLive, connectLive } from './live.js';
 import { bindList, clearList, loadList } from './locations.js';
 import { clearPath, drawn, ensureMap, loadLatest, loadTiledRange, loadVectorRange, removeCurrent } from './map.js';
 import { bindRejected, loadRejected } from './rejected.js';
+import { showSetupIfNeeded } from './setup.js';
 import { bindStats } from './stats.js';
 import { state, subscribe, update } from './state.js';
 import { bindYears, loadYears } from './years.js';
@@ -29,7 +30,8 @@ function signedIn() {
 async function start() {
   bindControls();
   if (!signedIn()) {
-    showLogin('');
+    // A server without any account shows the first-run form (with its one-time link) instead.
+    if (!(await showSetupIfNeeded(enterApp))) showLogin('');
     return;
   }
   let response;
