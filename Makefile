@@ -1,9 +1,9 @@
 # Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
-RUN_DEBS     := libsqlite3-dev libzip-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev
-TEST_DEBS    := libsqlite3-dev libzip-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev zbar-tools bluez systemd python3-seccomp python3-authlib python3-requests
-BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik
+RUN_DEBS     := libsqlite3-dev libzip-dev libmosquitto-dev libsodium-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev
+TEST_DEBS    := libsqlite3-dev libzip-dev libmosquitto-dev libsodium-dev mosquitto mosquitto-clients python3-nacl libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev zbar-tools bluez systemd python3-seccomp python3-authlib python3-requests
+BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libmosquitto-dev libsodium-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
 PG_NAMES     := server-overland migrate server-path
@@ -74,6 +74,8 @@ test: deps-test gazetteer wmm world timezones
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# Single sign-on against a real OpenID Connect provider (Authlib): logins, forged and expired tokens, wrong audience, nonce, state.
 	scripts/oidc-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# OwnTracks through a real Mosquitto (password file, ACL, TLS): real payloads, bad ones, kill -9 while phones publish, the broker restarted.
+	scripts/mqtt-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# Every parser under libFuzzer for a few seconds from its seeds, and the API against its OpenAPI document.
 	scripts/fuzz.sh --quick --seconds 3
 	scripts/schemathesis-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"

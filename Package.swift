@@ -92,6 +92,18 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // The MQTT subscriber of `travelog serve --mqtt` (Eclipse Mosquitto's client library, Debian's libmosquitto-dev).
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // OwnTracks' encrypted payloads (crypto_secretbox, Debian's libsodium-dev).
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         // QR codes of the phone apps' setup links (libqrencode 4, Debian's libqrencode-dev).
         .systemLibrary(
             name: "CQREncode",
@@ -186,6 +198,8 @@ let package = Package(
                 "TravelogRender",
                 "TravelogAccounts",
                 "TravelogNotify",
+                "CMosquitto",
+                "CSodium",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -41,6 +41,8 @@ public struct TravelogServerApp: Sendable {
     let liveRelay: LiveFeedRelay?
     /// Single sign-on's provider, discovered at start (`travelog serve --oidc-issuer`), or `nil`.
     public var oidc: OIDCProvider? = nil
+    /// The MQTT broker OwnTracks phones publish to (`travelog serve --mqtt`), or `nil`.
+    public var mqtt: MQTTSettings? = nil
     /// The one-time link that creates the first account, while the database has none (`travelog serve` makes it).
     public var firstRun: FirstRunSetup? = nil
 
@@ -140,7 +142,8 @@ public struct TravelogServerApp: Sendable {
                 idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: ([hub, journal, notifications, tiles] as [any Service]) + (liveRelay.map { [$0] } ?? []),
+            services: ([hub, journal, notifications, tiles] as [any Service]) + (liveRelay.map { [$0] } ?? [])
+                + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger)] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

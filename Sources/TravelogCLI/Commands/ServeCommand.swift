@@ -19,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var gazetteerOptions: GazetteerOptions
     @OptionGroup(title: "Single sign-on (OpenID Connect)") var oidcOptions: OIDCOptions
+    @OptionGroup(title: "OwnTracks through an MQTT broker") var mqttOptions: MQTTOptions
 
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     var host = "127.0.0.1"
@@ -126,6 +127,10 @@ struct ServeCommand: AsyncParsableCommand {
                 throw OIDCStartError(underlying: error)
             }
             logger.info("single sign-on with \(settings.issuer) (users matched by \(settings.userClaim.rawValue))")
+        }
+        if let mqtt = try mqttOptions.settings() {
+            app.mqtt = mqtt
+            logger.info("MQTT: subscribing through \(mqtt.brokerDescription)")
         }
         let users = try await store.users()
         var anyLogin = false

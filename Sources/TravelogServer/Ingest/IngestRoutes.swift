@@ -51,13 +51,16 @@ struct IngestRoutes {
         let body = try await SpooledBody(request, limitBytes: bodyLimitBytes)
         var target = DeviceTarget.of(identity, named: request.headers[.init("X-Limit-D")!] ?? request.query("d"), app: .owntracks)
         if !body.isBlank {
-            var reader = OwnTracksReader(source: body.byteSource())
-            try await phoneWrite(&reader, body: body, to: &target, source: .owntracks, visitSource: .file, route: "owntracks")
+            do {
+                try await OwnTracksIngest(writer: writer, regions: regions).receive(body, to: &target, route: "owntracks")
+            } catch {
+                throw APIError(error)
+            }
         }
         var commands: [[String: Any]] = []
-        if let regions, let device = try await regions.device(for: target) {
-            try await regions.receive(body, device: device)
-            if let offer = try await regions.offer(to: device) { commands.append(offer) }
+        if let regions, let device = try await regions.device(for: target),
+           let offer = try await regions.offer(to: device) {
+            commands.append(offer)
         }
         return try await OwnTracksFriends(store: writer.store).answer(userID: identity.user.id, excluding: target, appending: commands)
     }

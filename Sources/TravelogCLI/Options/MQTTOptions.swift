@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import TravelogServer
+
+/// `travelog serve`'s MQTT options: the broker OwnTracks phones publish to.
+struct MQTTOptions: ParsableArguments {
+    @Option(name: .customLong("mqtt"), help: ArgumentHelp(
+        "Subscribe to OwnTracks phones through this broker: mqtt[s]://USER[:PASSWORD]@HOST[:PORT] "
+            + "(the password better in --mqtt-password-file or TRAVELOG_MQTT_PASSWORD).", valueName: "url"))
+    var url: String?
+
+    @Option(name: .customLong("mqtt-password-file"), help: ArgumentHelp(
+        "A file holding the broker password (or set TRAVELOG_MQTT_PASSWORD).", valueName: "file"))
+    var passwordFile: String?
+
+    @Option(name: .customLong("mqtt-ca"), help: ArgumentHelp(
+        "The CA certificate (PEM) an mqtts:// broker's certificate must chain to (default: the system's).", valueName: "file"))
+    var caFile: String?
+
+    @Option(name: .customLong("mqtt-cert"), help: ArgumentHelp("A client certificate (PEM) for the broker.", valueName: "file"))
+    var certificateFile: String?
+
+    @Option(name: .customLong("mqtt-key"), help: ArgumentHelp("The client certificate's key (PEM).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp(
+        "A topic filter to subscribe to, USER and DEVICE its second and third levels; repeat for several "
+            + "(default: owntracks/+/+ and owntracks/+/+/+).", valueName: "filter"))
+    var topics: [String] = []
+
+    @Option(name: .customLong("mqtt-client-id"), help: ArgumentHelp(
+        "The client id: fixed, so the broker keeps Travelog's session and queue while it is away.", valueName: "id"))
+    var clientID = MQTTSettings.defaultClientID
+
+    @Option(name: .customLong("mqtt-protocol"), help: ArgumentHelp("MQTT 3.1.1 or 5.", valueName: "version"))
+    var protocolVersion = MQTTSettings.ProtocolVersion.v311.rawValue
+
+    func validate() throws {
+        guard url != nil else {
+            guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty else {
+                throw ValidationError("the --mqtt-* options need --mqtt URL")
+            }
+            return
+        }
+        guard MQTTSettings.ProtocolVersion(rawValue: protocolVersion) != nil else {
+            throw ValidationError("--mqtt-protocol \(protocolVersion): expected 3.1.1 or 5")
+        }
+        for file in [caFile, certificateFile, keyFile].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: file) {
+            throw ValidationError("\(file): cannot be read")
+        }
+        do {
+            _ = try settings(readingPassword: false)
+        } catch let error as MQTTSettingsError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The settings, the password read from its file or the environment when the URL has none;
+    /// `nil` without `--mqtt`.
+    func settings(environment: [String: String] = ProcessInfo.processInfo.environment,
+                  readingPassword: Bool = true) throws -> MQTTSettings? {
+        guard let url else { return nil }
+        var settings = try MQTTSettings(url: url, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile,
+                                        clientID: clientID, topics: topics.isEmpty ? MQTTSettings.defaultTopics : topics,
+                                        protocolVersion: MQTTSettings.ProtocolVersion(rawValue: protocolVersion) ?? .v311)
+        guard readingPassword else { return settings }
+        if let passwordFile {
+            do {
+                settings.password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+            } catch {
+                throw ValidationError("--mqtt-password-file \(passwordFile): cannot be read (\(error.localizedDescription))")
+            }
+        } else if settings.password == nil, let password = environment["TRAVELOG_MQTT_PASSWORD"] {
+            settings.password = password
+        }
+        return settings
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Where `travelog serve --mqtt` subscribes: the broker, the account Travelog logs in with, and the
+/// topics (OwnTracks' `owntracks/USER/DEVICE` and its subtopics).
+public struct MQTTSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var useTLS: Bool
+    public var username: String?
+    public var password: String?
+    /// The CA certificate(s) the broker's certificate must chain to (PEM); `nil`: the system's.
+    public var caFile: String?
+    /// A client certificate and its key (PEM), for brokers that ask for one.
+    public var certificateFile: String?
+    public var keyFile: String?
+    /// Fixed, so the broker keeps the session (the subscription and what is queued for it) while
+    /// Travelog is away.
+    public var clientID: String
+    /// The topic filters subscribed to, at QoS 1.
+    public var topics: [String]
+    /// MQTT 3.1.1 (4) or 5.
+    public var protocolVersion: ProtocolVersion
+    /// Seconds between pings while nothing else is sent.
+    public var keepAliveSeconds = 30
+    /// The first and the longest wait before connecting again, seconds (doubling in between).
+    public var reconnectDelaySeconds: ClosedRange<Int> = 1...60
+
+    public enum ProtocolVersion: String, Sendable, CaseIterable {
+        case v311 = "3.1.1"
+        case v5 = "5"
+    }
+
+    /// OwnTracks' topics: `owntracks/USER/DEVICE` (locations, lwt) and its subtopics (`/event`,
+    /// `/waypoint(s)`, `/info`, `/status`).
+    public static let defaultTopics = ["owntracks/+/+", "owntracks/+/+/+"]
+    public static let defaultClientID = "travelog"
+
+    /// Reads `mqtt[s]://[USER[:PASSWORD]@]HOST[:PORT]` (the password percent-encoded when it has
+    /// `@`, `:` or `/` in it).
+    /// - Throws: `MQTTSettingsError` naming what is wrong.
+    public init(url text: String, caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
+                clientID: String = MQTTSettings.defaultClientID, topics: [String] = MQTTSettings.defaultTopics,
+                protocolVersion: ProtocolVersion = .v311) throws(MQTTSettingsError) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "mqtt" || scheme == "mqtts" else {
+            throw .invalidURL(text, reason: "expected mqtt://USER:PASSWORD@HOST:PORT or mqtts://…")
+        }
+        guard let host = components.host, !host.isEmpty else { throw .invalidURL(text, reason: "no host") }
+        guard components.path.isEmpty || components.path == "/", components.query == nil else {
+            throw .invalidURL(text, reason: "no path or query is read; give the topics with --mqtt-topic")
+        }
+        useTLS = scheme == "mqtts"
+        self.host = host
+        port = components.port ?? (useTLS ? 8883 : 1883)
+        guard (1...65535).contains(port) else { throw .invalidURL(text, reason: "port \(port) is not 1…65535") }
+        username = components.user.flatMap { $0.isEmpty ? nil : $0 }
+        password = components.password
+        guard certificateFile == nil || (keyFile != nil && useTLS) else { throw .clientCertificateWithoutKeyOrTLS }
+        guard !clientID.isEmpty, clientID.utf8.count <= 65535 else { throw .invalidClientID(clientID) }
+        guard !topics.isEmpty else { throw .noTopic }
+        for topic in topics {
+            let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+            guard !topic.isEmpty, !topic.hasPrefix("$"),
+                  levels.allSatisfy({ $0 == "+" || $0 == "#" || (!$0.contains("+") && !$0.contains("#")) }),
+                  !levels.dropLast().contains("#") else {
+                throw .invalidTopic(topic)
+            }
+        }
+        self.caFile = caFile
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
+        self.clientID = clientID
+        self.topics = topics
+        self.protocolVersion = protocolVersion
+    }
+
+    /// The broker as logs show it, without the password.
+    public var brokerDescription: String {
+        "\(useTLS ? "mqtts" : "mqtt")://\(username.map { "\($0)@" } ?? "")\(host):\(port)"
+    }
+}
+
+/// Why `--mqtt` and its options cannot be used.
+public enum MQTTSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidURL(String, reason: String)
+    case invalidTopic(String)
+    case invalidClientID(String)
+    case noTopic
+    case clientCertificateWithoutKeyOrTLS
+
+    public var description: String {
+        switch self {
+        case .invalidURL(_, let reason): "--mqtt: \(reason)"
+        case .invalidTopic(let topic): "--mqtt-topic '\(topic)': not an MQTT topic filter (+ and # stand alone, # last)"
+        case .invalidClientID(let id): "--mqtt-client-id '\(id)': expected 1 to 65535 bytes"
+        case .noTopic: "--mqtt-topic: at least one topic filter"
+        case .clientCertificateWithoutKeyOrTLS: "--mqtt-cert needs --mqtt-key and an mqtts:// broker"
+        }
+    }
+}

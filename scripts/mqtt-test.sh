@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# OwnTracks through a real broker: Debian's Mosquitto on free ports with a throwaway configuration
+# (a password file, the ACL `pattern write owntracks/%u/#`, TLS on a second port with a CA made by
+# openssl here), a debug `travelog serve --mqtt mqtts://…` subscribed through TLS, and phones
+# publishing with mosquitto_pub at QoS 1: the OwnTracks apps' real payloads
+# (../shared/fixtures/owntracks, else the few written below), a malformed, a 1 MB and a binary one
+# among good ones. Checked through the API: every good location stored exactly once, as the HTTP
+# route stores the same payloads; the bad ones among the rejected items with their topic; a message
+# for an unknown user and one another user's phone publishes under alice's topic stored nowhere.
+# Then `kill -9` of the server while a phone publishes thousands of fixes at QoS 1, and a restart:
+# every one stored, none twice. Also the broker stopped and started again under the server: it
+# reconnects, says so in its log and /metrics, and loses nothing queued meanwhile.
+#
+#   scripts/mqtt-test.sh [--travelog PATH]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=scripts/test-server.sh
+. "$root/scripts/test-server.sh"
+travelog="$root/.build/debug/travelog"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --travelog) travelog="$2"; shift 2 ;;
+    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+  esac
+done
+[ -x "$travelog" ] || { echo "FAIL: $travelog is missing (run swift build first)"; exit 1; }
+for tool in mosquitto mosquitto_pub mosquitto_passwd openssl curl; do
+  command -v "$tool" >/dev/null || PATH="$PATH:/usr/sbin" command -v "$tool" >/dev/null \
+    || "$root/scripts/ensure-debian-packages.sh" mosquitto mosquitto-clients openssl curl
+done
+export PATH="$PATH:/usr/sbin"
+python=/usr/bin/python3
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-mqtt.XXXXXX")"
+broker_pid="" server_pid="" publisher_pid=""
+cleanup() {
+  for pid in $publisher_pid $server_pid $broker_pid; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
+  [ -n "${MQTT_TEST_KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+plain_port="$(free_port)" tls_port="$(free_port)"
+
+# --- the broker: the configuration README.md shows, on free ports
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Travelog test CA" \
+  -keyout "$work/ca.key" -out "$work/ca.pem" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$work/broker.key" -out "$work/broker.csr" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$work/san.ext"
+openssl x509 -req -in "$work/broker.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
+  -extfile "$work/san.ext" -out "$work/broker.pem" 2>/dev/null
+: >"$work/passwd"
+for account in travelog alice bob mallory; do mosquitto_passwd -b "$work/passwd" "$account" "$account-broker-password"; done
+cat >"$work/acl" <<'EOF'
+# Travelog reads every phone's topics.
+user travelog
+topic read owntracks/#
+topic write owntracks/+/+/cmd
+
+# Every phone writes under its own user name only, and reads everyone (friends).
+pattern write owntracks/%u/#
+pattern read owntracks/#
+EOF
+mkdir -p "$work/broker-data"
+cat >"$work/mosquitto.conf" <<EOF
+# Run as root, mosquitto would become the user mosquitto, who cannot read this test's folder.
+user $(id -un)
+per_listener_settings false
+allow_anonymous false
+password_file $work/passwd
+acl_file $work/acl
+persistence true
+persistence_location $work/broker-data/
+autosave_interval 1
+# What waits for Travelog while it is away (the default, 1000, would drop a day of a busy phone).
+max_queued_messages 100000
+listener $plain_port 127.0.0.1
+listener $tls_port 127.0.0.1
+cafile $work/ca.pem
+certfile $work/broker.pem
+keyfile $work/broker.key
+EOF
+start_broker() {
+  mosquitto -c "$work/mosquitto.conf" >>"$work/broker.log" 2>&1 &
+  broker_pid=$!
+  for _ in $(seq 1 100); do
+    mosquitto_pub -h 127.0.0.1 -p "$plain_port" -u alice -P alice-broker-password -t owntracks/alice/probe -n -r 2>/dev/null && return
+    kill -0 "$broker_pid" 2>/dev/null || { echo "FAIL: mosquitto stopped:"; cat "$work/broker.log"; exit 1; }
+    sleep 0.1
+  done
+  echo "FAIL: mosquitto did not start"; cat "$work/broker.log"; exit 1
+}
+start_broker
+
+# --- the server, subscribed through TLS, the password from a file
+export TRAVELOG_DB="$work/travelog.sqlite"
+for user in alice bob; do echo "$user-travelog-password" | "$travelog" user add "$user" --password-stdin >/dev/null; done
+printf 'travelog-broker-password\n' >"$work/mqtt-password"
+start_server() {
+  start_test_server "$work/server.log" --mqtt "mqtts://travelog@localhost:$tls_port" --mqtt-password-file "$work/mqtt-password" \
+    --mqtt-ca "$work/ca.pem" --metrics loopback
+  for _ in $(seq 1 100); do
+    [ "$(grep -c 'MQTT: connected' "$work/server.log")" -gt "${1:-0}" ] && return
+    sleep 0.1
+  done
+  echo "FAIL: the server did not connect to the broker:"; tail -20 "$work/server.log"; exit 1
+}
+start_server
+echo "ok: travelog serve subscribed through TLS: $(grep -o 'MQTT: connected.*' "$work/server.log" | head -1)"
+
+publish() { # USER TOPIC mosquitto_pub-ARGS…: at QoS 1, as a phone
+  local user="$1" topic="$2"; shift 2
+  mosquitto_pub -h 127.0.0.1 -p "$plain_port" -u "$user" -P "$user-broker-password" -q 1 -i "phone-$user-$$" -t "$topic" "$@"
+}
+api() { # USER PATH
+  curl -sf -u "$1:$1-travelog-password" "http://127.0.0.1:$port$2"
+}
+
+# --- the apps' real payloads, and bad ones among them
+fixtures="${TRAVELOG_SHARED_FIXTURES:-$root/../shared/fixtures}/owntracks"
+payloads="$work/payloads"
+mkdir -p "$payloads"
+if [ -d "$fixtures/android-fixtures" ] && [ -f "$fixtures/recorder/demo-iphone.rec" ]; then
+  echo "note: publishing the OwnTracks apps' payloads of $fixtures"
+  cut -f3 "$fixtures/recorder/demo-iphone.rec" >"$payloads/recorder.lines"
+  for name in valid_location_message location_deserialize_extended location_multiple_messages transition_message \
+              waypoint_message card_message_with_tid encrypted_message invalid_location_message_zero_timestamp location_empty; do
+    cp "$fixtures/android-fixtures/$name.json" "$payloads/$name.json"
+  done
+else
+  echo "NOTE: $fixtures is absent: publishing the few OwnTracks payloads written in this script instead of the apps' real ones"
+  for i in 1 2 3 4 5; do
+    printf '{"_type":"location","tid":"NE","tst":%d,"lat":52.37%d,"lon":10.02%d,"acc":12,"batt":90}\n' $((1440395361 + 60 * i)) "$i" "$i"
+  done >"$payloads/recorder.lines"
+  echo '{"_type":"lwt","tst":1440363922}' >>"$payloads/recorder.lines"
+  echo '{"_type":"location","tid":"xx","tst":1778266175,"lat":0,"lon":0,"acc":15,"alt":300}' >"$payloads/valid_location_message.json"
+  echo '{"_type":"card","name":"Alice","tid":"AL"}' >"$payloads/card_message_with_tid.json"
+  echo '{"_type":"encrypted","data":"TestCipherText"}' >"$payloads/encrypted_message.json"
+  echo '{"_type":"location","tst":0,"lat":1,"lon":2}' >"$payloads/invalid_location_message_zero_timestamp.json"
+  echo '{"_type":"location"}' >"$payloads/location_empty.json"
+fi
+printf '{"_type":"location","tst":1440399999,"lat":52.3' >"$payloads/malformed.json"
+head -c 1048576 /dev/zero | tr '\0' 'x' | sed 's/^/{"_type":"location","tst":1440399998,"lat":52.1,"lon":10.1,"junk":"/;s/$/"}/' >"$payloads/large.json"
+head -c 300 /dev/urandom >"$payloads/binary.bin"
+
+# The good ones and the bad ones interleaved, over one connection each.
+publish alice owntracks/alice/phone -l <"$payloads/recorder.lines"
+for file in "$payloads"/*.json "$payloads/binary.bin"; do
+  case "$(basename "$file")" in
+    transition_message.json) topic=owntracks/alice/phone/event ;;
+    waypoint_message.json) topic=owntracks/alice/phone/waypoint ;;
+    card_message_with_tid.json) topic=owntracks/alice/phone/info ;;
+    *) topic=owntracks/alice/phone ;;
+  esac
+  publish alice "$topic" -f "$file"
+done
+# The same payloads through the HTTP route, as a second device: what MQTT stores must match.
+while IFS= read -r line; do
+  curl -sf -o /dev/null -u alice:alice-travelog-password -H 'Content-Type: application/json' --data-binary "$line" \
+    "http://127.0.0.1:$port/api/v1/owntracks?d=http-twin"
+done <"$payloads/recorder.lines"
+# (not the 1 MB one: a valid location for HTTP, whose bodies may be batches; too large for a message)
+for file in "$payloads"/*.json "$payloads/binary.bin"; do
+  [ "$file" = "$payloads/large.json" ] && continue
+  curl -s -o /dev/null -u alice:alice-travelog-password -H 'Content-Type: application/json' --data-binary "@$file" \
+    "http://127.0.0.1:$port/api/v1/owntracks?d=http-twin"
+done
+# Not for a Travelog user, and another phone writing under alice's topic (the ACL refuses it).
+publish mallory owntracks/mallory/phone -m '{"_type":"location","tst":1440390001,"lat":1,"lon":1}'
+publish mallory owntracks/alice/phone -m '{"_type":"location","tst":1440390002,"lat":2,"lon":2}'
+publish bob owntracks/bob/watch -m '{"_type":"location","tst":1440390003,"lat":3,"lon":3}'
+
+# The last message tells when all before it are through (one subscriber, in order).
+for _ in $(seq 1 300); do
+  api bob "/api/v1/locations?device=watch" 2>/dev/null | grep -q '"coordinates"' && break
+  sleep 0.1
+done
+api alice "/api/v1/locations?device=phone&limit=100000" >"$work/mqtt.json"
+api alice "/api/v1/locations?device=http-twin&limit=100000" >"$work/http.json"
+api alice "/api/v1/rejected?limit=1000" >"$work/rejected.json"
+api bob "/api/v1/locations?limit=100000" >"$work/bob.json"
+"$python" - "$work" "$payloads" <<'EOF'
+import json, sys, pathlib
+work, payloads = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+def times(name):
+    return sorted(f["properties"]["timestamp"] for f in json.loads((work / name).read_text())["features"])
+mqtt, http = times("mqtt.json"), times("http.json")
+# One location per device and time (two fixtures share one).
+times = set()
+for line in (payloads / "recorder.lines").read_text().splitlines():
+    message = json.loads(line)
+    if message.get("_type") == "location":
+        times.add(message["tst"])
+for name in ["valid_location_message.json", "location_deserialize_extended.json", "location_multiple_messages.json"]:
+    path = payloads / name
+    if path.exists():
+        data = json.loads(path.read_text())
+        times.update(message["tst"] for message in (data if isinstance(data, list) else [data]))
+expected = len(times)
+assert len(mqtt) == len(set(mqtt)), f"FAIL: a location stored twice: {len(mqtt)} rows, {len(set(mqtt))} times"
+assert mqtt == http, f"FAIL: MQTT stored {len(mqtt)} locations, the HTTP route {len(http)} of the same payloads"
+assert len(mqtt) == expected, f"FAIL: {len(mqtt)} locations stored, {expected} expected"
+print(f"ok: {len(mqtt)} good locations stored exactly once, as the HTTP route stores the same payloads")
+items = json.loads((work / "rejected.json").read_text())["items"]
+mqtt_items = [item for item in items if item["route"] == "mqtt"]
+assert all(item["raw"].startswith("owntracks/alice/phone\n") for item in mqtt_items), "FAIL: a rejected item without its topic"
+def rejected(needle):
+    return [item for item in mqtt_items if needle in item["raw"] or needle in item["reason"]]
+assert rejected('"tst":1440399999,"lat":52.3'), "FAIL: the malformed message is not among the rejected items"
+assert rejected("bytes, more than the"), "FAIL: the 1 MB message is not among the rejected items"
+assert len(mqtt_items) >= 4, f"FAIL: {len(mqtt_items)} MQTT items set aside: {[i['reason'] for i in mqtt_items]}"
+print(f"ok: {len(mqtt_items)} bad messages set aside with their topic:")
+for item in mqtt_items:
+    print(f"    {item['reason'][:110]}")
+bob = json.loads((work / "bob.json").read_text())["features"]
+assert len(bob) == 1, f"FAIL: bob has {len(bob)} locations"
+for feature in json.loads((work / "mqtt.json").read_text())["features"]:
+    assert feature["geometry"]["coordinates"] not in ([1, 1], [2, 2]), "FAIL: mallory's message was stored under alice"
+print("ok: nothing stored for an unknown user, nor for a phone writing under another user's topic")
+EOF
+grep -q "no enabled Travelog user 'mallory'" "$work/server.log" || { echo "FAIL: the unknown user is not in the log"; exit 1; }
+
+# --- kill -9 while a phone publishes at QoS 1, then a restart: nothing lost, nothing twice
+count=3000
+"$python" -c "
+for i in range($count):
+    print('{\"_type\":\"location\",\"tid\":\"BW\",\"tst\":%d,\"lat\":%.6f,\"lon\":13.4,\"acc\":10}' % (1500000000 + i, 52.0 + i * 1e-5))
+" >"$work/burst.lines"
+stored() { api bob "/api/v1/locations?device=burst&limit=100000" 2>/dev/null | grep -o '"timestamp"' | wc -l || echo 0; }
+publish bob owntracks/bob/burst -l <"$work/burst.lines" &
+publisher_pid=$!
+for _ in $(seq 1 600); do [ "$(stored)" -ge 300 ] && break; sleep 0.1; done
+before="$(stored)"
+kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null || true
+echo "ok: killed the server (-9) with $before of $count stored"
+sleep 1
+start_server
+wait "$publisher_pid"; publisher_pid=""
+for _ in $(seq 1 1200); do [ "$(stored)" -ge "$count" ] && break; sleep 0.1; done
+api bob "/api/v1/locations?device=burst&limit=100000" >"$work/burst.json"
+"$python" - "$work/burst.json" "$count" <<'EOF'
+import json, sys
+features = json.load(open(sys.argv[1]))["features"]
+times = [f["properties"]["timestamp"] for f in features]
+count = int(sys.argv[2])
+assert len(set(times)) == len(times), f"FAIL: {len(times) - len(set(times))} locations stored twice"
+assert len(times) == count, f"FAIL: {count - len(times)} of {count} locations lost after kill -9"
+print(f"ok: after kill -9 and a restart all {count} published at QoS 1 are stored, none twice")
+EOF
+
+# --- the broker goes away and comes back: the server reconnects and receives what was queued
+kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true
+for _ in $(seq 1 100); do grep -q "MQTT: lost" "$work/server.log" && break; sleep 0.1; done
+grep -q "MQTT: lost" "$work/server.log" || { echo "FAIL: the server did not notice the broker going away"; tail "$work/server.log"; exit 1; }
+curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^travelog_mqtt_connected 0' || { echo "FAIL: /metrics does not say disconnected"; exit 1; }
+connections="$(grep -c 'MQTT: connected' "$work/server.log")"
+start_broker
+publish bob owntracks/bob/late -m '{"_type":"location","tst":1440390777,"lat":4,"lon":4}'
+for _ in $(seq 1 600); do [ "$(grep -c 'MQTT: connected' "$work/server.log")" -gt "$connections" ] && break; sleep 0.1; done
+for _ in $(seq 1 300); do api bob "/api/v1/locations?device=late" 2>/dev/null | grep -q '"coordinates"' && break; sleep 0.1; done
+api bob "/api/v1/locations?device=late" | grep -q '"coordinates"' || { echo "FAIL: nothing stored after the broker came back"; tail "$work/server.log"; exit 1; }
+metrics="$(curl -sf "http://127.0.0.1:$port/metrics")"
+echo "$metrics" | grep -q '^travelog_mqtt_connected 1' || { echo "FAIL: /metrics does not say connected again"; exit 1; }
+echo "ok: the broker restarted: reconnected ($(grep -o 'MQTT: lost.*' "$work/server.log" | tail -1 | cut -c1-90)…), the message queued meanwhile stored"
+echo "    $(echo "$metrics" | grep -E '^travelog_mqtt_(disconnects_total|messages_total)' | tr '\n' ' ')"
+echo "mqtt-test: every check passed"
