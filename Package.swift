@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TravelogTracking", targets: ["TravelogTracking"]),
         .library(name: "TravelogGeocoding", targets: ["TravelogGeocoding"]),
         .library(name: "TravelogRender", targets: ["TravelogRender"]),
+        .library(name: "TravelogOSM", targets: ["TravelogOSM"]),
         .executable(name: "travelog", targets: ["travelog"]),
         .executable(name: "travelog-track", targets: ["travelog-track"]),
     ],
@@ -146,6 +147,18 @@ let package = Package(
         .target(
             name: "TravelogGeocoding",
             dependencies: ["TravelogCore"],
+            swiftSettings: swiftSettings
+        ),
+        // zlib from Debian (zlib1g-dev): inflates the blocks of OpenStreetMap extracts.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // OpenStreetMap extracts (issue 28): the `.osm.pbf` reader.
+        .target(
+            name: "TravelogOSM",
+            dependencies: ["CZlib"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -338,6 +351,11 @@ let package = Package(
         .testTarget(
             name: "TravelogGeocodingTests",
             dependencies: ["TravelogGeocoding", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogOSMTests",
+            dependencies: ["TravelogOSM", "CZlib", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

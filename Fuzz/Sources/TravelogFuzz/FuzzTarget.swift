@@ -1,6 +1,7 @@
 import Foundation
 import TravelogCore
 import TravelogFormats
+import TravelogOSM
 
 /// The parsers the fuzzer can drive, by the name `TRAVELOG_FUZZ_TARGET` gives. Each reads the
 /// input the way the server or `travelog import` does, to the end, and checks what it hands out.
@@ -23,6 +24,8 @@ enum FuzzTarget: String, CaseIterable {
     case locationBatch = "location-batch"
     /// An upload's multipart body (boundary `fuzz`) and the format detector on its parts.
     case multipart
+    /// An OpenStreetMap `.osm.pbf` extract, read on one thread and on two (both must agree).
+    case osmPBF = "osm-pbf"
 
     /// At most this many records are read from one input (a reader that never ends is a hang).
     static let maximumRecords = 100_000
@@ -61,6 +64,11 @@ enum FuzzTarget: String, CaseIterable {
             _ = Self.drain(LocationBatchReader(source: MemoryByteSource(bytes), receivedAt: Self.receivedAt))
         case .multipart:
             Self.readParts(bytes)
+        case .osmPBF:
+            let one = Self.readExtract(bytes, threads: 1)
+            let two = Self.readExtract(bytes, threads: 2)
+            precondition(one.nodes == two.nodes && one.ways == two.ways && one.relations == two.relations && one.error == two.error,
+                         "osm-pbf: two threads read other objects or another error than one")
         default:
             preconditionFailure("\(rawValue) is a file format")
         }
@@ -95,6 +103,25 @@ enum FuzzTarget: String, CaseIterable {
         }
         _ = reader.skippedRecords
         return (records, false)
+    }
+
+    private static func readExtract(_ bytes: [UInt8], threads: Int) -> (nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], error: OSMPBFError?) {
+        var nodes: [OSMNode] = [], ways: [OSMWay] = [], relations: [OSMRelation] = []
+        do {
+            try OSMPBFReader(threads: threads).read(bytes: bytes) { block in
+                nodes += block.nodes
+                ways += block.ways
+                relations += block.relations
+            }
+        } catch let error as OSMPBFError {
+            return (nodes, ways, relations, error)
+        } catch {
+            preconditionFailure("osm-pbf: \(error) is not an OSMPBFError")
+        }
+        for node in nodes {
+            precondition(abs(node.latitude) <= 90 && abs(node.longitude) <= 180, "osm-pbf: node \(node.id) out of range")
+        }
+        return (nodes, ways, relations, nil)
     }
 
     private static func readParts(_ bytes: [UInt8]) {

@@ -1,0 +1,273 @@
+/// One data block of an extract (osmformat.proto's `PrimitiveBlock`), decoded: its nodes, ways and
+/// relations with their tags resolved through the block's string table. Blocks hold up to 8,000
+/// objects by the format's convention (a few MB decoded), whatever the file's size.
+public struct OSMBlock: Sendable {
+    /// The block's number in the file: 0 is the header block, data blocks count from 1.
+    public let number: Int
+    /// The bytes of the file its frame occupies (for progress and messages).
+    public let byteRange: Range<Int>
+    public internal(set) var nodes: [OSMNode] = []
+    public internal(set) var ways: [OSMWay] = []
+    public internal(set) var relations: [OSMRelation] = []
+
+    init(number: Int, byteRange: Range<Int>) {
+        self.number = number
+        self.byteRange = byteRange
+    }
+}
+
+extension OSMBlock {
+    /// The coordinate encoding of a block: degrees = 1e-9 × (offset + granularity × value).
+    private struct Scale {
+        var granularity: Int64 = 100
+        var latitudeOffset: Int64 = 0
+        var longitudeOffset: Int64 = 0
+
+        @inline(__always)
+        func degrees(_ value: Int64, offset: Int64) -> Double {
+            Double(offset &+ granularity &* value) / 1e9
+        }
+    }
+
+    /// Decodes an inflated `PrimitiveBlock`.
+    ///
+    /// The string table, granularity and offsets are read first (writers put the groups before the
+    /// last two), then the groups. Specification: wiki.openstreetmap.org/wiki/PBF_Format.
+    /// - Complexity: O(bytes).
+    static func decode(_ bytes: UnsafeRawBufferPointer, number: Int, byteRange: Range<Int>) throws(ProtobufFailure) -> OSMBlock {
+        var block = OSMBlock(number: number, byteRange: byteRange)
+        var reader = ProtobufReader(bytes)
+        var strings: [String] = []
+        var scale = Scale()
+        var groups: [ProtobufReader] = []
+        try ProtobufFailure.within(.primitiveBlock) { () throws(ProtobufFailure) in
+            while let (field, wireType) = try reader.nextField() {
+                switch field {
+                case 1:
+                    try reader.expect(wireType, .lengthDelimited, field: field)
+                    strings = try ProtobufFailure.within(.stringTable) { () throws(ProtobufFailure) in try decodeStrings(reader.lengthDelimited()) }
+                case 2:
+                    try reader.expect(wireType, .lengthDelimited, field: field)
+                    groups.append(try reader.lengthDelimited())
+                case 17, 19, 20:
+                    try reader.expect(wireType, .varint, field: field)
+                    let value = Int64(bitPattern: try reader.varint())
+                    switch field {
+                    case 17:
+                        guard value > 0 else { throw ProtobufFailure(offset: reader.position, problem: .badGranularity(value)) }
+                        scale.granularity = value
+                    case 19: scale.latitudeOffset = value
+                    default: scale.longitudeOffset = value
+                    }
+                default:
+                    try reader.skip(field: field, wireType: wireType)
+                }
+            }
+        }
+        let table = StringTable(strings: strings)
+        for var group in groups {
+            try ProtobufFailure.within(.primitiveGroup) { () throws(ProtobufFailure) in
+                while let (field, wireType) = try group.nextField() {
+                    switch field {
+                    case 1:
+                        try group.expect(wireType, .lengthDelimited, field: field)
+                        let message = try group.lengthDelimited()
+                        block.nodes.append(try ProtobufFailure.within(.node) { () throws(ProtobufFailure) in try decodeNode(message, table, scale) })
+                    case 2:
+                        try group.expect(wireType, .lengthDelimited, field: field)
+                        let message = try group.lengthDelimited()
+                        try ProtobufFailure.within(.denseNodes) { () throws(ProtobufFailure) in try decodeDense(message, table, scale, into: &block.nodes) }
+                    case 3:
+                        try group.expect(wireType, .lengthDelimited, field: field)
+                        let message = try group.lengthDelimited()
+                        block.ways.append(try ProtobufFailure.within(.way) { () throws(ProtobufFailure) in try decodeWay(message, table) })
+                    case 4:
+                        try group.expect(wireType, .lengthDelimited, field: field)
+                        let message = try group.lengthDelimited()
+                        block.relations.append(try ProtobufFailure.within(.relation) { () throws(ProtobufFailure) in try decodeRelation(message, table) })
+                    default:
+                        try group.skip(field: field, wireType: wireType)  // changesets (5) and fields to come
+                    }
+                }
+            }
+        }
+        return block
+    }
+
+    /// The block's strings, index 0 the empty string by convention. Invalid UTF-8 is repaired
+    /// (U+FFFD), not refused: the API only stores UTF-8, so this is damage, and damage in one tag
+    /// value should not lose an extract.
+    private static func decodeStrings(_ message: ProtobufReader) throws(ProtobufFailure) -> [String] {
+        var reader = message
+        var strings: [String] = []
+        while let (field, wireType) = try reader.nextField() {
+            guard field == 1 else {
+                try reader.skip(field: field, wireType: wireType)
+                continue
+            }
+            try reader.expect(wireType, .lengthDelimited, field: field)
+            let slice = try reader.lengthDelimited()
+            strings.append(String(decoding: UnsafeRawBufferPointer(rebasing: slice.buffer[slice.remainingRange]), as: UTF8.self))
+        }
+        return strings
+    }
+
+    /// The string table with checked lookups.
+    private struct StringTable {
+        let strings: [String]
+
+        @inline(__always)
+        func tag(key: Int64, value: Int64, at offset: Int) throws(ProtobufFailure) -> OSMTag {
+            OSMTag(key: try string(key, at: offset), value: try string(value, at: offset))
+        }
+
+        @inline(__always)
+        func string(_ index: Int64, at offset: Int) throws(ProtobufFailure) -> String {
+            guard index >= 0, index < Int64(strings.count) else {
+                throw ProtobufFailure(offset: offset, problem: .stringIndexOutOfRange(index: Int(clamping: index), tableCount: strings.count))
+            }
+            return strings[Int(index)]
+        }
+
+        func tags(keys: [Int64], values: [Int64], at offset: Int) throws(ProtobufFailure) -> [OSMTag] {
+            guard keys.count == values.count else {
+                throw ProtobufFailure(offset: offset, problem: .lengthMismatch(field: 3, count: values.count, expected: keys.count))
+            }
+            var tags: [OSMTag] = []
+            tags.reserveCapacity(keys.count)
+            for index in keys.indices { tags.append(try tag(key: keys[index], value: values[index], at: offset)) }
+            return tags
+        }
+    }
+
+    @inline(__always)
+    private static func checkedNode(id: Int64, latitude: Double, longitude: Double, tags: [OSMTag], at offset: Int) throws(ProtobufFailure) -> OSMNode {
+        guard abs(latitude) <= 90, abs(longitude) <= 180 else {
+            throw ProtobufFailure(offset: offset, problem: .coordinateOutOfRange(id: id))
+        }
+        return OSMNode(id: id, latitude: latitude, longitude: longitude, tags: tags)
+    }
+
+    /// `Node`: id (`sint64`), keys, vals, info, lat and lon (`sint64`).
+    private static func decodeNode(_ message: ProtobufReader, _ table: StringTable, _ scale: Scale) throws(ProtobufFailure) -> OSMNode {
+        var reader = message
+        var id: Int64?, latitude: Int64?, longitude: Int64?
+        var keys: [Int64] = [], values: [Int64] = []
+        while let (field, wireType) = try reader.nextField() {
+            switch field {
+            case 1, 8, 9:
+                try reader.expect(wireType, .varint, field: field)
+                let value = try reader.signedVarint()
+                if field == 1 { id = value } else if field == 8 { latitude = value } else { longitude = value }
+            case 2: try reader.appendVarints(to: &keys, field: field, wireType: wireType)
+            case 3: try reader.appendVarints(to: &values, field: field, wireType: wireType)
+            default: try reader.skip(field: field, wireType: wireType)
+            }
+        }
+        guard let id else { throw ProtobufFailure(offset: message.position, problem: .missingField(1)) }
+        guard let latitude else { throw ProtobufFailure(offset: message.position, problem: .missingField(8)) }
+        guard let longitude else { throw ProtobufFailure(offset: message.position, problem: .missingField(9)) }
+        return try checkedNode(id: id, latitude: scale.degrees(latitude, offset: scale.latitudeOffset),
+                               longitude: scale.degrees(longitude, offset: scale.longitudeOffset),
+                               tags: table.tags(keys: keys, values: values, at: message.position), at: message.position)
+    }
+
+    /// `DenseNodes`: ids, latitudes and longitudes delta-coded in three parallel arrays, and every
+    /// node's tags in one array of string indexes (key, value, …, 0 after each node's tags).
+    private static func decodeDense(_ message: ProtobufReader, _ table: StringTable, _ scale: Scale,
+                                    into nodes: inout [OSMNode]) throws(ProtobufFailure) {
+        var reader = message
+        var ids: [Int64] = [], latitudes: [Int64] = [], longitudes: [Int64] = [], keysValues: [Int64] = []
+        while let (field, wireType) = try reader.nextField() {
+            switch field {
+            case 1: try reader.appendDeltas(to: &ids, field: field, wireType: wireType)
+            case 8: try reader.appendDeltas(to: &latitudes, field: field, wireType: wireType)
+            case 9: try reader.appendDeltas(to: &longitudes, field: field, wireType: wireType)
+            case 10: try reader.appendVarints(to: &keysValues, field: field, wireType: wireType)
+            default: try reader.skip(field: field, wireType: wireType)  // denseinfo (5)
+            }
+        }
+        guard latitudes.count == ids.count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 8, count: latitudes.count, expected: ids.count))
+        }
+        guard longitudes.count == ids.count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 9, count: longitudes.count, expected: ids.count))
+        }
+        nodes.reserveCapacity(nodes.count + ids.count)
+        var cursor = 0
+        for index in ids.indices {
+            var tags: [OSMTag] = []
+            // keys_vals is absent when no node of the group has tags; otherwise each node's run ends with 0.
+            while cursor < keysValues.count {
+                let key = keysValues[cursor]
+                cursor += 1
+                if key == 0 { break }
+                guard cursor < keysValues.count else {
+                    throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 10, count: keysValues.count, expected: cursor + 1))
+                }
+                tags.append(try table.tag(key: key, value: keysValues[cursor], at: message.position))
+                cursor += 1
+            }
+            nodes.append(try checkedNode(id: ids[index], latitude: scale.degrees(latitudes[index], offset: scale.latitudeOffset),
+                                         longitude: scale.degrees(longitudes[index], offset: scale.longitudeOffset),
+                                         tags: tags, at: message.position))
+        }
+    }
+
+    /// `Way`: id (`int64`), keys, vals, info, refs (delta-coded `sint64`).
+    private static func decodeWay(_ message: ProtobufReader, _ table: StringTable) throws(ProtobufFailure) -> OSMWay {
+        var reader = message
+        var id: Int64?
+        var keys: [Int64] = [], values: [Int64] = [], references: [Int64] = []
+        while let (field, wireType) = try reader.nextField() {
+            switch field {
+            case 1:
+                try reader.expect(wireType, .varint, field: field)
+                id = Int64(bitPattern: try reader.varint())
+            case 2: try reader.appendVarints(to: &keys, field: field, wireType: wireType)
+            case 3: try reader.appendVarints(to: &values, field: field, wireType: wireType)
+            case 8: try reader.appendDeltas(to: &references, field: field, wireType: wireType)
+            default: try reader.skip(field: field, wireType: wireType)  // info (4), lat and lon of LocationsOnWays (9, 10)
+            }
+        }
+        guard let id else { throw ProtobufFailure(offset: message.position, problem: .missingField(1)) }
+        return OSMWay(id: id, nodeIDs: references, tags: try table.tags(keys: keys, values: values, at: message.position))
+    }
+
+    /// `Relation`: id (`int64`), keys, vals, info, and members in three parallel arrays: roles
+    /// (string indexes), ids (delta-coded `sint64`) and types.
+    private static func decodeRelation(_ message: ProtobufReader, _ table: StringTable) throws(ProtobufFailure) -> OSMRelation {
+        var reader = message
+        var id: Int64?
+        var keys: [Int64] = [], values: [Int64] = [], roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
+        while let (field, wireType) = try reader.nextField() {
+            switch field {
+            case 1:
+                try reader.expect(wireType, .varint, field: field)
+                id = Int64(bitPattern: try reader.varint())
+            case 2: try reader.appendVarints(to: &keys, field: field, wireType: wireType)
+            case 3: try reader.appendVarints(to: &values, field: field, wireType: wireType)
+            case 8: try reader.appendVarints(to: &roles, field: field, wireType: wireType)
+            case 9: try reader.appendDeltas(to: &memberIDs, field: field, wireType: wireType)
+            case 10: try reader.appendVarints(to: &types, field: field, wireType: wireType)
+            default: try reader.skip(field: field, wireType: wireType)
+            }
+        }
+        guard let id else { throw ProtobufFailure(offset: message.position, problem: .missingField(1)) }
+        guard roles.count == memberIDs.count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 8, count: roles.count, expected: memberIDs.count))
+        }
+        guard types.count == memberIDs.count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 10, count: types.count, expected: memberIDs.count))
+        }
+        var members: [OSMRelation.Member] = []
+        members.reserveCapacity(memberIDs.count)
+        for index in memberIDs.indices {
+            guard let type = types[index] >= 0 && types[index] <= 2 ? OSMRelation.MemberType(rawValue: UInt8(types[index])) : nil else {
+                throw ProtobufFailure(offset: message.position, problem: .unknownMemberType(types[index]))
+            }
+            members.append(OSMRelation.Member(type: type, id: memberIDs[index], role: try table.string(roles[index], at: message.position)))
+        }
+        return OSMRelation(id: id, members: members, tags: try table.tags(keys: keys, values: values, at: message.position))
+    }
+}
