@@ -79,6 +79,8 @@ test: deps-test gazetteer wmm world timezones osm-sample
 	scripts/install-test.sh --build "$$($(SWIFT) build --show-bin-path)"
 	scripts/backup-kill-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# The first run in Chromium: the one-time link, the first account, a phone added and reporting, the map.
+	scripts/first-run-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# Single sign-on against a real OpenID Connect provider (Authlib): logins, forged and expired tokens, wrong audience, nonce, state.
 	scripts/oidc-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# OwnTracks through a real Mosquitto (password file, ACL, TLS): real payloads, bad ones, kill -9 while phones publish, the broker restarted.

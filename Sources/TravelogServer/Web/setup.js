@@ -38,13 +38,12 @@ export async function showSetupIfNeeded(enterApp) {
   section.append(element('h2', '', 'Welcome to Travelog'));
   section.querySelector('h2').id = 'setup-title';
   if (!token) {
-    section.append(
-      element('p', '', 'This server has no account yet.'),
-      element('p', '', answer.linkPrinted
-        ? 'To create the first one, open the link that `travelog serve` printed on the server\'s terminal (or in its log). '
-          + 'It works once, and only its holder can claim this server.'
-        : 'Restart `travelog serve`: it prints a one-time link that creates the first account.'),
-    );
+    const how = element('p');
+    how.append(...(answer.linkPrinted
+      ? ['To create the first one, open the link that ', element('code', '', 'travelog serve'),
+        ' printed on the server\'s terminal (or in its log). It works once, and only its holder can claim this server.']
+      : ['Restart ', element('code', '', 'travelog serve'), ': it prints a one-time link that creates the first account.']));
+    section.append(element('p', '', 'This server has no account yet.'), how);
     return true;
   }
   drawForm(section, token, enterApp);
