@@ -350,5 +350,30 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // What is known of a device beyond its record (as SQLite's 010_device_states): when it was
+        // removed with its history kept, its latest report (written once a batch), and after how
+        // long without a report it counts as silent, with whether that silence was notified.
+        ("009_device_states", [
+            """
+            CREATE TABLE device_states (
+                user_id bigint NOT NULL,
+                device_id bigint NOT NULL,
+                retired_at_ms bigint,
+                silent_after_s integer,
+                silence_notified boolean NOT NULL DEFAULT false,
+                reported_at_ms bigint,
+                fix_ms bigint,
+                latitude_e7 bigint,
+                longitude_e7 bigint,
+                horizontal_accuracy_m double precision,
+                battery_percent double precision,
+                charging boolean,
+                user_agent text,
+                PRIMARY KEY (user_id, device_id),
+                FOREIGN KEY (user_id, device_id) REFERENCES devices (user_id, id) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX device_states_watched ON device_states (device_id) WHERE silent_after_s IS NOT NULL",
+        ]),
     ]
 }

@@ -226,6 +226,27 @@ enum SQLiteMigrations {
         CREATE INDEX visits_device_end ON visits(device_id,
             max(coalesce(departure_ms, 9223372036854775807), coalesce(merged_until_ms, 0)));
         """),
+        ("010_device_states", """
+        -- What is known of a device beyond its record: when it was removed with its history kept
+        -- (its token is dropped then), its latest report (when the server heard from it, its newest
+        -- fix, battery, the app's user agent) written once a batch, and after how long without a
+        -- report it counts as silent, with whether that silence was notified.
+        CREATE TABLE device_states (
+            device_id INTEGER PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+            retired_at_ms INTEGER,
+            silent_after_s INTEGER,
+            silence_notified INTEGER NOT NULL DEFAULT 0,
+            reported_at_ms INTEGER,
+            fix_ms INTEGER,
+            latitude_e7 INTEGER,
+            longitude_e7 INTEGER,
+            horizontal_accuracy_m REAL,
+            battery_percent REAL,
+            charging INTEGER,
+            user_agent TEXT
+        );
+        CREATE INDEX device_states_watched ON device_states(device_id) WHERE silent_after_s IS NOT NULL;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -24,6 +24,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var deliveries: [DeliveryID: Delivery] = [:]
         /// Regions, transitions and monitor checkpoints (`InMemoryLocationStore+Regions.swift`).
         var regionTables = RegionTables()
+        /// Retirement, status and silence per device (`InMemoryLocationStore+Devices.swift`).
+        var deviceStates: [DeviceID: DeviceState] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {
