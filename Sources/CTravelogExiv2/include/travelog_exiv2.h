@@ -1,0 +1,59 @@
+#ifndef TRAVELOG_EXIV2_H
+#define TRAVELOG_EXIV2_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One EXIF tag as Exiv2 read it: its key ("Exif.Photo.DateTimeOriginal"), its value as text, and
+/// its first numbers (rationals as doubles, NaN for a zero denominator) for numeric types.
+typedef struct travelog_exif_tag {
+    char *key;
+    char *text;
+    /// Exiv2's TypeId (2 ascii, 3 short, 4 long, 5 rational, 7 undefined, 9 slong, 10 srational, …).
+    int type_id;
+    /// How many values the tag holds.
+    long count;
+    /// The first `number_count` values as numbers (at most 8).
+    int number_count;
+    double numbers[8];
+} travelog_exif_tag;
+
+/// What `travelog_exiv2_read` found in one file.
+typedef struct travelog_exif_metadata {
+    /// The file's MIME type as Exiv2 recognised it ("image/jpeg", "image/heic", …).
+    char *mime_type;
+    /// The image's size in pixels as the container says (0 when Exiv2 does not know it).
+    long pixel_width;
+    long pixel_height;
+    travelog_exif_tag *tags;
+    size_t tag_count;
+} travelog_exif_metadata;
+
+/// Exiv2's error for a file it could not read: its error code (Exiv2::ErrorCode, -1 for an
+/// exception that is not Exiv2's) and message.
+typedef struct travelog_exif_error {
+    int code;
+    char message[512];
+} travelog_exif_error;
+
+/// Reads the EXIF tags (IFD0, the Exif and GPS IFDs; not maker notes or thumbnails) of an image
+/// held in memory: JPEG, TIFF and the raw formats built on it, PNG, WebP, HEIF/HEIC/AVIF.
+/// Never reads another file or the network. Safe to call from several threads at once.
+/// @return 0 with `*out` set (free it with `travelog_exiv2_free`), or -1 with `error` filled in
+///   for data that is not an image Exiv2 knows, or a damaged one.
+int travelog_exiv2_read(const unsigned char *data, size_t size, travelog_exif_metadata **out,
+                        travelog_exif_error *error);
+
+void travelog_exiv2_free(travelog_exif_metadata *metadata);
+
+/// Exiv2's version ("0.27.6").
+const char *travelog_exiv2_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
