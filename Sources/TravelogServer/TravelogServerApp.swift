@@ -104,6 +104,7 @@ public struct TravelogServerApp: Sendable {
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes,
                      limits: configuration.uploadLimits).add(to: router)
         ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
+        DeviceRoutes(manager: DeviceManager(store: store, accounts: accounts), tiles: tiles, configuration: configuration).add(to: router)
         RegionRoutes(store: store).add(to: router)
         TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
@@ -142,7 +143,7 @@ public struct TravelogServerApp: Sendable {
                 idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: ([hub, journal, notifications, tiles] as [any Service]) + (liveRelay.map { [$0] } ?? [])
+            services: ([hub, journal, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
                 + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger)] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger

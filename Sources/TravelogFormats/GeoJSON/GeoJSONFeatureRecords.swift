@@ -72,12 +72,17 @@ struct GeoJSONFeatureRecords {
             return .point(FormatPoint(kind: .waypoint, position: .untimed(coordinate, altitudeMeters: position.altitudeMeters ?? properties.altitudeMeters),
                                       name: properties.name))
         }
-        return trackPoint(fix(coordinate, position, time, properties), name: properties.name, numbering: &numbering)
+        return trackPoint(fix(coordinate, position, time, properties), name: properties.name, batteryPercent: properties.batteryPercent,
+                          isCharging: properties.isCharging, numbering: &numbering)
     }
 
     /// A timed Point's record: a fix of the run of timed Points.
-    static func trackPoint(_ fix: Location, name: String?, numbering: inout GeoJSONTrackNumbering) -> FormatRecord {
-        .point(FormatPoint(kind: .track(track: numbering.pointTrack(), segment: 0), position: .fix(fix), name: name))
+    static func trackPoint(_ fix: Location, name: String?, batteryPercent: Double? = nil, isCharging: Bool? = nil,
+                           numbering: inout GeoJSONTrackNumbering) -> FormatRecord {
+        var point = FormatPoint(kind: .track(track: numbering.pointTrack(), segment: 0), position: .fix(fix), name: name)
+        point.batteryPercent = batteryPercent
+        point.isCharging = isCharging
+        return .point(point)
     }
 
     /// The next step, or nil when the feature has given everything.

@@ -12,7 +12,7 @@ import TravelogCore
 /// feature without a time (a waypoint), escapes and text that is not ASCII.
 enum GeoJSONPointFeatureScan {
     /// Reads one feature, its `{` next: the fix it gives, or nil to give up.
-    static func scan(_ scanner: inout JSONElementScanner) -> Location? {
+    static func scan(_ scanner: inout JSONElementScanner) -> (fix: Location, batteryPercent: Double?, isCharging: Bool?)? {
         guard scanner.skip(JSONElementScanner.objectStart) else { return nil }
         var isFeature = false, sawProperties = false
         var point: (Coordinate, GeoJSONGeometry.Position)?
@@ -37,7 +37,7 @@ enum GeoJSONPointFeatureScan {
             if !another { break }
         }
         guard isFeature, let (coordinate, position) = point, let time = properties.time else { return nil }
-        return GeoJSONFeatureRecords.fix(coordinate, position, time, properties)
+        return (GeoJSONFeatureRecords.fix(coordinate, position, time, properties), properties.batteryPercent, properties.isCharging)
     }
 
     /// A Point geometry of two or three numbers, within -180…180 of longitude.
@@ -127,6 +127,16 @@ enum GeoJSONPointFeatureScan {
                 value = number.double
             }
             return properties.file(value, under: key)
+        case .batteryLevel:
+            if scanner.null() { return true }
+            guard let number = scanner.number() else { return false }
+            properties.keepBatteryLevel(number.double)
+            return true
+        case .batteryState:
+            if scanner.null() { return true }
+            guard let text = scanner.plainString() else { return false }
+            properties.keepBatteryState(String(decoding: text, as: UTF8.self))
+            return true
         case .coordTimes, .times, .coordinateProperties, .action, .type, .arrivalDate, .departureDate, .name:
             return false
         }

@@ -24,6 +24,10 @@ struct GeoJSONProperties {
         case arrivalDate = "arrival_date"
         case departureDate = "departure_date"
         case name
+        // Overland's (and its followers') battery: `battery_level` 0–1, `battery_state`
+        // (unknown, unplugged, charging, full). The device's status, never a reason to reject a fix.
+        case batteryLevel = "battery_level"
+        case batteryState = "battery_state"
 
         static let table = JSONKeyTable(Key.self)
 
@@ -62,6 +66,9 @@ struct GeoJSONProperties {
     var isTrip = false
     var arrival: ParsedTimestamp?
     var departure: ParsedTimestamp?
+    /// The battery, percent 0–100, and whether it was charging or full, when given and valid.
+    var batteryPercent: Double?
+    var isCharging: Bool?
 
     /// The first wrong value among the time, altitude, accuracy, speed and course.
     var fixProblem: RecordRejection?
@@ -105,6 +112,10 @@ struct GeoJSONProperties {
                 arrival = try visitTime(from: &parser, key)
             case .departureDate:
                 departure = try visitTime(from: &parser, key)
+            case .batteryLevel:
+                keepBatteryLevel((try? parser.readLenientDouble()) ?? nil)
+            case .batteryState:
+                keepBatteryState(try string(from: &parser))
             case .timestamp, .time, .datetime, .date, .recordedAt, .timeLong:
                 try parser.skipValue()  // handled above
             }
@@ -134,7 +145,7 @@ struct GeoJSONProperties {
         case .courseAccuracy:
             courseAccuracyDegrees = value
         case .timestamp, .time, .datetime, .date, .recordedAt, .timeLong, .coordTimes, .times, .coordinateProperties,
-             .action, .type, .arrivalDate, .departureDate, .name:
+             .action, .type, .arrivalDate, .departureDate, .name, .batteryLevel, .batteryState:
             preconditionFailure("'\(key.rawValue)' is not a numeric property of a fix")
         }
         return true
@@ -167,6 +178,20 @@ struct GeoJSONProperties {
             time = nil
             timeProblem = RecordRejection(position: error.position, reason: .invalidTime(error.found))
             timeRank = rank
+        }
+    }
+
+    /// Files `battery_level` (a fraction 0–1; anything else is no level).
+    mutating func keepBatteryLevel(_ level: Double?) {
+        batteryPercent = level.flatMap { (0...1).contains($0) ? $0 * 100 : nil }
+    }
+
+    /// Files `battery_state`: charging or full is charging, unplugged is not, anything else unknown.
+    mutating func keepBatteryState(_ state: String?) {
+        isCharging = switch state {
+        case "charging", "full": true
+        case "unplugged": false
+        default: nil
         }
     }
 

@@ -168,9 +168,10 @@ public final class GeoJSONReader: LocationFileReader {
                 try readTopMember()
             case .features(let topLevel):
                 if readsFast, fastMisses <= fastHits + 16,
-                   let fix = try parser.scanArrayElement(lookahead: 16 << 10, GeoJSONPointFeatureScan.scan) {
+                   let scanned = try parser.scanArrayElement(lookahead: 16 << 10, GeoJSONPointFeatureScan.scan) {
                     fastHits += 1
-                    return GeoJSONFeatureRecords.trackPoint(fix, name: nil, numbering: &numbering)
+                    return GeoJSONFeatureRecords.trackPoint(scanned.fix, name: nil, batteryPercent: scanned.batteryPercent,
+                                                            isCharging: scanned.isCharging, numbering: &numbering)
                 }
                 fastMisses += 1
                 guard let event = try parser.nextElement() else {

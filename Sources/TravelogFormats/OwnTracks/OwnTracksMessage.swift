@@ -11,7 +11,7 @@ import TravelogCore
 struct OwnTracksMessage {
     enum Key: String, CaseIterable {
         case type = "_type"
-        case lat, lon, tst, acc, alt, vac, vel, cog
+        case lat, lon, tst, acc, alt, vac, vel, cog, batt, bs
         static let table = JSONKeyTable(Key.self)
     }
 
@@ -33,6 +33,10 @@ struct OwnTracksMessage {
     var verticalAccuracyMeters: Double?
     var speedKilometersPerHour: Double?
     var courseDegrees: Double?
+    /// `batt` (percent) and `bs` (0 unknown, 1 unplugged, 2 charging, 3 full): the device's
+    /// status, not the fix's; a wrong value is ignored, never a reason to reject the fix.
+    var batteryPercent: Double?
+    var batteryStatus: Int?
     /// The first wrong value.
     var problem: RecordRejection?
 
@@ -67,6 +71,8 @@ struct OwnTracksMessage {
             case .tst:
                 let value = try parser.readLenientTime()
                 time = value.map { ($0, shift(parser.tokenPosition)) }
+            case .batt: batteryPercent = (try? parser.readLenientDouble()).flatMap { $0.flatMap { (0...100).contains($0) ? $0 : nil } }
+            case .bs: batteryStatus = (try? parser.readLenientDouble()).flatMap { $0.flatMap { Int(exactly: $0) } }
             case .acc: accuracyMeters = try parser.readLenientDouble()
             case .alt: altitudeMeters = try parser.readLenientDouble()
             case .vac: verticalAccuracyMeters = try parser.readLenientDouble()
@@ -113,6 +119,9 @@ struct OwnTracksMessage {
                                 verticalAccuracyMeters: verticalAccuracyMeters ?? -1,
                                 speedMetersPerSecond: speed, courseDegrees: courseDegrees ?? -1,
                                 timestamp: time.value.date, utcOffsetSeconds: time.value.utcOffsetSeconds)
-        return .record(.point(FormatPoint(kind: .track(track: 0, segment: 0), position: .fix(location))))
+        var point = FormatPoint(kind: .track(track: 0, segment: 0), position: .fix(location))
+        point.batteryPercent = batteryPercent
+        point.isCharging = switch batteryStatus { case 1?: false; case 2?, 3?: true; default: nil }
+        return .record(.point(point))
     }
 }

@@ -57,6 +57,10 @@ public struct FormatPoint: Hashable, Sendable {
     public var position: Position
     /// A name the file gave the point (GPX `name`, a KML Placemark's name).
     public var name: String?
+    /// The phone's battery when it took the fix, percent 0–100 (OwnTracks `batt`, Overland
+    /// `battery_level`), and whether it was charging or full (`bs`, `battery_state`), when given.
+    public var batteryPercent: Double?
+    public var isCharging: Bool?
 
     public init(kind: Kind, position: Position, name: String? = nil) {
         self.kind = kind

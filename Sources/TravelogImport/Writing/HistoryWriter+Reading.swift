@@ -12,6 +12,8 @@ extension IncomingItem {
                 self.init(.passedOver(Self.routePointDescription), position: "item \(index)", raw: .range(bytes))
             } else if let location = point.position.location {
                 self.init(.location(location), index: index, byteOffset: bytes.lowerBound, raw: .range(bytes))
+                batteryPercent = point.batteryPercent
+                isCharging = point.isCharging
             } else {
                 self.init(.refused("a point without a time cannot be stored"), index: index, byteOffset: bytes.lowerBound,
                           raw: .range(bytes))
@@ -36,7 +38,8 @@ extension HistoryWriter {
     /// in one batch, or nothing.
     public func write(reading reader: inout some LocationFileReader, body: any RawBody, bodyByteCount: Int,
                       to target: inout DeviceTarget, source: LocationSource, visitSource: VisitSource, route: String,
-                      policy: Policy, chunkSize: Int = 5_000, now: Date = Date()) async throws(HistoryWriteError) -> Outcome {
+                      policy: Policy, chunkSize: Int = 5_000, now: Date = Date(),
+                      userAgent: String? = nil) async throws(HistoryWriteError) -> Outcome {
         var outcome = Outcome()
         var chunk: [IncomingItem] = []
         var index = 0
@@ -62,14 +65,14 @@ extension HistoryWriter {
             start = end
             if policy == .keepValid, chunk.count >= chunkSize {
                 outcome.add(try await write(chunk, to: &target, source: source, visitSource: visitSource, route: route,
-                                            policy: policy, body: body, hold: hold, now: now))
+                                            policy: policy, body: body, hold: hold, now: now, userAgent: userAgent))
                 chunk.removeAll(keepingCapacity: true)
             }
         }
         outcome.passedOver.merge(reader.skippedRecords, uniquingKeysWith: +)
         if !chunk.isEmpty {
             outcome.add(try await write(chunk, to: &target, source: source, visitSource: visitSource, route: route,
-                                        policy: policy, body: body, hold: hold, now: now))
+                                        policy: policy, body: body, hold: hold, now: now, userAgent: userAgent))
         }
         return outcome
     }

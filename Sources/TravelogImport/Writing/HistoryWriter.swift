@@ -69,9 +69,10 @@ public struct HistoryWriter: Sendable {
     ///     the caller took one (`JournalScheduler.writeBegan`); told where the stored fixes start.
     public func write(_ items: [IncomingItem], to target: inout DeviceTarget, source: LocationSource,
                       visitSource: VisitSource, route: String, policy: Policy, body: (any RawBody)? = nil,
-                      hold: JournalWriteHold? = nil, now: Date = Date()) async throws(HistoryWriteError) -> Outcome {
+                      hold: JournalWriteHold? = nil, now: Date = Date(), userAgent: String? = nil) async throws(HistoryWriteError) -> Outcome {
         var outcome = Outcome()
         var valid: [Location] = []
+        var newest: (location: Location, item: IncomingItem)?
         var visits: [FormatVisit] = []
         var refused: [(item: IncomingItem, reason: String)] = []
         valid.reserveCapacity(items.count)
@@ -79,7 +80,9 @@ public struct HistoryWriter: Sendable {
             switch item.content {
             case .location(let location):
                 do {
-                    valid.append(try plausibility.checked(location, now: now))
+                    let checked = try plausibility.checked(location, now: now)
+                    valid.append(checked)
+                    if newest.map({ checked.timestamp >= $0.location.timestamp }) ?? true { newest = (checked, item) }
                 } catch {
                     refused.append((item, error.description))
                 }
@@ -110,6 +113,13 @@ public struct HistoryWriter: Sendable {
                 }
                 if outcome.stored.inserted > 0 { await evaluateRegions(valid, device: device) }
                 await observer.didStore(valid, summary: outcome.stored, device: device, source: source)
+            }
+            if policy == .keepValid, let device, let deviceStore = store as? any DeviceStore {
+                // A phone app's batch: once a batch, what the device said of itself with its newest fix.
+                try await deviceStore.recordReport(DeviceReport(receivedAt: now, latestFix: newest?.location,
+                                                                batteryPercent: newest?.item.batteryPercent,
+                                                                isCharging: newest?.item.isCharging, userAgent: userAgent),
+                                                   deviceID: device.id)
             }
             if !refused.isEmpty, policy == .keepValid {
                 let kept = refused.map { keepable($0.item, reason: $0.reason, userID: target.userID, device: device,

@@ -28,6 +28,10 @@ public struct IncomingItem: Sendable {
     /// The item as it was sent, for the list of rejected items (phone routes only): its bytes, or
     /// where they are in the body the writer is given.
     public var raw: Raw
+    /// The phone's battery when it took the fix, percent 0–100, and whether it was charging, when
+    /// the app said (for the device's status, `DeviceStore.recordReport`).
+    public var batteryPercent: Double?
+    public var isCharging: Bool?
 
     public enum Raw: Sendable {
         case none

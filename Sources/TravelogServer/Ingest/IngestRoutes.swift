@@ -76,17 +76,18 @@ struct IngestRoutes {
         // An empty body carries nothing to keep or to set aside.
         if !body.isBlank {
             var reader = GeoJSONReader(source: body.byteSource())
-            try await phoneWrite(&reader, body: body, to: &target, source: .overland, visitSource: .overland, route: "overland")
+            try await phoneWrite(&reader, body: body, to: &target, source: .overland, visitSource: .overland, route: "overland",
+                                 userAgent: request.headers[.userAgent])
         }
         return Response.json(data: Data(#"{"result":"ok"}"#.utf8))
     }
 
     /// A phone app's body through the write path, keeping the good items.
     func phoneWrite(_ reader: inout some LocationFileReader, body: SpooledBody, to target: inout DeviceTarget,
-                    source: LocationSource, visitSource: VisitSource, route: String) async throws {
+                    source: LocationSource, visitSource: VisitSource, route: String, userAgent: String? = nil) async throws {
         do {
             _ = try await writer.write(reading: &reader, body: body, bodyByteCount: body.byteCount, to: &target, source: source,
-                                       visitSource: visitSource, route: route, policy: .keepValid)
+                                       visitSource: visitSource, route: route, policy: .keepValid, userAgent: userAgent)
         } catch {
             throw APIError(error)
         }

@@ -55,7 +55,10 @@ struct PhoneAppRoutes {
         switch decoded {
         case .success(let fix)?:
             guard fix.isValidFix else { return Response(status: .ok) }
-            item = IncomingItem(.location(fix.location), position: "request", raw: .bytes(Self.raw(query, body)))
+            var fixItem = IncomingItem(.location(fix.location), position: "request", raw: .bytes(Self.raw(query, body)))
+            fixItem.batteryPercent = fix.batteryPercent
+            fixItem.isCharging = fix.isCharging
+            item = fixItem
         case .failure(.missingField(let field))? where !hasPosition && (field == "lat" || field == "lon"):
             return Response(status: .ok)
         case .failure(let error)?:
@@ -64,7 +67,7 @@ struct PhoneAppRoutes {
             return Response(status: .ok)
         }
         let source: LocationSource = identity.device?.app == .osmand ? .osmand : .traccar
-        try await write(item, to: &target, source: source, route: "osmand")
+        try await write(item, to: &target, source: source, route: "osmand", userAgent: request.headers[.userAgent])
         return Response(status: .ok)
     }
 
@@ -84,17 +87,21 @@ struct PhoneAppRoutes {
             return try GPSLoggerRequestDecoder.decode(parameters, receivedAt: Date())
         }
         var target = DeviceTarget.of(identity, named: try? decoded.get().deviceIdentifier, app: .gpslogger)
-        let item = switch decoded {
+        var item = switch decoded {
         case .success(let fix): IncomingItem(.location(fix.location), position: "request", raw: .bytes(Self.raw(query, body)))
         case .failure(let error): IncomingItem(.refused(error.description), position: "request", raw: .bytes(Self.raw(query, body)))
         }
-        try await write(item, to: &target, source: .gpslogger, route: "gpslogger")
+        item.batteryPercent = try? decoded.get().batteryPercent
+        item.isCharging = try? decoded.get().isCharging
+        try await write(item, to: &target, source: .gpslogger, route: "gpslogger", userAgent: request.headers[.userAgent])
         return Response(status: .ok)
     }
 
-    func write(_ item: IncomingItem, to target: inout DeviceTarget, source: LocationSource, route: String) async throws {
+    func write(_ item: IncomingItem, to target: inout DeviceTarget, source: LocationSource, route: String,
+               userAgent: String?) async throws {
         do {
-            _ = try await writer.write([item], to: &target, source: source, visitSource: .file, route: route, policy: .keepValid)
+            _ = try await writer.write([item], to: &target, source: source, visitSource: .file, route: route, policy: .keepValid,
+                                       userAgent: userAgent)
         } catch {
             throw APIError(error)
         }

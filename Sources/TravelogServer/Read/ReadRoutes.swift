@@ -17,8 +17,8 @@ struct ReadRoutes {
     static let defaultPathPointBudget = 100_000
     static let maximumLocationLimit = 1_000_000
 
-    /// Locations (GeoJSON), the map's path, the latest fix per device, devices, statistics and
-    /// exports. Every read is scoped to the caller's own user.
+    /// Locations (GeoJSON), the map's path, the latest fix per device, statistics and exports (the
+    /// devices are `DeviceRoutes`'). Every read is scoped to the caller's own user.
     func add(to router: RouteRegistry) {
         router.get("/api/v1/locations") { request, context in
             try await locationsGeoJSON(request, context)
@@ -29,30 +29,12 @@ struct ReadRoutes {
         router.get("/api/v1/latest") { request, context in
             try await latest(request, context)
         }
-        router.get("/api/v1/devices") { _, context in
-            let identity = try context.requireIdentity()
-            let summaries = try await store.deviceSummaries(userID: identity.user.id)
-            return try Response.json(summaries.map { summary in
-                DeviceJSON(name: summary.device.name, app: summary.device.app?.rawValue,
-                           locations: summary.locationCount,
-                           first: summary.firstTimestamp.map(ISO8601TimeFormatter.string),
-                           last: summary.lastTimestamp.map(ISO8601TimeFormatter.string))
-            })
-        }
         router.get("/api/v1/stats") { request, context in
             try await statistics(request, context)
         }
         router.get("/api/v1/export") { request, context in
             try await export(request, context)
         }
-    }
-
-    struct DeviceJSON: Encodable {
-        var name: String
-        var app: String?
-        var locations: Int
-        var first: String?
-        var last: String?
     }
 
     // MARK: Locations

@@ -87,6 +87,17 @@ final class HistoryTiles: Sendable {
         }
     }
 
+    /// Part of a user's history was deleted (a device with its history): every tile changes, and
+    /// the index is built anew from the store when a tile next needs it (the saved one too).
+    func historyRemoved(userID: UserID) {
+        users.withLock { users in
+            var state = users[userID] ?? UserState()
+            state.versions.changedEverywhere()
+            state.stale = true
+            users[userID] = state
+        }
+    }
+
     /// The ETag of a tile of a user (whatever layer and range; they are part of the URL).
     func etag(userID: UserID, tile: Tile) -> String {
         let version = users.withLock { $0[userID]?.versions.version(of: tile) ?? 0 }
