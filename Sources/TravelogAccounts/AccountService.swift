@@ -20,7 +20,7 @@ public final class AccountService: Sendable {
     public let store: any AccountStore
     let bcryptCost: UInt8
     let sessionLifetimeSeconds: TimeInterval
-    private let verified = Mutex<[SecretDigest: (userID: UserID, until: Date)]>([:])
+    let verified = Mutex<[SecretDigest: (userID: UserID, until: Date)]>([:])
     /// Internal so that a test may lengthen the delays (a loaded machine may take longer than a second between two requests).
     let throttle = Mutex(LoginThrottle())
     /// bcrypt verifications run so far (tests count them: an unknown name costs one, a throttled attempt none).
@@ -70,7 +70,8 @@ public final class AccountService: Sendable {
         let now = Date()
         let wait = throttle.withLock { $0.waitSeconds(keys, at: now) }
         if wait > 0 { throw .throttled(retryAfterSeconds: Int(wait.rounded(.up))) }
-        let user = try await wrap { () throws(StoreError) in try await store.user(named: name) }
+        // A disabled user is checked as an unknown name is: the same work, and no login.
+        let user = try await wrap { () throws(StoreError) in try await store.user(named: name) }.flatMap { $0.isDisabled ? nil : $0 }
         let hash = try await user.asyncMap { user throws(AccountError) in
             try await wrap { () throws(StoreError) in try await store.passwordHash(userID: user.id) }
         } ?? nil
@@ -135,11 +136,14 @@ public final class AccountService: Sendable {
         return token
     }
 
-    /// The device this token belongs to.
+    /// The device this token belongs to; nil when its user is disabled.
     public func device(token: some StringProtocol) async throws(AccountError) -> Device? {
         guard !token.isEmpty else { return nil }
         let digest = Secrets.digest(token)
-        return try await wrap { () throws(StoreError) in try await store.device(tokenDigest: digest) }
+        guard let device = try await wrap({ () throws(StoreError) in try await store.device(tokenDigest: digest) }),
+              try await wrap({ () throws(StoreError) in try await store.user(id: device.userID) })?.isDisabled == false
+        else { return nil }
+        return device
     }
 
     // MARK: Sessions
@@ -157,7 +161,7 @@ public final class AccountService: Sendable {
         let digest = Secrets.digest(secret)
         guard let session = try await wrap({ () throws(StoreError) in try await store.session(digest: digest) }),
               session.expiresAt > Date() else { return nil }
-        return try await wrap { () throws(StoreError) in try await store.user(id: session.userID) }
+        return try await wrap { () throws(StoreError) in try await store.user(id: session.userID) }.flatMap { $0.isDisabled ? nil : $0 }
     }
 
     public func endSession(_ secret: some StringProtocol) async throws(AccountError) {
@@ -218,7 +222,7 @@ public final class AccountService: Sendable {
         try await PasswordHashingQueue.shared.run(work)
     }
 
-    private func wrap<T>(_ body: () async throws(StoreError) -> T) async throws(AccountError) -> T {
+    func wrap<T>(_ body: () async throws(StoreError) -> T) async throws(AccountError) -> T {
         do { return try await body() } catch { throw .store(error) }
     }
 }

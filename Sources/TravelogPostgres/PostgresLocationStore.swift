@@ -85,31 +85,33 @@ public final class PostgresLocationStore: TravelogStore {
     public func addUser(named name: String) async throws(StoreError) -> User {
         let name = try AccountName.validated(name)
         let now = StoragePrecision.milliseconds(Date())
-        let rows: [PostgresRow]
-        do {
-            rows = try await withLease { connection in
-                try await connection.run("INSERT INTO users (name, created_at_ms) VALUES (\(name), \(now)) RETURNING id",
-                                           logger: logger).collect()
+        // Users' writes one at a time (they are rare): the first user of an empty store is its
+        // administrator, however many are added at once.
+        return try await transaction("adding a user") { connection in
+            try await Self.lockUsers(connection, logger: logger)
+            let rows: [PostgresRow]
+            do {
+                rows = try await connection.run("""
+                    INSERT INTO users (name, created_at_ms, administrator)
+                    VALUES (\(name), \(now), NOT EXISTS (SELECT 1 FROM users)) RETURNING \(unescaped: Self.userColumns)
+                    """, logger: logger).collect()
+            } catch where Self.isUniqueViolation(error) {
+                throw StoreError.userExists(name: name)
             }
-        } catch where Self.isUniqueViolation(error) {
-            throw .userExists(name: name)
-        } catch {
-            throw Self.storeError(error, "adding a user")
+            return try Self.user(Self.decodeFirst(rows, "adding a user"))
         }
-        let id = try Self.decode(rows.first, as: Int64.self, "adding a user")
-        return User(id: UserID(rawValue: id), name: name, createdAt: StoragePrecision.date(milliseconds: now))
     }
 
     public func user(named name: String) async throws(StoreError) -> User? {
-        try await rows("reading a user", "SELECT id, name, created_at_ms FROM users WHERE name = \(name)").first.map(Self.user)
+        try await rows("reading a user", "SELECT \(unescaped: Self.userColumns) FROM users WHERE name = \(name)").first.map(Self.user)
     }
 
     public func user(id: UserID) async throws(StoreError) -> User? {
-        try await rows("reading a user", "SELECT id, name, created_at_ms FROM users WHERE id = \(id.rawValue)").first.map(Self.user)
+        try await rows("reading a user", "SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id.rawValue)").first.map(Self.user)
     }
 
     public func users() async throws(StoreError) -> [User] {
-        try await rows("listing users", "SELECT id, name, created_at_ms FROM users ORDER BY name COLLATE \"C\"").map(Self.user)
+        try await rows("listing users", "SELECT \(unescaped: Self.userColumns) FROM users ORDER BY name COLLATE \"C\"").map(Self.user)
     }
 
     public func addDevice(named name: String, userID: UserID) async throws(StoreError) -> Device {
@@ -151,9 +153,12 @@ public final class PostgresLocationStore: TravelogStore {
             """).map(Self.device)
     }
 
+    static let userColumns = "id, name, created_at_ms, administrator, disabled"
+
     static func user(_ row: PostgresRow) throws(StoreError) -> User {
-        let (id, name, created) = try decode(row, as: (Int64, String, Int64).self, "reading a user")
-        return User(id: UserID(rawValue: id), name: name, createdAt: StoragePrecision.date(milliseconds: created))
+        let (id, name, created, administrator, disabled) = try decode(row, as: (Int64, String, Int64, Bool, Bool).self, "reading a user")
+        return User(id: UserID(rawValue: id), name: name, createdAt: StoragePrecision.date(milliseconds: created),
+                    isAdministrator: administrator, isDisabled: disabled)
     }
 
     static func device(_ row: PostgresRow) throws(StoreError) -> Device {

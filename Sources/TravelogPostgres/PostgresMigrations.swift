@@ -350,6 +350,13 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // Administrators manage every user; a disabled user cannot log in and their device tokens
+        // are refused. The oldest user of an existing database becomes its administrator.
+        ("008_user_administrator_disabled", [
+            "ALTER TABLE users ADD COLUMN administrator boolean NOT NULL DEFAULT false",
+            "ALTER TABLE users ADD COLUMN disabled boolean NOT NULL DEFAULT false",
+            "UPDATE users SET administrator = true WHERE id = (SELECT min(id) FROM users)",
+        ]),
         // What is known of a device beyond its record (as SQLite's 010_device_states): when it was
         // removed with its history kept, its latest report (written once a batch), and after how
         // long without a report it counts as silent, with whether that silence was notified.

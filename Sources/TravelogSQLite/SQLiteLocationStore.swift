@@ -63,35 +63,39 @@ public final class SQLiteLocationStore: TravelogStore {
         let now = Date()
         return try await write("adding a user") { db throws(StoreError) in
             do {
-                try db.execute(sql: "INSERT INTO users (name, created_at_ms) VALUES (?, ?)",
+                // In the write transaction: the first user of an empty store is its administrator.
+                try db.execute(sql: "INSERT INTO users (name, created_at_ms, administrator) VALUES (?, ?, NOT EXISTS (SELECT 1 FROM users))",
                                arguments: [name, StoragePrecision.milliseconds(now)])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw .userExists(name: name)
             } catch {
                 throw .database(operation: "adding a user", message: String(describing: error))
             }
-            return User(id: UserID(rawValue: db.lastInsertedRowID), name: name,
-                        createdAt: StoragePrecision.date(milliseconds: StoragePrecision.milliseconds(now)))
+            let id = db.lastInsertedRowID
+            let administrator = (try? Bool.fetchOne(db, sql: "SELECT administrator FROM users WHERE id = ?", arguments: [id])) ?? nil
+            return User(id: UserID(rawValue: id), name: name,
+                        createdAt: StoragePrecision.date(milliseconds: StoragePrecision.milliseconds(now)),
+                        isAdministrator: administrator ?? false)
         }
     }
 
     public func user(named name: String) async throws(StoreError) -> User? {
         try await read("reading a user") { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, created_at_ms FROM users WHERE name = ?", arguments: [name])
+            try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE name = ?", arguments: [name])
                 .map(Self.user)
         }
     }
 
     public func user(id: UserID) async throws(StoreError) -> User? {
         try await read("reading a user") { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, created_at_ms FROM users WHERE id = ?"), arguments: [id.rawValue])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE id = ?"), arguments: [id.rawValue])
                 .map(Self.user)
         }
     }
 
     public func users() async throws(StoreError) -> [User] {
         try await read("listing users") { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, created_at_ms FROM users ORDER BY name").map(Self.user)
+            try Row.fetchAll(db, sql: "SELECT \(Self.userColumns) FROM users ORDER BY name").map(Self.user)
         }
     }
 
@@ -137,8 +141,11 @@ public final class SQLiteLocationStore: TravelogStore {
         }
     }
 
+    static let userColumns = "id, name, created_at_ms, administrator, disabled"
+
     static func user(_ row: Row) -> User {
-        User(id: UserID(rawValue: row[0]), name: row[1], createdAt: StoragePrecision.date(milliseconds: row[2]))
+        User(id: UserID(rawValue: row[0]), name: row[1], createdAt: StoragePrecision.date(milliseconds: row[2]),
+             isAdministrator: row[3], isDisabled: row[4])
     }
 
     static func device(_ row: Row) -> Device {

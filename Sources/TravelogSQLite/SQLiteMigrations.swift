@@ -226,6 +226,13 @@ enum SQLiteMigrations {
         CREATE INDEX visits_device_end ON visits(device_id,
             max(coalesce(departure_ms, 9223372036854775807), coalesce(merged_until_ms, 0)));
         """),
+        ("009_user_administrator_disabled", """
+        -- Administrators manage every user; a disabled user cannot log in and their device tokens
+        -- are refused. The oldest user of an existing database becomes its administrator.
+        ALTER TABLE users ADD COLUMN administrator INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+        UPDATE users SET administrator = 1 WHERE id = (SELECT min(id) FROM users);
+        """),
         ("010_device_states", """
         -- What is known of a device beyond its record: when it was removed with its history kept
         -- (its token is dropped then), its latest report (when the server heard from it, its newest

@@ -7,7 +7,8 @@ import TravelogCore
 public protocol AccountStore: Sendable {
     // MARK: Accounts
 
-    /// Adds a user. - Throws: `StoreError.userExists`, `.invalidName`.
+    /// Adds a user; the first user of a store without any becomes its administrator (atomically:
+    /// two first users added at once make one administrator). - Throws: `StoreError.userExists`, `.invalidName`.
     func addUser(named name: String) async throws(StoreError) -> User
     func user(named name: String) async throws(StoreError) -> User?
     func user(id: UserID) async throws(StoreError) -> User?
@@ -19,6 +20,18 @@ public protocol AccountStore: Sendable {
     func device(id: DeviceID) async throws(StoreError) -> Device?
     /// The user's devices, by name.
     func devices(userID: UserID) async throws(StoreError) -> [Device]
+
+    // MARK: Administration
+
+    /// Makes the user an administrator or not. - Throws: `StoreError.unknownUser`, and
+    /// `.lastAdministrator` when it would leave no enabled administrator.
+    func setAdministrator(_ isAdministrator: Bool, userID: UserID) async throws(StoreError) -> User
+    /// Disables the user (no login, device tokens refused, history kept) or enables them again.
+    /// - Throws: `StoreError.unknownUser`, `.lastAdministrator`.
+    func setDisabled(_ isDisabled: Bool, userID: UserID) async throws(StoreError) -> User
+    /// Removes the user and everything theirs: devices, locations, imports, journal, regions,
+    /// notification channels, rejected items, sessions. - Throws: `StoreError.unknownUser`, `.lastAdministrator`.
+    func deleteUser(id: UserID) async throws(StoreError)
 
     // MARK: Credentials
 

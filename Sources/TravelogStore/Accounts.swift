@@ -6,11 +6,18 @@ public struct User: Hashable, Sendable {
     /// Unique, non-empty login name.
     public var name: String
     public var createdAt: Date
+    /// May manage every user and see the server's state. The first user of a store is one, and
+    /// the store never leaves it without an enabled one (`StoreError.lastAdministrator`).
+    public var isAdministrator: Bool
+    /// Cannot log in, and the user's device tokens are refused; the history is kept.
+    public var isDisabled: Bool
 
-    public init(id: UserID, name: String, createdAt: Date) {
+    public init(id: UserID, name: String, createdAt: Date, isAdministrator: Bool = false, isDisabled: Bool = false) {
         self.id = id
         self.name = name
         self.createdAt = createdAt
+        self.isAdministrator = isAdministrator
+        self.isDisabled = isDisabled
     }
 }
 

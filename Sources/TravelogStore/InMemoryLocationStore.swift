@@ -66,7 +66,7 @@ public final class InMemoryLocationStore: TravelogStore {
         let name = try AccountName.validated(name)
         return try state.withLock { (state) throws(StoreError) -> User in
             guard !state.users.values.contains(where: { $0.name == name }) else { throw .userExists(name: name) }
-            let user = User(id: UserID(rawValue: state.makeID()), name: name, createdAt: Date())
+            let user = User(id: UserID(rawValue: state.makeID()), name: name, createdAt: Date(), isAdministrator: state.users.isEmpty)
             state.users[user.id] = user
             return user
         }

@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case database(operation: String, message: String)
     /// The caller's import work threw; nothing it wrote was kept.
     case importAborted(underlying: String)
+    /// The change would leave no enabled administrator (disabling, demoting or deleting the last one).
+    case lastAdministrator(UserID)
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open the database \(path): \(reason)"
         case .database(let operation, let message): "database error while \(operation): \(message)"
         case .importAborted(let underlying): "import aborted, nothing stored: \(underlying)"
+        case .lastAdministrator(let id): "user \(id) is the last enabled administrator: make another user one first"
         }
     }
 }

@@ -39,13 +39,18 @@ struct PostgresUpgradeTests {
         let url = try #require(PostgresTestServer.url)
         let schema = PostgresTestServer.newSchemaName()
         let store = try await PostgresLocationStore(url: url, schema: schema, maximumConnections: 2)
-        let last = try #require(PostgresMigrations.all.last?.identifier)
-        #expect(last == "007_journal_runners")
-        try await store.client.query("DROP TABLE journal_runners", logger: store.logger)
+        // Users' flags came in 008, after other migrations: a schema of the version before it.
+        let last = "008_user_administrator_disabled"
+        #expect(PostgresMigrations.all.map(\.identifier).contains(last))
+        _ = try await store.addUser(named: "zoe")
+        _ = try await store.addUser(named: "ada")
+        try await store.client.query("ALTER TABLE users DROP COLUMN administrator, DROP COLUMN disabled", logger: store.logger)
         try await store.client.query("DELETE FROM travelog_migrations WHERE identifier = \(last)", logger: store.logger)
         store.close()
         let upgraded = try await PostgresLocationStore(url: url, schema: schema, maximumConnections: 2)
         #expect(upgraded.upgrade == [last])
+        // The oldest user of the existing database is its administrator.
+        #expect(try await upgraded.users().map { "\($0.name) \($0.isAdministrator)" } == ["ada false", "zoe true"])
         #expect(try await Self.recorded(upgraded) == PostgresMigrations.all.map(\.identifier).sorted())
         upgraded.close()
         let again = try await PostgresLocationStore(url: url, schema: schema, maximumConnections: 2)

@@ -7,7 +7,8 @@ import TravelogStore
 enum StoreMoveFixture {
     static let rows: [String: [StoreRow]] = [
         "users": [
-            [1, "ada", 1_000, "$2b$12$hash"], [2, "bob \"tab\t, newline\n, back\\slash\" ünïcödé 🚲", 2_000, nil],
+            [1, "ada", 1_000, "$2b$12$hash", .integer(1), .integer(0)],
+            [2, "bob \"tab\t, newline\n, back\\slash\" ünïcödé 🚲", 2_000, nil, .integer(0), .integer(1)],
         ],
         "devices": [
             [1, 1, "phone", 1_000, "overland", "d1", "write"], [1, 2, "watch", 1_001, nil, nil, "read"],

@@ -138,7 +138,7 @@ struct StoreMoveTests {
         defer { postgres.close() }
         let users = try #require(StoreTable.all.first { $0.name == "users" })
         let places = try #require(StoreTable.all.first { $0.name == "places" })
-        try await postgres.append([[1, "ada", 1_000, nil]], to: users)
+        try await postgres.append([[1, "ada", 1_000, nil, .integer(1), .integer(0)]], to: users)
         let reals: [Double] = [-0.0, 0.1, 1e-7, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
                                -.pi, 1e22, 123_456_789.123_456_79, .infinity, -.infinity, .nan]
         let names: [StoreValue] = ["\\N", "\\.", "tab\there", "line\r\nbreak", "back\\slash\\", "", .null, "ünï 🚲", "a\u{1}b"]

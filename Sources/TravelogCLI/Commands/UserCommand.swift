@@ -8,7 +8,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage the people who log in.",
-        subcommands: [Add.self, Password.self, List.self, Sessions.self])
+        subcommands: [Add.self, Password.self, List.self, Sessions.self, Disable.self, Enable.self, Admin.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -57,8 +57,13 @@ struct UserCommand: AsyncParsableCommand {
             let store = try await storeOptions.openStore()
             for user in try await store.users() {
                 let login = try await store.passwordHash(userID: user.id) != nil ? "can log in" : "no password"
-                print("\(user.name)\t\(login)")
+                print(([user.name, login] + Self.flags(of: user)).joined(separator: "\t"))
             }
+        }
+
+        /// The words after a user's name that say what the user is.
+        static func flags(of user: User) -> [String] {
+            (user.isAdministrator ? ["administrator"] : []) + (user.isDisabled ? ["disabled"] : [])
         }
     }
 

@@ -45,7 +45,7 @@ public enum APIError: HTTPResponseError, Equatable, Sendable, CustomStringConver
         case .http(let status, _): status
         case .storeFailed(let error):
             switch error {
-            case .userExists, .deviceExists: .conflict
+            case .userExists, .deviceExists, .lastAdministrator: .conflict
             case .invalidName: .badRequest
             case .unknownUser, .unknownDevice: .notFound
             // The database failing or out of reach (PostgreSQL restarting): try again, on any route.

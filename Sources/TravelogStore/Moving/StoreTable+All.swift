@@ -1,7 +1,8 @@
 extension StoreTable {
     /// Every table a move copies, parents before children (foreign keys hold after each one).
     public static let all: [StoreTable] = [
-        StoreTable("users", .none, [("id", .integer), ("name", .text), ("created_at_ms", .integer), ("password_hash", .text)]),
+        StoreTable("users", .none, [("id", .integer), ("name", .text), ("created_at_ms", .integer), ("password_hash", .text),
+                                    ("administrator", .boolean), ("disabled", .boolean)]),
         devices,
         StoreTable("sessions", .stored, key: ["id_sha256"], [("id_sha256", .text), ("expires_at_ms", .integer)]),
         StoreTable("imports", .device, [

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import TravelogAccounts
+import TravelogStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension UserCommand {
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a user: no login, their device tokens refused, their logins ended; their history is kept.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The login name.") var name: String
+
+        func run() async throws {
+            let store = try await storeOptions.openStore()
+            guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
+            _ = try await AccountService(store: store).setDisabled(true, userID: user.id)
+            print("user \(name) disabled: cannot log in, device tokens refused (history kept; `travelog user enable \(name)` undoes it)")
+        }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled user again.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The login name.") var name: String
+
+        func run() async throws {
+            let store = try await storeOptions.openStore()
+            guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
+            _ = try await AccountService(store: store).setDisabled(false, userID: user.id)
+            print("user \(name) enabled")
+        }
+    }
+
+    struct Admin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a user an administrator (manages every user on the page), or no longer one with --revoke.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The login name.") var name: String
+        @Flag(help: "Take the administrator's rights away (never from the last enabled administrator).") var revoke = false
+
+        func run() async throws {
+            let store = try await storeOptions.openStore()
+            guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
+            _ = try await AccountService(store: store).setAdministrator(!revoke, userID: user.id)
+            print(revoke ? "user \(name) is no longer an administrator" : "user \(name) is an administrator")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a user and everything theirs: devices, locations, imports, journal, regions, notification channels.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The login name.") var name: String
+        @Flag(help: "Do not ask for the name again (for scripts).") var yes = false
+
+        func run() async throws {
+            let store = try await storeOptions.openStore()
+            guard let user = try await store.user(named: name) else { throw CLIError.noSuchUser(name) }
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw ValidationError("deleting \(name) removes all of their history: add --yes to confirm without a terminal")
+                }
+                FileHandle.standardError.write(Data("This deletes \(name) and all of their history. Type the name again to confirm: ".utf8))
+                guard readLine(strippingNewline: true) == name else { throw ValidationError("the name did not match: nothing deleted") }
+            }
+            try await AccountService(store: store).deleteUser(id: user.id)
+            print("user \(name) and all of their history deleted")
+        }
+    }
+}
