@@ -45,6 +45,8 @@ public struct TravelogServerApp: Sendable {
     public var mqtt: MQTTSettings? = nil
     /// The one-time link that creates the first account, while the database has none (`travelog serve` makes it).
     public var firstRun: FirstRunSetup? = nil
+    /// The version, database and data files the administrator's view shows (`travelog serve` fills it in).
+    public var facts = ServerFacts()
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
@@ -97,6 +99,8 @@ public struct TravelogServerApp: Sendable {
         let sessions = SessionRoutes(accounts: accounts, configuration: configuration, tiles: tiles)
         sessions.add(to: router)
         SetupRoutes(setup: firstRun, store: store, sessions: sessions).add(to: router)
+        AccountRoutes(accounts: accounts, sessions: sessions).add(to: router)
+        AdminRoutes(store: store, accounts: accounts, tiles: tiles, facts: facts).add(to: router)
         OIDCRoutes(provider: oidc, accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
                      regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)

@@ -120,6 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let timeZones = gazetteer == nil ? nil : gazetteerOptions.timeZoneBoundaries { logger.notice("\($0)") }
         var app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones, logger: logger)
+        app.facts = ServerFacts(databaseKind: isSQLite ? "sqlite" : "postgresql", databaseDescription: storeOptions.databaseDescription,
+                                dataFiles: gazetteerOptions.serverDataFiles())
         if let settings = try oidcOptions.settings() {
             do {
                 app.oidc = try await OIDCProvider.discover(settings)

@@ -23,6 +23,8 @@ struct SessionRoutes {
 
     struct SessionInfo: Encodable {
         var user: String
+        /// Whether the page shows the administrator's settings.
+        var administrator: Bool
         var tileURLTemplate: String
         var tileAttribution: String
     }
@@ -106,7 +108,7 @@ struct SessionRoutes {
     }
 
     func sessionInfo(_ user: User) -> SessionInfo {
-        SessionInfo(user: user.name, tileURLTemplate: configuration.tileURLTemplate,
+        SessionInfo(user: user.name, administrator: user.isAdministrator, tileURLTemplate: configuration.tileURLTemplate,
                     tileAttribution: configuration.tileAttribution)
     }
 

@@ -104,6 +104,15 @@ final class HistoryTiles: Sendable {
         return "\"\(instance)-\(version)\""
     }
 
+    /// Forgets a deleted user's index, in memory and its saved file.
+    func forget(userID: UserID) {
+        users.withLock { users in
+            users[userID]?.building?.cancel()
+            users[userID] = nil
+        }
+        if let file = indexFile(userID: userID) { try? FileManager.default.removeItem(at: file) }
+    }
+
     /// Starts building the user's index when it is not built or being built, without waiting for
     /// it (a login: the page may soon ask for tiles or a range's bounds). A failed build is
     /// tried again by the next request.
