@@ -4,7 +4,8 @@
 # openssl here), a debug `travelog serve --mqtt mqtts://…` subscribed through TLS, and phones
 # publishing with mosquitto_pub at QoS 1: the OwnTracks apps' real payloads
 # (../shared/fixtures/owntracks, else the few written below), a malformed, a 1 MB and a binary one
-# among good ones. Checked through the API: every good location stored exactly once, as the HTTP
+# among good ones, and payloads encrypted as the apps encrypt them (PyNaCl), one with a wrong secret.
+# Checked through the API: every good location stored exactly once, as the HTTP
 # route stores the same payloads; the bad ones among the rejected items with their topic; a message
 # for an unknown user and one another user's phone publishes under alice's topic stored nowhere.
 # Then `kill -9` of the server while a phone publishes thousands of fixes at QoS 1, and a restart:
@@ -20,7 +21,7 @@ travelog="$root/.build/debug/travelog"
 while [ $# -gt 0 ]; do
   case "$1" in
     --travelog) travelog="$2"; shift 2 ;;
-    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -x "$travelog" ] || { echo "FAIL: $travelog is missing (run swift build first)"; exit 1; }
@@ -96,6 +97,12 @@ start_broker
 # --- the server, subscribed through TLS, the password from a file
 export TRAVELOG_DB="$work/travelog.sqlite"
 for user in alice bob; do echo "$user-travelog-password" | "$travelog" user add "$user" --password-stdin >/dev/null; done
+# alice's phone encrypts its payloads (the app's Encryption key), and so does the HTTP twin below.
+owntracks_secret="alice's shared secret, typed in the app"
+for device in phone http-twin; do
+  "$travelog" device add "$device" --user alice --app owntracks >/dev/null
+  echo "$owntracks_secret" | "$travelog" device secret "$device" --user alice --secret-stdin >/dev/null
+done
 printf 'travelog-broker-password\n' >"$work/mqtt-password"
 start_server() {
   start_test_server "$work/server.log" --mqtt "mqtts://travelog@localhost:$tls_port" --mqtt-password-file "$work/mqtt-password" \
@@ -141,6 +148,20 @@ else
   echo '{"_type":"location"}' >"$payloads/location_empty.json"
 fi
 printf '{"_type":"location","tst":1440399999,"lat":52.3' >"$payloads/malformed.json"
+# Encrypted as the apps encrypt (PyNaCl, Debian's python3-nacl): the secret's bytes in 32 zero bytes
+# as the key, base64 of nonce + secretbox; one with the right secret, one with another.
+/usr/bin/python3 -c 'import nacl' 2>/dev/null || "$root/scripts/ensure-debian-packages.sh" python3-nacl
+/usr/bin/python3 - "$payloads" "$owntracks_secret" <<'EOF'
+import base64, json, pathlib, sys, nacl.secret, nacl.utils
+folder, secret = pathlib.Path(sys.argv[1]), sys.argv[2].encode()
+def sealed(message, secret):
+    box = nacl.secret.SecretBox(secret[:32].ljust(32, b"\0"))
+    data = base64.b64encode(box.encrypt(json.dumps(message).encode(), nacl.utils.random(24))).decode()
+    return json.dumps({"_type": "encrypted", "data": data})
+good = {"_type": "location", "tid": "AL", "tst": 1440399990, "lat": 52.41, "lon": 10.11, "acc": 9}
+(folder / "encrypted_good.json").write_text(sealed(good, secret))
+(folder / "encrypted_wrong.json").write_text(sealed(dict(good, tst=1440399991), b"another secret"))
+EOF
 head -c 1048576 /dev/zero | tr '\0' 'x' | sed 's/^/{"_type":"location","tst":1440399998,"lat":52.1,"lon":10.1,"junk":"/;s/$/"}/' >"$payloads/large.json"
 head -c 300 /dev/urandom >"$payloads/binary.bin"
 
@@ -192,6 +213,7 @@ for line in (payloads / "recorder.lines").read_text().splitlines():
     message = json.loads(line)
     if message.get("_type") == "location":
         times.add(message["tst"])
+times.add(1440399990)  # encrypted_good.json
 for name in ["valid_location_message.json", "location_deserialize_extended.json", "location_multiple_messages.json"]:
     path = payloads / name
     if path.exists():
@@ -209,6 +231,7 @@ def rejected(needle):
     return [item for item in mqtt_items if needle in item["raw"] or needle in item["reason"]]
 assert rejected('"tst":1440399999,"lat":52.3'), "FAIL: the malformed message is not among the rejected items"
 assert rejected("bytes, more than the"), "FAIL: the 1 MB message is not among the rejected items"
+assert rejected("cannot decrypt: wrong secret?"), "FAIL: the message sealed with another secret is not set aside"
 assert len(mqtt_items) >= 4, f"FAIL: {len(mqtt_items)} MQTT items set aside: {[i['reason'] for i in mqtt_items]}"
 print(f"ok: {len(mqtt_items)} bad messages set aside with their topic:")
 for item in mqtt_items:
@@ -227,7 +250,11 @@ count=3000
 for i in range($count):
     print('{\"_type\":\"location\",\"tid\":\"BW\",\"tst\":%d,\"lat\":%.6f,\"lon\":13.4,\"acc\":10}' % (1500000000 + i, 52.0 + i * 1e-5))
 " >"$work/burst.lines"
-stored() { api bob "/api/v1/locations?device=burst&limit=100000" 2>/dev/null | grep -o '"timestamp"' | wc -l || echo 0; }
+stored() {
+  local count
+  count="$(api bob "/api/v1/locations?device=burst&limit=100000" 2>/dev/null | grep -o '"timestamp"' | wc -l)" || count=0
+  echo "$count"
+}
 publish bob owntracks/bob/burst -l <"$work/burst.lines" &
 publisher_pid=$!
 for _ in $(seq 1 600); do [ "$(stored)" -ge 300 ] && break; sleep 0.1; done

@@ -382,5 +382,9 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX device_states_watched ON device_states (device_id) WHERE silent_after_s IS NOT NULL",
         ]),
+        // The secret an OwnTracks phone encrypts its messages with, as typed (as SQLite's 011_device_owntracks_secret).
+        ("010_device_owntracks_secret", [
+            "ALTER TABLE devices ADD COLUMN owntracks_secret text",
+        ]),
     ]
 }

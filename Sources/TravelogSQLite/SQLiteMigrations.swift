@@ -254,6 +254,10 @@ enum SQLiteMigrations {
         );
         CREATE INDEX device_states_watched ON device_states(device_id) WHERE silent_after_s IS NOT NULL;
         """),
+        ("011_device_owntracks_secret", """
+        -- The secret an OwnTracks phone encrypts its messages with, as typed (it opens every message).
+        ALTER TABLE devices ADD COLUMN owntracks_secret TEXT;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -16,6 +16,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var rejectedFingerprints: Set<String> = []
         var rejectedFingerprintsByID: [RejectedItemID: String] = [:]
         var passwordHashes: [UserID: String] = [:]
+        /// OwnTracks' encryption secrets (`InMemoryLocationStore+OwnTracksSecrets.swift`).
+        var ownTracksSecrets: [DeviceID: String] = [:]
         var tokenDigests: [SecretDigest: DeviceID] = [:]
         var sessions: [SecretDigest: SessionRecord] = [:]
         var visits: [VisitID: StoredVisit] = [:]

@@ -238,7 +238,8 @@ struct BackupRestoreTests {
         let source = try await Self.database(in: folder, count: 10).store.path
         let path = folder.appendingPathComponent("older.sqlite").path
         try SQLiteBackup.copy(from: source, to: path)
-        let last = try #require(SQLiteMigrations.all.last)
+        // 008 (an index) is undone: later migrations add tables and columns, which cannot run twice.
+        let last = try #require(SQLiteMigrations.all.first { $0.identifier == "008_visit_ends" })
         let connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("DROP INDEX visits_device_end")
         try connection.execute("DELETE FROM grdb_migrations WHERE identifier = '\(last.identifier)'")

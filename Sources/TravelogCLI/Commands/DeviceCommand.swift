@@ -9,7 +9,7 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Manage the phones and trackers that report for a user.",
-        subcommands: [Add.self, Setup.self, Token.self, List.self, Rename.self, Configure.self, Remove.self])
+        subcommands: [Add.self, Setup.self, Token.self, List.self, Rename.self, Configure.self, Remove.self, Secret.self])
 
     /// How phones reach the server, for the settings printed.
     struct ServerURLOption: ParsableArguments {

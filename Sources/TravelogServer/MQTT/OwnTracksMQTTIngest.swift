@@ -64,7 +64,7 @@ struct OwnTracksMQTTIngest: Sendable {
         do throws(HistoryWriteError) {
             let outcome: HistoryWriter.Outcome
             if let body {
-                outcome = try await ingest.receive(body, raw: TopicFirstBody(topic: topic, body: body), to: &target, route: Self.route)
+                outcome = try await ingest.receive(body, rawPrefix: topic, to: &target, route: Self.route)
             } else {
                 let item = IncomingItem(.refused("the message is \(payload.count) bytes, more than the \(Self.maximumPayloadBytes) accepted"),
                                         position: "message", raw: .bytes(Array("\(topic)\n".utf8) + payload.prefix(RejectedItem.maximumRawBytes)))
@@ -76,16 +76,5 @@ struct OwnTracksMQTTIngest: Sendable {
             logger.error("MQTT: '\(topic)' not stored, the store failed (the broker will send it again): \(error)")
             return .storeFailed
         }
-    }
-}
-
-/// A message's payload as its rejected items show it: the topic, a line break, then the payload
-/// (as the phone routes show the query before the body).
-struct TopicFirstBody: RawBody {
-    let topic: String
-    let body: SpooledBody
-
-    func bytes(in range: Range<Int>, limit: Int) -> [UInt8] {
-        Array((Array("\(topic)\n".utf8) + body.bytes(in: range, limit: limit)).prefix(limit))
     }
 }
