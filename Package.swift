@@ -146,7 +146,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogGeocoding",
-            dependencies: ["TravelogCore"],
+            dependencies: ["TravelogCore", "TravelogOSM"],
             swiftSettings: swiftSettings
         ),
         // zlib from Debian (zlib1g-dev): inflates the blocks of OpenStreetMap extracts.
@@ -256,6 +256,7 @@ let package = Package(
                 "TravelogPostgres",
                 "TravelogImport",
                 "TravelogGeocoding",
+                "TravelogOSM",
                 "TravelogTracking",
                 "TravelogTracker",
                 "TravelogTrackCLI",
@@ -371,7 +372,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TravelogOSMTests",
-            dependencies: ["TravelogOSM", "CZlib", "TravelogTestSupport"],
+            dependencies: ["TravelogOSM", "TravelogGeocoding", "TravelogCore", "CZlib", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -19,11 +19,6 @@ struct ExifInterpreter {
             if let value = tag.numbers.first, (1...8).contains(value) { metadata.orientation = Int(value) }
             else { ignore(tag, "an orientation is 1 to 8") }
         }
-        if metadata.pixelWidth == nil || metadata.pixelHeight == nil,
-           let width = positiveInteger("Exif.Photo.PixelXDimension"), let height = positiveInteger("Exif.Photo.PixelYDimension") {
-            metadata.pixelWidth = width
-            metadata.pixelHeight = height
-        }
         metadata.captureTime = captureTime()
         metadata.gpsTime = gpsTime()
         metadata.position = position()
@@ -110,7 +105,11 @@ struct ExifInterpreter {
     // MARK: Position
 
     private mutating func position() -> PhotoPosition? {
-        guard let latitudeTag = tags["Exif.GPSInfo.GPSLatitude"], let longitudeTag = tags["Exif.GPSInfo.GPSLongitude"] else { return nil }
+        let latitudeTag = tags["Exif.GPSInfo.GPSLatitude"], longitudeTag = tags["Exif.GPSInfo.GPSLongitude"]
+        guard let latitudeTag, let longitudeTag else {
+            if let only = latitudeTag ?? longitudeTag { ignore(only, "the other half of the position is missing") }
+            return nil
+        }
         guard let latitude = degrees(latitudeTag, reference: "Exif.GPSInfo.GPSLatitudeRef", negative: "S", positive: "N", limit: 90),
               let longitude = degrees(longitudeTag, reference: "Exif.GPSInfo.GPSLongitudeRef", negative: "W", positive: "E", limit: 180),
               let coordinate = Coordinate(validLatitude: latitude, longitude: longitude) else { return nil }
@@ -176,11 +175,6 @@ struct ExifInterpreter {
         guard let tag = tags[key] else { return nil }
         let value = tag.text.trimmingCharacters(in: .whitespaces.union(.controlCharacters))
         return value.isEmpty ? nil : value
-    }
-
-    private func positiveInteger(_ key: String) -> Int? {
-        guard let value = tags[key]?.numbers.first, value.isFinite, value >= 1, value < 1e9 else { return nil }
-        return Int(value)
     }
 
     private mutating func ignore(_ tag: ExifTag, _ reason: String) {

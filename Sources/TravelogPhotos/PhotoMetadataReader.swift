@@ -54,6 +54,10 @@ public enum PhotoMetadataReader {
             path: path, contentDigest: digest, byteCount: data.count, mimeType: String(cString: raw.mime_type),
             pixelWidth: raw.pixel_width > 0 ? raw.pixel_width : nil, pixelHeight: raw.pixel_height > 0 ? raw.pixel_height : nil,
             orientation: nil, cameraMake: nil, cameraModel: nil, captureTime: nil, gpsTime: nil, position: nil, ignoredTags: [])
+        if ["image/heic", "image/heif", "image/avif", "image/x-canon-cr3"].contains(metadata.mimeType) || metadata.mimeType.hasPrefix("image/hei") {
+            let size = HEIFImageSize.primaryImageSize(data)
+            (metadata.pixelWidth, metadata.pixelHeight) = (size?.width, size?.height)
+        }
         var interpreter = ExifInterpreter(tags: tags)
         interpreter.fill(&metadata)
         return metadata

@@ -19,9 +19,6 @@ struct ExifToolAgreementTests {
         "empty_icc.heic": "Exiv2 0.27.6 finds no Exif item",
         // ExifTool reads the Exif item and warns of a truncated 'mdat'; Exiv2 refuses the file.
         "corrupted.hif": "Exiv2 0.27.6: corrupted image metadata",
-        // The date is only in the XMP packet ("XMP-exif:DateTimeOriginal"), not in EXIF: not read.
-        "exif_typeerror.jpg": "the time is in XMP only",
-        "exif_gps_typeerror.jpg": "the time is in XMP only",
     ]
 
     static func photoFiles() throws -> [String] {
@@ -95,7 +92,10 @@ struct ExifToolAgreementTests {
                     let offset = (expected["ExifIFD:OffsetTimeOriginal"] as? String).flatMap(ExifInterpreter.offsetSeconds)
                     #expect(time.utcOffsetSeconds == offset, "\(name): OffsetTimeOriginal")
                 } else {
+                    // Exiv2 found no EXIF at all here (see knownMisses): nothing else to compare.
                     misses[name] = "no capture time"
+                    #expect(metadata.position == nil && metadata.orientation == nil, "\(name)")
+                    continue
                 }
             } else {
                 #expect(metadata.captureTime == nil, "\(name): ExifTool reads no DateTimeOriginal")
@@ -120,7 +120,7 @@ struct ExifToolAgreementTests {
                 }
             } else {
                 #expect(metadata.position == nil, "\(name): ExifTool has no usable position")
-                if expected["GPS:GPSLatitude"] != nil {
+                if let latitude = expected["GPS:GPSLatitude"] as? Double, latitude != 0 {
                     #expect(metadata.ignoredTags.contains { $0.key.hasPrefix("Exif.GPSInfo.") }, "\(name): the refused position is named")
                 }
             }
@@ -147,7 +147,7 @@ struct ExifToolAgreementTests {
             #expect(metadata.byteCount == data.count)
         }
         #expect(misses.keys.sorted() == Self.knownMisses.keys.sorted(), "capture times ExifTool reads and Travelog does not: \(misses)")
-        #expect(timesCompared >= 25 && positionsCompared >= 6 && sizesCompared >= 25,
+        #expect(timesCompared >= 19 && positionsCompared >= 5 && sizesCompared >= 33,
                 "compared \(timesCompared) times, \(positionsCompared) positions, \(sizesCompared) sizes")
     }
 }

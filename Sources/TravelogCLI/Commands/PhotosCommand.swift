@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import TravelogCore
+import TravelogFormats
+import TravelogJournal
+import TravelogPhotos
+import TravelogStore
+
+/// `travelog photos`: photos' metadata, and photos placed by the history (issue 32).
+struct PhotosCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photos",
+        abstract: "Photos' capture times and positions (EXIF, through Exiv2), and photos placed by the history.",
+        subcommands: [PhotosReadCommand.self, PhotosGeotagCommand.self])
+}
+
+/// The photos named on the command line: files as given, folders read recursively for the image
+/// formats Exiv2 reads (by extension), in path order.
+struct PhotoFileArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("Photos, or folders of photos (read recursively).", valueName: "dir|file"))
+    var paths: [String]
+
+    static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "mpo", "heic", "heif", "hif", "avif", "png", "webp", "tif", "tiff",
+                                          "dng", "cr2", "cr3", "nef", "nrw", "arw", "sr2", "orf", "rw2", "pef", "srw", "raf"]
+
+    func files() throws -> [String] {
+        var found: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ValidationError("\(path): no such file or folder")
+            }
+            guard isDirectory.boolValue else { found.append(path); continue }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let names = try FileManager.default.subpathsOfDirectory(atPath: path).sorted()
+            for name in names where Self.extensions.contains((name as NSString).pathExtension.lowercased()) {
+                found.append(base + "/" + name)
+            }
+        }
+        return found
+    }
+}
+
+/// `travelog photos read`
+struct PhotosReadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Print photos' capture time, position, size, orientation, camera and SHA-256.",
+        discussion: "A damaged file, or one that is not a photo, is named with the reason and skipped; the exit status is then 1.")
+
+    @OptionGroup var files: PhotoFileArguments
+
+    @Flag(help: "Print JSON (one array).")
+    var json = false
+
+    func run() async throws {
+        var records: [PhotoJSON] = []
+        var failed = 0
+        for path in try files.files() {
+            do {
+                let metadata = try PhotoMetadataReader.read(path: path)
+                if json { records.append(PhotoJSON(metadata)) } else { print(PhotoText.describe(metadata)) }
+            } catch {
+                failed += 1
+                if json { records.append(PhotoJSON(file: path, error: error.description)) }
+                FileHandle.standardError.write(Data("travelog: \(error)\n".utf8))
+            }
+        }
+        if json { print(try PhotoJSON.encode(records)) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// `travelog photos geotag`
+struct PhotosGeotagCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geotag",
+        abstract: "Place photos that have no GPS position by your history (nothing is written: --dry-run).",
+        discussion: """
+            A photo inside a journal visit is placed at the visit's centre (its radius as the accuracy); otherwise \
+            on the geodesic between the fixes just before and just after its time, when they are at most --max-gap \
+            seconds apart (accuracy: the worse fix's, plus the distance to the nearer fix). The camera's clock is \
+            read with --camera-offset or --camera-zone, else the photo's OffsetTimeOriginal, else the time zone of \
+            where the history says you were (time-zone boundaries or gazetteer when installed). Photos with their \
+            own GPS position are listed and left alone. Writing EXIF (--write) or XMP sidecars (--xmp) is not \
+            there yet: --dry-run is required.
+            """)
+
+    @OptionGroup var files: PhotoFileArguments
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
+    @OptionGroup var gazetteerOptions: GazetteerOptions
+
+    @Option(help: ArgumentHelp("Only this device's track (repeat for several; default: all of the user's).", valueName: "name"))
+    var device: [String] = []
+
+    @Option(help: ArgumentHelp("The largest time between the fixes around a photo, seconds.", valueName: "seconds"))
+    var maxGap: Double = 300
+
+    @Option(help: ArgumentHelp("The camera's clock's offset from UTC, e.g. +02:00.", valueName: "±HH:MM"))
+    var cameraOffset: String?
+
+    @Option(help: ArgumentHelp("The camera's clock's time zone, e.g. Europe/Helsinki.", valueName: "zone"))
+    var cameraZone: String?
+
+    @Flag(help: "List what would be done; write nothing (required: writing is not implemented yet).")
+    var dryRun = false
+
+    @Flag(help: "Print JSON: per file its latitude, longitude, time and how it was placed, or why not.")
+    var json = false
+
+    func validate() throws {
+        guard dryRun else { throw ValidationError("--dry-run is required: writing positions into photos (--write, --xmp) is not implemented yet") }
+        guard maxGap.isFinite, maxGap >= 0 else { throw ValidationError("--max-gap must be a number of seconds ≥ 0") }
+        guard cameraOffset == nil || cameraZone == nil else { throw ValidationError("give --camera-offset or --camera-zone, not both") }
+        if let cameraOffset, CameraClock.offsetSeconds(cameraOffset) == nil {
+            throw ValidationError("--camera-offset \(cameraOffset): not an offset as ±HH:MM")
+        }
+        if let cameraZone, TimeZone(identifier: cameraZone) == nil { throw ValidationError("--camera-zone \(cameraZone): no such time zone") }
+    }
+
+    func run() async throws {
+        let paths = try files.files()
+        let store = try await storeOptions.openStore()
+        let user = try await account.resolveUser(in: store, createIfEmpty: false)
+        let deviceIDs = device.isEmpty ? nil : Set(try await account.devices(named: device, of: user, in: store).map(\.id))
+        var zones: PlaceTimeZones?
+        if cameraOffset == nil, cameraZone == nil, let describer = gazetteerOptions.describer() {
+            zones = PlaceTimeZones(describer: describer, boundaries: gazetteerOptions.timeZoneBoundaries(note: { _ in }))
+        }
+        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: deviceIDs, zones: zones)
+        let clock: CameraClock = if let cameraOffset, let seconds = CameraClock.offsetSeconds(cameraOffset) { .offset(seconds: seconds) }
+            else if let cameraZone, let zone = TimeZone(identifier: cameraZone) { .zone(zone) } else { .automatic }
+        let geotagger = PhotoGeotagger(clock: clock, placer: PhotoPlacer(maxGapSeconds: maxGap))
+        var records: [PhotoJSON] = []
+        for path in paths {
+            let result = try await geotagger.geotag(path: path, history: history)
+            if json { records.append(PhotoJSON(result)) } else { print(PhotoText.describe(result)) }
+            if let error = result.error { FileHandle.standardError.write(Data("travelog: \(error)\n".utf8)) }
+        }
+        if json { print(try PhotoJSON.encode(records)) }
+    }
+}

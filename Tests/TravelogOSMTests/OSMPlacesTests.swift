@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogGeocoding
+import TravelogOSM
+import TravelogTestSupport
+
+/// Writes a test extract to a file and returns its path.
+func writeExtract(_ bytes: [UInt8], name: String) throws -> String {
+    let path = TestDirectory.makeFolder("osm").appendingPathComponent(name).path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+@Suite("OSM places: what osm add keeps from an extract")
+struct OSMPlacesTests {
+    static func tag(_ key: String, _ value: String) -> OSMTag { OSMTag(key: key, value: value) }
+
+    @Test("the seed extract gives its café (address and point of interest), its street and its building's address with a centroid")
+    func seedExtract() throws {
+        let path = SharedFixtures.repositoryRoot.appendingPathComponent("Fuzz/Seeds/osm-pbf/small-dense.osm.pbf").path
+        let (places, header) = try OSMPlacesBuilder().places(fromFile: path, totalBytes: 0)
+        #expect(header != nil)
+        #expect(places.map(\.elementType) == [.node, .way, .way])
+        #expect(places.map(\.id) == [1, 10, 11])
+        let cafe = places[0]
+        #expect(cafe.kind == [.address, .pointOfInterest])
+        #expect(cafe.category == "amenity=cafe")
+        #expect(cafe.name == "Café Regatta")
+        #expect(cafe[tag: "addr:street"] == "Merikannontie")
+        #expect(cafe[tag: "opening_hours"] == "Mo-Su 09:00-21:00")
+        let street = places[1]
+        #expect(street.kind == .street)
+        #expect(street[tag: "name:sv"] == "Mannerheimvägen")
+        #expect(street.geometry.first?.count == 3)
+        #expect(street.coordinate == street.geometry[0][1])  // the middle node
+        let building = places[2]
+        #expect(building.kind == [.address, .area])
+        #expect(building.category == nil)
+        #expect(building.geometry.first?.count == 4)
+        // The triangle's centroid is the mean of its three corners (to the 1e-7 degree grid it is rounded to).
+        let corners = building.geometry[0].dropLast()
+        let latitude = corners.map(\.latitude).reduce(0, +) / 3, longitude = corners.map(\.longitude).reduce(0, +) / 3
+        #expect(abs(building.coordinate.latitude - latitude) <= 5e-8 && abs(building.coordinate.longitude - longitude) <= 5e-8)
+    }
+
+    @Test("an extract without addresses or points of interest gives its streets only, and a file that opens")
+    func noAddresses() throws {
+        var writer = PBFTestWriter()
+        writer.append(PBFTestWriter.Block(
+            denseNodes: [OSMNode(id: 1, latitude: 60, longitude: 25), OSMNode(id: 2, latitude: 60.001, longitude: 25.001),
+                         OSMNode(id: 3, latitude: 60.002, longitude: 25, tags: [Self.tag("name", "Bench"), Self.tag("amenity", "bench")])],
+            ways: [OSMWay(id: 5, nodeIDs: [1, 2], tags: [Self.tag("highway", "residential"), Self.tag("name", "Katu")]),
+                   OSMWay(id: 6, nodeIDs: [1, 2], tags: [Self.tag("highway", "service")])]))
+        let path = try writeExtract(writer.bytes, name: "streets.osm.pbf")
+        let (places, _) = try OSMPlacesBuilder(reader: OSMPBFReader(threads: 2)).places(fromFile: path, totalBytes: 0)
+        #expect(places.map(\.id) == [3, 5])
+        #expect(places.allSatisfy { !$0.kind.contains(.address) })
+        let file = try OSMPlacesFile(bytes: OSMPlacesFile.encode(places, sourceName: "streets.osm.pbf", boundingBox: nil))
+        #expect(file.count == 2)
+        #expect(file.boundingBox == nil)
+        #expect(file.place(at: 1) == places[1])
+    }
+
+    @Test("two overlapping extracts: each element once, from the one added last")
+    func overlappingExtracts() throws {
+        func extract(_ ids: [Int64], name: String) throws -> String {
+            var writer = PBFTestWriter()
+            writer.append(PBFTestWriter.Block(denseNodes: ids.map {
+                OSMNode(id: $0, latitude: 60, longitude: 25, tags: [Self.tag("name", "\(name) \($0)"), Self.tag("shop", "bakery")])
+            }))
+            return try writeExtract(writer.bytes, name: name + ".osm.pbf")
+        }
+        let folder = OSMExtractFolder(path: TestDirectory.makeFolder("osm-folder").path)
+        _ = try folder.add(extractPath: try extract([1, 2, 3], name: "home"))
+        Thread.sleep(forTimeInterval: 0.02)  // modification times order the files
+        _ = try folder.add(extractPath: try extract([3, 4], name: "holiday"))
+        #expect(folder.names() == ["home", "holiday"])
+        let set = try folder.open()
+        #expect(set.count == 4)
+        var names: [String] = []
+        set.forEachPlace { file, index in names.append(set.files[file].place(at: index).name ?? "") }
+        #expect(names == ["home 1", "home 2", "holiday 3", "holiday 4"])
+        #expect(set.isShadowed(fileIndex: 0, index: 2))
+        try folder.remove(name: "holiday.osm.pbf")
+        #expect(try folder.open().count == 3)
+        #expect(throws: OSMExtractFolderError.noSuchExtract(name: "holiday", folder: folder.path, known: ["home"])) { try folder.remove(name: "holiday") }
+    }
+
+    @Test("a places file cut short or changed anywhere opens with an error naming the file, or opens checked, never a crash")
+    func damagedPlacesFile() throws {
+        let path = SharedFixtures.repositoryRoot.appendingPathComponent("Fuzz/Seeds/osm-pbf/small-dense.osm.pbf").path
+        let (places, header) = try OSMPlacesBuilder().places(fromFile: path, totalBytes: 0)
+        let bytes = OSMPlacesFile.encode(places, sourceName: "seed", boundingBox: header?.boundingBox)
+        let file = try OSMPlacesFile(bytes: bytes)
+        #expect((0..<file.count).map(file.place(at:)) == places)
+        for cut in 0..<bytes.count {
+            #expect(throws: OSMPlacesError.self) { try OSMPlacesFile(bytes: Array(bytes[0..<cut])) }
+        }
+        for position in bytes.indices {
+            var changed = bytes
+            changed[position] ^= 0x41
+            if let opened = try? OSMPlacesFile(bytes: changed) {
+                for index in 0..<opened.count { _ = opened.place(at: index) }  // every read stays inside the file
+            }
+        }
+    }
+}
+
+@Suite("OSM places of the Helsinki extract", .enabled(if: HelsinkiExtract.available, HelsinkiExtract.absentReason))
+struct HelsinkiPlacesTests {
+    @Test("every address is kept, known places are found, and the file reads back what was built")
+    func helsinki() throws {
+        let folder = OSMExtractFolder(path: TestDirectory.makeFolder("osm-helsinki").path)
+        let file = try folder.add(extractPath: HelsinkiExtract.path)
+        let places = try OSMPlacesBuilder().places(fromFile: HelsinkiExtract.path, totalBytes: 0).places
+        #expect(file.count == places.count)
+        #expect((0..<file.count).allSatisfy { file.place(at: $0) == places[$0] })
+        // Counted in `osmium cat -f opl` of the same file: 1379 nodes, 87 ways and 6 multipolygons
+        // have addr:housenumber or addr:housename; 827 named highway ways are not area=yes.
+        #expect(places.filter { $0.kind.contains(.address) }.count == 1379 + 87 + 6)
+        #expect(places.filter { $0.kind.contains(.street) }.count == 827)
+        let ekberg = try #require(file.index(of: .node, id: 151_006_533).map(file.place(at:)))
+        #expect(ekberg.name == "Cafe Ekberg")
+        #expect(ekberg.category == "amenity=cafe")
+        #expect(ekberg[tag: "addr:street"] == "Bulevardi" && ekberg[tag: "addr:housenumber"] == "9")
+        #expect(ekberg[tag: "website"] == "http://www.cafeekberg.fi/")
+        let street = try #require(file.index(of: .way, id: 22_906_934).map(file.place(at:)))
+        #expect(street.kind.contains(.street) && street[tag: "name:sv"] == "Mannerheimvägen")
+        // Of its two nodes only 279044844 is in the extract (the cut runs through the street).
+        #expect(street.geometry.map(\.count) == [1])
+        #expect(abs(street.coordinate.latitude - 60.1714194) < 1e-9 && abs(street.coordinate.longitude - 24.9357342) < 1e-9)
+        // Every area's centroid lies within its rings' bounding box.
+        for place in places where place.kind.contains(.area) {
+            let points = place.geometry.flatMap { $0 }
+            #expect((points.map(\.latitude).min()!...points.map(\.latitude).max()!).contains(place.coordinate.latitude), "\(place.elementType) \(place.id)")
+        }
+    }
+}
