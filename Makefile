@@ -82,6 +82,8 @@ test: deps-test gazetteer wmm world timezones osm-sample photo-samples
 	@# The store suites also run on PostgreSQL: a throwaway cluster unless $$TRAVELOG_TEST_POSTGRES_URL names a server.
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# travelog photos geotag --dry-run beside exiftool -geotag on the same photos and track: same places within 1 m, same refusals.
+	scripts/photo-geotag-compare.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# make install into a temporary prefix (the debug binaries), the systemd unit checked; a backup while a server is killed -9.
 	scripts/install-test.sh --build "$$($(SWIFT) build --show-bin-path)"
 	scripts/backup-kill-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
