@@ -108,4 +108,70 @@ session = devtools.wait_for("fetch('/api/v1/session', {headers: {'X-Requested-Wi
 report(session == "ada", f"GET /api/v1/session answers for the new account ({session!r})")
 
 # 3. A phone, added on the page.
+form = devtools.wait_for("(() => { const f = document.getElementById('device-add-form'); return f && f.closest('#setup') !== null; })()", 20)
+report(bool(form), "right after the account, the page offers to add a phone")
+type_into("device-add-name", "phone")
+devtools.evaluate("(() => { const s = document.getElementById('device-add-app'); s.value = 'owntracks';"
+                  " s.dispatchEvent(new Event('change', {bubbles: true})); })()")
+devtools.evaluate("document.querySelector('#device-add-form button[type=submit]').click()")
+link = devtools.wait_for("(() => { const s = document.getElementById('device-setup');"
+                         " const a = s && !s.hidden && s.querySelector('a.device-setup-link[href^=\"owntracks:\"]');"
+                         " return a && a.getAttribute('href'); })()", 20)
+report(bool(link), f"the phone's setup link is shown ({(link or '')[:40]}…)")
+qr = devtools.evaluate("(() => { const i = document.querySelector('#device-setup img.device-qr');"
+                       " return i && i.complete && i.naturalWidth > 0; })()")
+report(qr is True, "with its QR code drawn")
+report(not overflow(), "phone: nothing wider than the screen with the QR code shown")
+screenshot("phone-added-phone")
+set_size(1400, 900, False)
+screenshot("phone-added-desktop")
+set_size(390, 844, True)
+
+# 4. Report as the app does, with exactly what the link carries (OwnTracks' remote configuration).
+configuration = {}
+if link:
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
+    configuration = json.loads(base64.b64decode(query["inline"][0] + "==="))
+report(configuration.get("_type") == "configuration" and configuration.get("mode") == 3,
+       f"the link is OwnTracks' remote configuration in HTTP mode ({configuration.get('_type')!r}, mode {configuration.get('mode')!r})")
+latitude, longitude = 60.16985, 24.93838
+stamp = int(time.time()) - 60
+status = None
+if configuration.get("url"):
+    body = json.dumps({"_type": "location", "lat": latitude, "lon": longitude, "tst": stamp, "acc": 12,
+                       "batt": 77, "bs": 1, "tid": "ph", "conn": "w"}).encode()
+    credentials = base64.b64encode(f"{configuration['username']}:{configuration['password']}".encode()).decode()
+    request = urllib.request.Request(configuration["url"], data=body, method="POST", headers={
+        "Content-Type": "application/json", "Authorization": f"Basic {credentials}",
+        "X-Limit-U": configuration["username"], "X-Limit-D": configuration.get("deviceId", ""),
+        "User-Agent": "Owntracks-Android/2.4.12"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            status = response.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+report(status == 200, f"a location posted as OwnTracks with the link's settings is taken ({status})")
+reported = devtools.wait_for("(() => { const l = document.getElementById('devices-list');"
+                             " return l && /77 ?%/.test(l.textContent) && l.textContent; })()", 20)
+report(bool(reported), "the device list shows the report (its battery)")
+
+# 5. The map.
+devtools.evaluate("document.getElementById('setup-done').click()")
+drawn = devtools.wait_for("(() => { const m = document.getElementById('map');"
+                          " return !document.getElementById('app').hidden && Number(m.dataset.pointCount) >= 1 && m.dataset.pointCount; })()", 30)
+report(bool(drawn), f"'Go to the map' shows the map with the reported location ({drawn} point)")
+day = devtools.evaluate("document.getElementById('from').value")
+expected_day = time.strftime("%Y-%m-%d", time.gmtime(stamp))
+report(day == expected_day, f"on the day it was reported ({day}, expected {expected_day})")
+time.sleep(1)
+screenshot("map-phone")
+set_size(1400, 900, False)
+time.sleep(1)
+screenshot("map-desktop")
+
+# 6. The used link.
+navigate(args.link)
+login = devtools.wait_for("!document.getElementById('login').hidden || !document.getElementById('app').hidden", 20)
+report(bool(login) and devtools.evaluate("document.getElementById('setup').hidden") is True,
+       "the used link opens the page (logged in) or its login, never the first-run form again")
 sys.exit(1 if failures else 0)

@@ -115,18 +115,52 @@ function drawFirstPhone(section, info, enterApp) {
   title.id = 'setup-title';
   const devices = element('div', 'setup-devices');
   devices.id = 'setup-devices';
+  const waiting = element('p', 'status');
+  waiting.id = 'setup-waiting';
+  waiting.setAttribute('role', 'status');
   const toMap = element('button', 'primary', 'Go to the map');
   toMap.type = 'button';
   toMap.id = 'setup-done';
+  let watching = true;
   toMap.addEventListener('click', () => {
+    watching = false;
     section.hidden = true;
     section.textContent = '';
+    section.classList.remove('wide');
     enterApp(info);
   });
   section.append(title,
     element('p', '', 'Your account is ready. Now add the phone that will report where you are: '
       + 'choose its app, then scan the code with the phone (or open the link on it).'),
-    devices, toMap);
+    devices, waiting, toMap);
   section.classList.add('wide');
   renderDeviceSettings(devices);
+  watchFirstReport(devices, waiting, () => watching);
+}
+
+/** Until the person leaves this step: says when a phone first reports, and shows it in the list. */
+async function watchFirstReport(devices, line, stillShown) {
+  let seen = '';
+  while (stillShown()) {
+    await new Promise((resolve) => { setTimeout(resolve, 3000); });
+    if (!stillShown()) return;
+    let list;
+    try {
+      list = await api('/api/v1/devices');
+    } catch (_) {
+      continue;
+    }
+    const reported = list.filter((device) => device.lastReport);
+    if (list.length === 0) continue;
+    if (reported.length === 0) {
+      line.textContent = 'Waiting for the phone\'s first report…';
+      continue;
+    }
+    const names = reported.map((device) => device.name).join(', ');
+    if (names !== seen) {
+      seen = names;
+      line.textContent = `✓ ${names} reported: its position is on the map.`;
+      renderDeviceSettings(devices);
+    }
+  }
 }
