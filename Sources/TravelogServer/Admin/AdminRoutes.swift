@@ -152,7 +152,9 @@ struct AdminRoutes {
     func serverJSON() async throws -> ServerJSON {
         let files = facts.dataFiles.map { file in
             let attributes = file.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
-            return ServerJSON.DataFile(name: file.name, path: file.path, found: attributes != nil,
+            // As an absolute path: a default is found relative to the server's folder (`.build-data/`).
+            return ServerJSON.DataFile(name: file.name, path: file.path.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                                       found: attributes != nil,
                                        sizeBytes: (attributes?[.size] as? NSNumber)?.int64Value,
                                        modifiedAt: (attributes?[.modificationDate] as? Date).map(ISO8601TimeFormatter.string),
                                        make: "make \(file.makeTarget)")

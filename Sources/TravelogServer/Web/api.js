@@ -1,7 +1,14 @@
 // The server's JSON API as the page calls it.
 import { state } from './state.js';
 
-export const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The zone days are counted in: the one chosen in Settings (settings.js, kept in this browser), else the browser's. */
+export const timeZone = (() => {
+  const chosen = localStorage.getItem('travelog.timeZone');
+  try {
+    if (chosen) return new Intl.DateTimeFormat(undefined, { timeZone: chosen }).resolvedOptions().timeZone;
+  } catch (_) { /* a zone this browser does not know: the browser's own */ }
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+})();
 
 export class ApiError extends Error {
   constructor(status, message) {

@@ -13,6 +13,7 @@ import { bindList, clearList, loadList } from './locations.js';
 import { clearPath, drawn, ensureMap, loadLatest, loadTiledRange, loadVectorRange, removeCurrent } from './map.js';
 import { bindRejected, loadRejected } from './rejected.js';
 import { showSetupIfNeeded } from './setup.js';
+import { routeSettings } from './settings.js';
 import { bindStats } from './stats.js';
 import { state, subscribe, update } from './state.js';
 import { bindYears, loadYears } from './years.js';
@@ -57,6 +58,7 @@ function showLogin(message) {
   state.session = null;
   $('loading').hidden = true;
   $('app').hidden = true;
+  $('settings').hidden = true;
   $('account').hidden = true;
   $('login').hidden = false;
   $('login-error').textContent = message || '';
@@ -102,6 +104,7 @@ async function enterApp(info) {
   $('app').hidden = false;
   $('account').hidden = false;
   $('user-name').textContent = info.user;
+  routeSettings();
   ensureMap(info);
   const devices = loadDevices();
   // The address names the dates; else the day of the newest fix (not an empty today).

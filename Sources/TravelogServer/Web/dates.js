@@ -61,7 +61,8 @@ export function setRange(range, { place = true, replace = false, fromAddress = f
   if (!isDay(from)) from = today();
   if (!isDay(to) || to < from) to = from;
   const next = { from, to };
-  if (!fromAddress) {
+  // The Settings view (#settings) keeps its address; the dates come back with the map.
+  if (!fromAddress && !window.location.hash.startsWith('#settings')) {
     const address = addressOf(next);
     if (window.location.hash !== address || window.location.search) {
       const url = window.location.pathname + address;
@@ -122,6 +123,7 @@ export function bindDates() {
   });
   // Back, forward, a typed or bookmarked address.
   const follow = () => {
+    if (window.location.hash.startsWith('#settings')) return;
     const range = rangeFromLocation() || { from: today(), to: today() };
     if (!state.session || !state.range) return;
     if (range.from !== state.range.from || range.to !== state.range.to) {
