@@ -34,6 +34,7 @@ from journal_map_check import check_journal_map
 from regions_check import check_regions
 from layout_check import check_layout
 from features_check import check_features
+from devices_check import check_devices
 from settings_check import check_settings
 
 #: The longest a live location may take from the POST to the drawn path.
@@ -440,6 +441,7 @@ def run_test(arguments):
     check_layout(devtools, report, base_url, arguments.token, post_locations, iso, folder)
     axe_source = open(arguments.axe).read() if arguments.axe else None
     check_features(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
+    check_devices(devtools, report, base_url, folder)
     check_settings(devtools, report, base_url, arguments.user, arguments.password, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")
