@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "TravelogGeocoding", package: "Travelog"),
                 .product(name: "TravelogTracking", package: "Travelog"),
                 .product(name: "TravelogRender", package: "Travelog"),
+                .product(name: "TravelogOSM", package: "Travelog"),
             ],
             path: "TravelogBenchmarks",
             swiftSettings: [

@@ -57,6 +57,8 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("server-journal-5m", JournalLoadBenchmark.run),
     ("geocoding", GeocodingBenchmark.run),
     ("time-zones", TimeZoneBenchmark.run),
+    ("osm-read", OSMBenchmarks.read),
+    ("osm-add", OSMBenchmarks.add),
     ("visits", VisitBenchmark.run),
     ("tracker-walk", TrackerBenchmarks.walk),
     ("declination", TrackerBenchmarks.declination),
