@@ -275,6 +275,9 @@ assert len(set(times)) == len(times), f"FAIL: {len(times) - len(set(times))} loc
 assert len(times) == count, f"FAIL: {count - len(times)} of {count} locations lost after kill -9"
 print(f"ok: after kill -9 and a restart all {count} published at QoS 1 are stored, none twice")
 EOF
+# What the broker sent again after the restart (unacknowledged when the server died): stored once.
+echo "    messages the broker sent again that were stored already: $(curl -sf "http://127.0.0.1:$port/metrics" \
+  | sed -n 's/^travelog_duplicate_locations_total{source="owntracks"} //p')"
 
 # --- the broker goes away and comes back: the server reconnects and receives what was queued
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true
