@@ -65,6 +65,19 @@ extern "C" int travelog_exiv2_read(const unsigned char *data, size_t size, trave
     auto *result = static_cast<travelog_exif_metadata *>(std::calloc(1, sizeof(travelog_exif_metadata)));
     if (result == nullptr) { fail(error, -1, "out of memory"); return -1; }
     std::vector<travelog_exif_tag> tags;
+    // What the data is, asked first: Exiv2's open() of a few bytes of text fails on reading rather
+    // than saying it does not know the format.
+    int type = Exiv2::ImageType::none;
+    try {
+        type = Exiv2::ImageFactory::getType(reinterpret_cast<const Exiv2::byte *>(data), static_cast<long>(size));
+    } catch (...) {
+        type = Exiv2::ImageType::none;
+    }
+    if (type == Exiv2::ImageType::none) {
+        travelog_exiv2_free(result);
+        fail(error, Exiv2::kerMemoryContainsUnknownImageType, "not an image format Exiv2 reads");
+        return -1;
+    }
     try {
         auto image = Exiv2::ImageFactory::open(reinterpret_cast<const Exiv2::byte *>(data),
                                                static_cast<long>(size));
