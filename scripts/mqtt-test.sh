@@ -9,7 +9,8 @@
 # route stores the same payloads; the bad ones among the rejected items with their topic; a message
 # for an unknown user and one another user's phone publishes under alice's topic stored nowhere.
 # Then `kill -9` of the server while a phone publishes thousands of fixes at QoS 1, and a restart:
-# every one stored, none twice. Also the broker stopped and started again under the server: it
+# every one stored, none twice. A store that fails under a message: not acknowledged, sent again,
+# stored once. Also the broker stopped and started again under the server: it
 # reconnects, says so in its log and /metrics, and loses nothing queued meanwhile.
 #
 #   scripts/mqtt-test.sh [--travelog PATH]
@@ -278,6 +279,32 @@ EOF
 # What the broker sent again after the restart (unacknowledged when the server died): stored once.
 echo "    messages the broker sent again that were stored already: $(curl -sf "http://127.0.0.1:$port/metrics" \
   | sed -n 's/^travelog_duplicate_locations_total{source="owntracks"} //p')"
+
+# --- the store fails while a message is being stored: it is not acknowledged, the broker sends it
+# again, and it is stored once the store works again. A second connection holds SQLite's write lock
+# for longer than the server's busy timeout (10 s), so the server's insert fails.
+/usr/bin/python3 - "$TRAVELOG_DB" >"$work/lock.out" 2>&1 <<'EOF' &
+import sqlite3, sys, time
+connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+connection.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(14)
+connection.execute("ROLLBACK")
+print("released", flush=True)
+EOF
+lock_pid=$!
+for _ in $(seq 1 100); do grep -q locked "$work/lock.out" && break; sleep 0.1; done
+grep -q locked "$work/lock.out" || { echo "FAIL: could not lock the database:"; cat "$work/lock.out"; exit 1; }
+publish bob owntracks/bob/locked -m '{"_type":"location","tst":1440390555,"lat":5,"lon":5}'
+wait "$lock_pid"
+for _ in $(seq 1 300); do api bob "/api/v1/locations?device=locked" 2>/dev/null | grep -q '"coordinates"' && break; sleep 0.1; done
+[ "$(api bob "/api/v1/locations?device=locked" | grep -o '"timestamp"' | wc -l)" -eq 1 ] \
+  || { echo "FAIL: the message the store failed on was not stored once afterwards"; tail -20 "$work/server.log"; exit 1; }
+grep -q "not stored, the store failed (the broker will send it again)" "$work/server.log" \
+  || { echo "FAIL: the store did not fail as this check meant it to"; tail -20 "$work/server.log"; exit 1; }
+curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^travelog_mqtt_messages_total{outcome="store_failed"} [1-9]' \
+  || { echo "FAIL: /metrics does not count the failed store"; exit 1; }
+echo "ok: the store failed under a message: not acknowledged, sent again by the broker, stored once when the store worked again"
 
 # --- the broker goes away and comes back: the server reconnects and receives what was queued
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true
