@@ -54,7 +54,7 @@ def open_settings(devtools, base_url, section):
 def check_sizes(devtools, report, base_url, folder):
     for size, width, height, mobile in SIZES:
         set_size(devtools, width, height, mobile)
-        for section in ("account", "notifications", "administration", "preferences"):
+        for section in ("account", "notifications", "rejected", "imports", "administration", "preferences"):
             shown = open_settings(devtools, base_url, section)
             if not report(bool(shown), f"{size}: #settings/{section} shows the Settings view, its section open, and hides the map"):
                 return

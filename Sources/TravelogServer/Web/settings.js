@@ -1,7 +1,7 @@
 // The Settings view (#settings): account, devices, notifications, regions, rejected items,
-// preferences and, for an administrator, the server's users and data files. Shown instead of the
-// map and its panel while the address starts with #settings (#settings/notifications opens that
-// section); a nav list beside the sections on a wide screen, collapsible sections on a phone.
+// imports, preferences and, for an administrator, the server's users and data files. Shown
+// instead of the map and its panel while the address starts with #settings (#settings/imports
+// opens that section); a nav list beside the sections on a wide screen, collapsible ones on a phone.
 import { api, jsonRequest } from './api.js';
 import { $, element } from './dom.js';
 import { formatTime } from './format.js';
@@ -10,6 +10,7 @@ import { fetchRejected, rejectedNote, rejectedRow } from './rejected.js';
 import { renderAdministration } from './settings-admin.js';
 import { renderDeviceSettings } from './settings-devices.js';
 import { field } from './settings-fields.js';
+import { renderImports } from './settings-imports.js';
 import { renderNotifications } from './settings-notifications.js';
 import { state, subscribe, update } from './state.js';
 
@@ -22,6 +23,7 @@ const SECTIONS = [
   { id: 'notifications', title: 'Notifications', render: renderNotifications },
   { id: 'regions', title: 'Regions', render: renderRegions },
   { id: 'rejected', title: 'Rejected items', render: renderRejected },
+  { id: 'imports', title: 'Imports', render: renderImports },
   { id: 'preferences', title: 'Preferences', render: renderPreferences },
   { id: 'administration', title: 'Administration', render: renderAdministration, administrator: true },
 ];
