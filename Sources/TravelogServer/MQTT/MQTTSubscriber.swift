@@ -120,7 +120,7 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
     private func networkLoop(_ client: OpaquePointer) {
         var delaySeconds = settings.reconnectDelaySeconds.lowerBound
         while !stopping.load(ordering: .sequentiallyConsistent) {
-            var rc = mosquitto_connect(client, settings.host, Int32(settings.port), Int32(settings.keepAliveSeconds))
+            var rc = connect(client)
             if rc == MOSQ_ERR_SUCCESS.rawValue {
                 rc = mosquitto_loop_forever(client, 1000, 1)
                 if isConnected.load(ordering: .sequentiallyConsistent) { delaySeconds = settings.reconnectDelaySeconds.lowerBound }
@@ -131,6 +131,20 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
             for _ in 0..<(delaySeconds * 10) where !stopping.load(ordering: .sequentiallyConsistent) { usleep(100_000) }
             delaySeconds = min(delaySeconds * 2, settings.reconnectDelaySeconds.upperBound)
         }
+    }
+
+    /// Connects (blocking). MQTT 5 keeps a session only as long as the client asks (Session Expiry
+    /// Interval, 0 when absent: gone at the disconnect): Travelog asks for it never to expire, as
+    /// clean session off does in 3.1.1. libmosquitto sends the same properties when it reconnects.
+    private func connect(_ client: OpaquePointer) -> Int32 {
+        guard settings.protocolVersion == .v5 else {
+            return mosquitto_connect(client, settings.host, Int32(settings.port), Int32(settings.keepAliveSeconds))
+        }
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        let rc = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), UInt32.max)
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return rc }
+        return mosquitto_connect_bind_v5(client, settings.host, Int32(settings.port), Int32(settings.keepAliveSeconds), nil, properties)
     }
 
     private func connected(rc: Int32, sessionPresent: Bool) {
