@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 all=(gpx kml geojson csv nmea google-records google-semantic google-timeline google-timeline-ios owntracks
-     geolife gpsd osmand-request traccar-json gpslogger-request location-batch multipart osm-pbf)
+     geolife gpsd osmand-request traccar-json gpslogger-request location-batch multipart osm-pbf exif)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 scratch=.build-fuzz

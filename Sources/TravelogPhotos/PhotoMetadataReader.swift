@@ -1,5 +1,4 @@
 import CTravelogExiv2
-import Crypto
 import Foundation
 
 /// Reads photos' metadata with Exiv2 (Debian's `libexiv2-dev`, through the C interface in
@@ -26,7 +25,7 @@ public enum PhotoMetadataReader {
     /// Reads a photo held in memory; `path` only names it in the result and in errors.
     public static func read(data: Data, path: String) throws(PhotoMetadataError) -> PhotoMetadata {
         guard !data.isEmpty else { throw .empty(path: path) }
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = contentDigest(data)
         var error = travelog_exif_error()
         var found: UnsafeMutablePointer<travelog_exif_metadata>?
         let status = data.withUnsafeBytes { bytes in

@@ -2,6 +2,7 @@ import Foundation
 import TravelogCore
 import TravelogFormats
 import TravelogOSM
+import TravelogPhotos
 
 /// The parsers the fuzzer can drive, by the name `TRAVELOG_FUZZ_TARGET` gives. Each reads the
 /// input the way the server or `travelog import` does, to the end, and checks what it hands out.
@@ -26,6 +27,8 @@ enum FuzzTarget: String, CaseIterable {
     case multipart
     /// An OpenStreetMap `.osm.pbf` extract, read on one thread and on two (both must agree).
     case osmPBF = "osm-pbf"
+    /// A photo's metadata through Exiv2 and `PhotoMetadataReader` (JPEG, TIFF, PNG, WebP, HEIF…).
+    case exif
 
     /// At most this many records are read from one input (a reader that never ends is a hang).
     static let maximumRecords = 100_000
@@ -69,6 +72,19 @@ enum FuzzTarget: String, CaseIterable {
             let two = Self.readExtract(bytes, threads: 2)
             precondition(one.nodes == two.nodes && one.ways == two.ways && one.relations == two.relations && one.error == two.error,
                          "osm-pbf: two threads read other objects or another error than one")
+        case .exif:
+            let data = Data(bytes)
+            let first = try? PhotoMetadataReader.read(data: data, path: "fuzz")
+            precondition(first == (try? PhotoMetadataReader.read(data: data, path: "fuzz")), "exif: two readings differ")
+            if let first {
+                if let position = first.position {
+                    precondition((-90...90).contains(position.coordinate.latitude) && position.coordinate.longitude.isFinite,
+                                 "exif: a position off the globe")
+                    precondition(position.altitudeMeters?.isFinite ?? true, "exif: an altitude that is not finite")
+                }
+                precondition(first.orientation.map { (1...8).contains($0) } ?? true, "exif: orientation \(String(describing: first.orientation))")
+                precondition(first.captureTime.map { $0.clockSecondsSince1970.isFinite } ?? true, "exif: a capture time that is not finite")
+            }
         default:
             preconditionFailure("\(rawValue) is a file format")
         }
