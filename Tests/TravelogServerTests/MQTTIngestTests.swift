@@ -57,6 +57,27 @@ struct MQTTIngestTests {
         #expect(try await fixture.storedCount(fixture.ada) == 0)
     }
 
+    @Test("a user map names the Travelog user for a topic's broker account; unmapped names stay their own")
+    func userMap() async throws {
+        let map = try MQTTSettings.userMap(parsing: "# broker account  Travelog user\nada-phone\tada\n\n  bobby   bob  # his old name\n")
+        #expect(map == ["ada-phone": "ada", "bobby": "bob"])
+        #expect(throws: MQTTSettingsError.invalidUserMap(line: 2, reason: "expected TOPIC-USER TRAVELOG-USER")) {
+            try MQTTSettings.userMap(parsing: "a b\nonly-one\n")
+        }
+        #expect(throws: MQTTSettingsError.invalidUserMap(line: 2, reason: "'a' is mapped twice")) {
+            try MQTTSettings.userMap(parsing: "a b\na c\n")
+        }
+        let fixture = try await ServerFixture.make()
+        var ingest = Self.ingest(fixture)
+        ingest.userMap = map
+        #expect(await ingest.receive(topic: "owntracks/ada-phone/phone", payload: Array(Self.location.utf8)) == .stored)
+        #expect(await ingest.receive(topic: "owntracks/bobby/phone", payload: Array(Self.location.utf8)) == .stored)
+        #expect(await ingest.receive(topic: "owntracks/ada/phone", payload: Array(Self.location.utf8)) == .stored)
+        #expect(await ingest.receive(topic: "owntracks/mallory/phone", payload: Array(Self.location.utf8)) == .unknownUser)
+        #expect(try await fixture.storedCount(fixture.ada) == 1)  // the same fix twice: stored once
+        #expect(try await fixture.storedCount(fixture.bob) == 1)
+    }
+
     @Test("the broker URL: scheme, default ports, user and percent-encoded password, never shown")
     func settings() throws {
         let tls = try MQTTSettings(url: "mqtts://travelog:p%40ss%3Aword@broker.example.org")

@@ -28,6 +28,10 @@ struct MQTTOptions: ParsableArguments {
             + "(default: owntracks/+/+ and owntracks/+/+/+).", valueName: "filter"))
     var topics: [String] = []
 
+    @Option(name: .customLong("mqtt-user-map"), help: ArgumentHelp(
+        "A file of TOPIC-USER TRAVELOG-USER lines, for broker accounts named otherwise than Travelog's users.", valueName: "file"))
+    var userMapFile: String?
+
     @Option(name: .customLong("mqtt-client-id"), help: ArgumentHelp(
         "The client id: fixed, so the broker keeps Travelog's session and queue while it is away.", valueName: "id"))
     var clientID = MQTTSettings.defaultClientID
@@ -37,7 +41,7 @@ struct MQTTOptions: ParsableArguments {
 
     func validate() throws {
         guard url != nil else {
-            guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty else {
+            guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty, userMapFile == nil else {
                 throw ValidationError("the --mqtt-* options need --mqtt URL")
             }
             return
@@ -63,6 +67,15 @@ struct MQTTOptions: ParsableArguments {
         var settings = try MQTTSettings(url: url, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile,
                                         clientID: clientID, topics: topics.isEmpty ? MQTTSettings.defaultTopics : topics,
                                         protocolVersion: MQTTSettings.ProtocolVersion(rawValue: protocolVersion) ?? .v311)
+        if let userMapFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: userMapFile, encoding: .utf8)
+            } catch {
+                throw ValidationError("--mqtt-user-map \(userMapFile): cannot be read (\(error.localizedDescription))")
+            }
+            settings.userMap = try MQTTSettings.userMap(parsing: text)
+        }
         guard readingPassword else { return settings }
         if let passwordFile {
             do {

@@ -20,6 +20,9 @@ public struct MQTTSettings: Sendable, Equatable {
     public var topics: [String]
     /// MQTT 3.1.1 (4) or 5.
     public var protocolVersion: ProtocolVersion
+    /// Travelog user names by the name a topic carries, for brokers whose accounts are named
+    /// otherwise (`--mqtt-user-map`); a name not in it is the Travelog user's own.
+    public var userMap: [String: String] = [:]
     /// Seconds between pings while nothing else is sent.
     public var keepAliveSeconds = 30
     /// The first and the longest wait before connecting again, seconds (doubling in between).
@@ -80,6 +83,27 @@ public struct MQTTSettings: Sendable, Equatable {
     }
 }
 
+extension MQTTSettings {
+    /// Reads a user map: one `TOPIC-USER TRAVELOG-USER` pair a line (white space between), `#`
+    /// comments and blank lines ignored.
+    /// - Throws: `MQTTSettingsError.invalidUserMap` naming the line.
+    public static func userMap(parsing text: String) throws(MQTTSettingsError) -> [String: String] {
+        var map: [String: String] = [:]
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            if words.isEmpty { continue }
+            guard words.count == 2, !words[0].contains("/"), !words[0].contains("+") else {
+                throw .invalidUserMap(line: index + 1, reason: "expected TOPIC-USER TRAVELOG-USER")
+            }
+            guard map.updateValue(String(words[1]), forKey: String(words[0])) == nil else {
+                throw .invalidUserMap(line: index + 1, reason: "'\(words[0])' is mapped twice")
+            }
+        }
+        return map
+    }
+}
+
 /// Why `--mqtt` and its options cannot be used.
 public enum MQTTSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String, reason: String)
@@ -87,6 +111,7 @@ public enum MQTTSettingsError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidClientID(String)
     case noTopic
     case clientCertificateWithoutKeyOrTLS
+    case invalidUserMap(line: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -95,6 +120,7 @@ public enum MQTTSettingsError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidClientID(let id): "--mqtt-client-id '\(id)': expected 1 to 65535 bytes"
         case .noTopic: "--mqtt-topic: at least one topic filter"
         case .clientCertificateWithoutKeyOrTLS: "--mqtt-cert needs --mqtt-key and an mqtts:// broker"
+        case .invalidUserMap(let line, let reason): "--mqtt-user-map, line \(line): \(reason)"
         }
     }
 }

@@ -44,7 +44,7 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
     /// A subscriber storing through `writer`, as the HTTP OwnTracks route does.
     convenience init(settings: MQTTSettings, store: any TravelogStore, writer: HistoryWriter, metrics: ServerMetrics?, logger: Logger) {
         let ingest = OwnTracksIngest(writer: writer, regions: OwnTracksRegionSync(store: store, evaluator: writer.regions))
-        self.init(settings: settings, ingest: OwnTracksMQTTIngest(ingest: ingest, metrics: metrics, logger: logger),
+        self.init(settings: settings, ingest: OwnTracksMQTTIngest(ingest: ingest, metrics: metrics, logger: logger, userMap: settings.userMap),
                   metrics: metrics, logger: logger)
     }
 

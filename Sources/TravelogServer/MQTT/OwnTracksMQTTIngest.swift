@@ -13,6 +13,8 @@ struct OwnTracksMQTTIngest: Sendable {
     let ingest: OwnTracksIngest
     let metrics: ServerMetrics?
     let logger: Logger
+    /// Travelog user names by the topic's (`MQTTSettings.userMap`).
+    var userMap: [String: String] = [:]
     /// A payload larger than this is set aside unread (a phone's message is a few hundred bytes).
     static let maximumPayloadBytes = 256 << 10
     static let route = "mqtt"
@@ -50,13 +52,13 @@ struct OwnTracksMQTTIngest: Sendable {
         if payload.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .ignored }
         let user: User?
         do {
-            user = try await ingest.writer.store.user(named: levels[1])
+            user = try await ingest.writer.store.user(named: userMap[levels[1]] ?? levels[1])
         } catch {
             logger.error("MQTT: '\(topic)' not stored, the store failed: \(error)")
             return .storeFailed
         }
         guard let user, !user.isDisabled else {
-            logger.warning("MQTT: '\(topic)': no enabled Travelog user '\(levels[1])': the message is not stored")
+            logger.warning("MQTT: '\(topic)': no enabled Travelog user '\(userMap[levels[1]] ?? levels[1])': the message is not stored")
             return .unknownUser
         }
         var target = DeviceTarget.named(levels[2], userID: user.id, app: .owntracks)
