@@ -29,6 +29,12 @@ public struct DeviceManager: Sendable {
         public var device: Device
         public var summary: DeviceSummary?
         public var state: DeviceState
+
+        public init(device: Device, summary: DeviceSummary?, state: DeviceState) {
+            self.device = device
+            self.summary = summary
+            self.state = state
+        }
     }
 
     /// The user's devices, by name, with their counts and status.

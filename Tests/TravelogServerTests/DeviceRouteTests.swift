@@ -71,7 +71,19 @@ struct DeviceRouteTests {
             }
             let osmand = "/api/v1/osmand?id=\(fixture.adaToken)&lat=52.5&lon=13.4&timestamp=\(Int(Date().timeIntervalSince1970) - 60)&batt=41&charge=true"
             try await client.execute(uri: osmand, method: .get) { #expect($0.status == .ok) }
+            let (_, owntracksToken, _) = try await Self.add(client, name: "pixel", app: "owntracks")
+            var owntracks = Self.json(Auth.basic("ada", owntracksToken))
+            owntracks[.userAgent] = "Owntracks-Android/2.4.12"
+            let message = #"{"_type":"location","lat":52.51,"lon":13.41,"tst":\#(Int(Date().timeIntervalSince1970) - 30),"batt":54,"bs":2}"#
+            try await client.execute(uri: "/api/v1/owntracks", method: .post, headers: owntracks, body: ByteBuffer(message)) {
+                #expect($0.status == .ok)
+            }
             let devices = try await Self.devices(client)
+            let pixel = try #require(devices["pixel"]?["lastReport"] as? [String: Any])
+            #expect(pixel["batteryPercent"] as? Double == 54)
+            #expect(pixel["charging"] as? Bool == true)
+            #expect(pixel["userAgent"] as? String == "Owntracks-Android/2.4.12")
+            #expect(pixel["latitude"] as? Double == 52.51)
             let iphone = try #require(devices["iphone"]?["lastReport"] as? [String: Any])
             #expect(iphone["batteryPercent"] as? Double == 80)
             #expect(iphone["userAgent"] as? String == "Overland/2024.05 CFNetwork")

@@ -52,7 +52,8 @@ struct IngestRoutes {
         var target = DeviceTarget.of(identity, named: request.headers[.init("X-Limit-D")!] ?? request.query("d"), app: .owntracks)
         if !body.isBlank {
             do {
-                try await OwnTracksIngest(writer: writer, regions: regions).receive(body, to: &target, route: "owntracks")
+                try await OwnTracksIngest(writer: writer, regions: regions).receive(body, to: &target, route: "owntracks",
+                                                                                userAgent: request.headers[.userAgent])
             } catch {
                 throw APIError(error)
             }

@@ -17,10 +17,11 @@ struct OwnTracksIngest: Sendable {
     /// - Parameters:
     ///   - rawPrefix: a line put before the item in rejected items (the MQTT subscriber's topic).
     ///   - route: the route's name for the rejected items and the metrics (`owntracks`, `mqtt`).
+    ///   - userAgent: the app's `User-Agent` (HTTP), for the device's status.
     /// - Throws: `HistoryWriteError` when the store failed: nothing of the body may count as stored.
     @discardableResult
     func receive(_ body: SpooledBody, rawPrefix: String? = nil, to target: inout DeviceTarget,
-                 route: String) async throws(HistoryWriteError) -> HistoryWriter.Outcome {
+                 route: String, userAgent: String? = nil) async throws(HistoryWriteError) -> HistoryWriter.Outcome {
         var body = body
         let prefix = rawPrefix.map { Array("\($0)\n".utf8) } ?? []
         if body.byteCount <= OwnTracksEncryption.maximumMessageBytes {
@@ -39,7 +40,8 @@ struct OwnTracksIngest: Sendable {
         var reader = OwnTracksReader(source: body.byteSource())
         let raw: any RawBody = prefix.isEmpty ? body : PrefixedBody(prefix: prefix, body: body)
         let outcome = try await writer.write(reading: &reader, body: raw, bodyByteCount: body.byteCount, to: &target,
-                                             source: .owntracks, visitSource: .file, route: route, policy: .keepValid)
+                                             source: .owntracks, visitSource: .file, route: route, policy: .keepValid,
+                                             userAgent: userAgent)
         if let regions {
             do throws(StoreError) {
                 if let device = try await regions.device(for: target) { try await regions.receive(body, device: device) }

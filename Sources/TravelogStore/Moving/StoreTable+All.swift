@@ -46,6 +46,11 @@ extension StoreTable {
         StoreTable("region_states", .device, key: ["device_id", "region_id"], [
             ("device_id", .integer), ("region_id", .integer), ("state", .text), ("pending_since_ms", .integer),
         ]),
+        StoreTable("device_states", .device, key: ["device_id"], [
+            ("device_id", .integer), ("retired_at_ms", .integer), ("silent_after_s", .integer), ("silence_notified", .boolean),
+            ("reported_at_ms", .integer), ("fix_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer),
+            ("horizontal_accuracy_m", .real), ("battery_percent", .real), ("charging", .boolean), ("user_agent", .text),
+        ]),
     ]
 
     /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
