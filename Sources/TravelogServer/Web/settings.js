@@ -105,8 +105,11 @@ function select(id) {
     const current = details.id === `settings-${id}`;
     details.classList.toggle('is-current', current);
     if (current && !details.open) details.open = true;
-    // On a phone the sections are stacked: bring the chosen one up.
-    if (current && window.matchMedia('(max-width: 760px)').matches) details.scrollIntoView({ block: 'start' });
+    // On a phone the sections are stacked: bring the chosen one up when its top is out of view.
+    if (current && window.matchMedia('(max-width: 760px)').matches) {
+      const top = details.getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight / 2) details.scrollIntoView({ block: 'start' });
+    }
   }
   for (const link of document.querySelectorAll('.settings-nav a')) {
     if (link.id === `settings-link-${id}`) link.setAttribute('aria-current', 'page');
