@@ -384,6 +384,7 @@ let package = Package(
                 "TravelogSQLite",
                 "TravelogPostgres",
                 "TravelogStore",
+                "TravelogPhotos",
                 "TravelogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

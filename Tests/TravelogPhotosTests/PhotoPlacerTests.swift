@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TravelogCore
 import TravelogFormats
+import TravelogTestSupport
 @testable import TravelogPhotos
 
 @Suite("placing photos by the history")

@@ -2,8 +2,8 @@ import Foundation
 
 /// Builds small JPEGs whose EXIF (big-endian TIFF, CIPA DC-008) holds exactly the tags a test
 /// names, so the interpretation of each tag is tested without other projects' files.
-struct ExifJPEGBuilder {
-    enum Value {
+public struct ExifJPEGBuilder {
+    public enum Value {
         case ascii(String)
         case byte(UInt8)
         case short(UInt16)
@@ -36,27 +36,29 @@ struct ExifJPEGBuilder {
         }
     }
 
-    var ifd0: [(UInt16, Value)] = []
-    var exif: [(UInt16, Value)] = []
-    var gps: [(UInt16, Value)] = []
-    var width: UInt16 = 64
-    var height: UInt16 = 48
+    public var ifd0: [(UInt16, Value)] = []
+    public var exif: [(UInt16, Value)] = []
+    public var gps: [(UInt16, Value)] = []
+    public var width: UInt16 = 64
+    public var height: UInt16 = 48
+
+    public init() {}
 
     // Tags (EXIF 2.32).
-    static let make: UInt16 = 0x010F, model: UInt16 = 0x0110, orientation: UInt16 = 0x0112
-    static let dateTimeOriginal: UInt16 = 0x9003, offsetTimeOriginal: UInt16 = 0x9011, subSecTimeOriginal: UInt16 = 0x9291
-    static let latitudeRef: UInt16 = 1, latitude: UInt16 = 2, longitudeRef: UInt16 = 3, longitude: UInt16 = 4
-    static let altitudeRef: UInt16 = 5, altitude: UInt16 = 6, timeStamp: UInt16 = 7, imgDirectionRef: UInt16 = 0x10
-    static let imgDirection: UInt16 = 0x11, dateStamp: UInt16 = 0x1D, hPositioningError: UInt16 = 0x1F
+    public static let make: UInt16 = 0x010F, model: UInt16 = 0x0110, orientation: UInt16 = 0x0112
+    public static let dateTimeOriginal: UInt16 = 0x9003, offsetTimeOriginal: UInt16 = 0x9011, subSecTimeOriginal: UInt16 = 0x9291
+    public static let latitudeRef: UInt16 = 1, latitude: UInt16 = 2, longitudeRef: UInt16 = 3, longitude: UInt16 = 4
+    public static let altitudeRef: UInt16 = 5, altitude: UInt16 = 6, timeStamp: UInt16 = 7, imgDirectionRef: UInt16 = 0x10
+    public static let imgDirection: UInt16 = 0x11, dateStamp: UInt16 = 0x1D, hPositioningError: UInt16 = 0x1F
 
     /// Degrees, minutes and seconds as three rationals (seconds to 1/10000).
-    static func dms(_ degrees: Double) -> Value {
+    public static func dms(_ degrees: Double) -> Value {
         let whole = UInt32(degrees), minutes = UInt32((degrees - Double(whole)) * 60)
         let seconds = ((degrees - Double(whole)) * 60 - Double(minutes)) * 60
         return .rationals([(whole, 1 as UInt32), (minutes, 1 as UInt32), (UInt32((seconds * 10000).rounded()), 10000 as UInt32)])
     }
 
-    func tiff() -> [UInt8] {
+    public func tiff() -> [UInt8] {
         func size(_ entries: [(UInt16, Value)]) -> Int {
             2 + entries.count * 12 + 4 + entries.reduce(0) { $0 + ($1.1.bytes.count > 4 ? ($1.1.bytes.count + 1) & ~1 : 0) }
         }
@@ -96,7 +98,7 @@ struct ExifJPEGBuilder {
     }
 
     /// SOI, APP1 with the EXIF, a baseline frame header (the pixel size) and EOI.
-    func jpeg() -> Data {
+    public func jpeg() -> Data {
         let app1 = Array("Exif".utf8) + [0, 0] + tiff()
         var out: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + be16(UInt16(app1.count + 2)) + app1
         out += [0xFF, 0xC0] + be16(17) + [8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
