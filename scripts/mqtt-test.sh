@@ -11,7 +11,8 @@
 # Then `kill -9` of the server while a phone publishes thousands of fixes at QoS 1, and a restart:
 # every one stored, none twice. A store that fails under a message: not acknowledged, sent again,
 # stored once. Also the broker stopped and started again under the server: it
-# reconnects, says so in its log and /metrics, and loses nothing queued meanwhile.
+# reconnects, says so in its log and /metrics, and loses nothing queued meanwhile; and MQTT 5 resumes
+# the session after a restart.
 #
 #   scripts/mqtt-test.sh [--travelog PATH]
 set -euo pipefail
@@ -22,7 +23,7 @@ travelog="$root/.build/debug/travelog"
 while [ $# -gt 0 ]; do
   case "$1" in
     --travelog) travelog="$2"; shift 2 ;;
-    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -x "$travelog" ] || { echo "FAIL: $travelog is missing (run swift build first)"; exit 1; }
@@ -105,11 +106,11 @@ for device in phone http-twin; do
   echo "$owntracks_secret" | "$travelog" device secret "$device" --user alice --secret-stdin >/dev/null
 done
 printf 'travelog-broker-password\n' >"$work/mqtt-password"
-start_server() {
+start_server() { # [MORE-OPTIONS…]
   start_test_server "$work/server.log" --mqtt "mqtts://travelog@localhost:$tls_port" --mqtt-password-file "$work/mqtt-password" \
-    --mqtt-ca "$work/ca.pem" --metrics loopback
+    --mqtt-ca "$work/ca.pem" --metrics loopback "$@"
   for _ in $(seq 1 100); do
-    [ "$(grep -c 'MQTT: connected' "$work/server.log")" -gt "${1:-0}" ] && return
+    grep -q 'MQTT: connected' "$work/server.log" && return
     sleep 0.1
   done
   echo "FAIL: the server did not connect to the broker:"; tail -20 "$work/server.log"; exit 1
@@ -302,7 +303,7 @@ for _ in $(seq 1 300); do api bob "/api/v1/locations?device=locked" 2>/dev/null 
   || { echo "FAIL: the message the store failed on was not stored once afterwards"; tail -20 "$work/server.log"; exit 1; }
 grep -q "not stored, the store failed (the broker will send it again)" "$work/server.log" \
   || { echo "FAIL: the store did not fail as this check meant it to"; tail -20 "$work/server.log"; exit 1; }
-curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^travelog_mqtt_messages_total{outcome="store_failed"} [1-9]' \
+grep -q '^travelog_mqtt_messages_total{outcome="store_failed"} [1-9]' <<<"$(curl -sf "http://127.0.0.1:$port/metrics")" \
   || { echo "FAIL: /metrics does not count the failed store"; exit 1; }
 echo "ok: the store failed under a message: not acknowledged, sent again by the broker, stored once when the store worked again"
 
@@ -310,15 +311,24 @@ echo "ok: the store failed under a message: not acknowledged, sent again by the 
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true
 for _ in $(seq 1 100); do grep -q "MQTT: lost" "$work/server.log" && break; sleep 0.1; done
 grep -q "MQTT: lost" "$work/server.log" || { echo "FAIL: the server did not notice the broker going away"; tail "$work/server.log"; exit 1; }
-curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^travelog_mqtt_connected 0' || { echo "FAIL: /metrics does not say disconnected"; exit 1; }
+grep -q '^travelog_mqtt_connected 0' <<<"$(curl -sf "http://127.0.0.1:$port/metrics")" || { echo "FAIL: /metrics does not say disconnected"; exit 1; }
 connections="$(grep -c 'MQTT: connected' "$work/server.log")"
 start_broker
 publish bob owntracks/bob/late -m '{"_type":"location","tst":1440390777,"lat":4,"lon":4}'
 for _ in $(seq 1 600); do [ "$(grep -c 'MQTT: connected' "$work/server.log")" -gt "$connections" ] && break; sleep 0.1; done
 for _ in $(seq 1 300); do api bob "/api/v1/locations?device=late" 2>/dev/null | grep -q '"coordinates"' && break; sleep 0.1; done
-api bob "/api/v1/locations?device=late" | grep -q '"coordinates"' || { echo "FAIL: nothing stored after the broker came back"; tail "$work/server.log"; exit 1; }
+grep -q '"coordinates"' <<<"$(api bob "/api/v1/locations?device=late")" || { echo "FAIL: nothing stored after the broker came back"; tail "$work/server.log"; exit 1; }
 metrics="$(curl -sf "http://127.0.0.1:$port/metrics")"
 echo "$metrics" | grep -q '^travelog_mqtt_connected 1' || { echo "FAIL: /metrics does not say connected again"; exit 1; }
 echo "ok: the broker restarted: reconnected ($(grep -o 'MQTT: lost.*' "$work/server.log" | tail -1 | cut -c1-90)…), the message queued meanwhile stored"
 echo "    $(echo "$metrics" | grep -E '^travelog_mqtt_(disconnects_total|messages_total)' | tr '\n' ' ')"
+# --- MQTT 5: the server stopped (SIGTERM) while a phone publishes, started again speaking MQTT 5:
+# the session resumed, what was queued meanwhile stored
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+publish bob owntracks/bob/five -m '{"_type":"location","tst":1440390666,"lat":6,"lon":6}'
+start_server --mqtt-protocol 5
+grep -q 'MQTT: connected.*session resumed' "$work/server.log" || { echo "FAIL: MQTT 5 did not resume the session"; tail "$work/server.log"; exit 1; }
+for _ in $(seq 1 300); do api bob "/api/v1/locations?device=five" 2>/dev/null | grep -q '"coordinates"' && break; sleep 0.1; done
+grep -q '"coordinates"' <<<"$(api bob "/api/v1/locations?device=five")" || { echo "FAIL: the message queued for MQTT 5 was not stored"; exit 1; }
+echo "ok: MQTT 5 (--mqtt-protocol 5): the session resumed after a restart, the message queued meanwhile stored"
 echo "mqtt-test: every check passed"
