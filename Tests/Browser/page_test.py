@@ -442,7 +442,7 @@ def run_test(arguments):
     axe_source = open(arguments.axe).read() if arguments.axe else None
     check_features(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_devices(devtools, report, base_url, folder)
-    check_settings(devtools, report, base_url, arguments.user, arguments.password, folder)
+    check_settings(devtools, report, base_url, arguments.user, arguments.password, folder, axe_source)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

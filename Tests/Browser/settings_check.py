@@ -8,6 +8,7 @@ map" shows the map again. A screenshot of each size is kept in the screenshots f
 import json
 import time
 
+from features_check import AXE_RUN
 from layout_check import screenshot, set_size
 
 SIZES = (("desktop", 1400, 900, False), ("phone", 390, 844, True))
@@ -51,7 +52,19 @@ def open_settings(devtools, base_url, section):
                              f" && document.querySelector('#settings-{section} .settings-content').childElementCount > 0", 20)
 
 
-def check_sizes(devtools, report, base_url, folder):
+def check_axe(devtools, report, size, axe_source):
+    """axe-core on the Settings view with every section open: no serious or critical violation."""
+    # axe compiles its rules' messages with new Function, which the page's policy forbids.
+    devtools.call("Page.setBypassCSP", {"enabled": True})
+    devtools.evaluate("document.querySelectorAll('.settings-section').forEach((d) => { d.open = true; })")
+    time.sleep(0.5)
+    devtools.evaluate(axe_source + "\n;true")
+    found = devtools.evaluate(AXE_RUN)
+    report(found == [], f"{size}: axe-core finds no serious or critical violation in Settings" + ("" if not found else f": {found}"))
+    devtools.call("Page.setBypassCSP", {"enabled": False})
+
+
+def check_sizes(devtools, report, base_url, folder, axe_source):
     for size, width, height, mobile in SIZES:
         set_size(devtools, width, height, mobile)
         for section in ("account", "notifications", "rejected", "imports", "administration", "preferences"):
@@ -63,6 +76,8 @@ def check_sizes(devtools, report, base_url, folder):
             report(measured["scrollWidth"] <= measured["innerWidth"] and not measured["wide"],
                    f"{size}: {section}: nothing wider than the screen ({measured})")
             screenshot(devtools, folder, f"settings-{section}-{size}")
+        if axe_source:
+            check_axe(devtools, report, size, axe_source)
         nav = devtools.evaluate("getComputedStyle(document.querySelector('.settings-nav')).display")
         others = devtools.evaluate("[...document.querySelectorAll('.settings-section')]"
                                    ".filter((s) => getComputedStyle(s).display !== 'none').length")
@@ -142,8 +157,8 @@ def check_back(devtools, report):
     report(bool(back), f"'Back to the map' shows the map again ({devtools.evaluate('location.hash')!r})")
 
 
-def check_settings(devtools, report, base_url, user, password, folder):
-    check_sizes(devtools, report, base_url, folder)
+def check_settings(devtools, report, base_url, user, password, folder, axe_source=None):
+    check_sizes(devtools, report, base_url, folder, axe_source)
     set_size(devtools, 1400, 900, False)
     check_password(devtools, report, base_url, user, password)
     check_notifications(devtools, report, base_url)
@@ -154,12 +169,13 @@ def check_settings(devtools, report, base_url, user, password, folder):
 
 
 if __name__ == "__main__":
-    # Alone, against a running server and Chromium: settings_check.py URL DEVTOOLS_PORT USER PASSWORD FOLDER
+    # Alone, against a running server and Chromium: settings_check.py URL DEVTOOLS_PORT USER PASSWORD FOLDER [AXE_JS]
     import sys
     import page_test
     url, port, user, password, folder = sys.argv[1:6]
     tools = page_test.DevTools(int(port))
     page_test.open_page(tools, url + "/")
     if page_test.log_in(tools, user, password):
-        check_settings(tools, page_test.report, url, user, password, folder)
+        axe = sys.argv[6] if len(sys.argv) > 6 else None
+        check_settings(tools, page_test.report, url, user, password, folder, open(axe).read() if axe else None)
     sys.exit(1 if page_test.failures else 0)

@@ -7,7 +7,7 @@ import { count, formatTime } from './format.js';
 /** Draws the list of imports into `container`. */
 export async function renderImports(container) {
   const list = element('ol', 'settings-list');
-  list.id = 'settings-imports';
+  list.id = 'imports-list';
   const note = element('p', 'muted');
   container.replaceChildren(note, list);
   try {

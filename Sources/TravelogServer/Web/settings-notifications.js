@@ -66,7 +66,7 @@ function addForm(list, status) {
   }
   typeLabel.append(element('span', null, 'Kind'), type);
   const url = field('Address (https://…)', { type: 'url', required: '', id: 'channel-url', placeholder: 'https://ntfy.sh/my-topic' });
-  const secret = field('Access token (optional)', { type: 'password', autocomplete: 'off', id: 'channel-secret' });
+  const secret = field('Access token (optional)', { type: 'password', autocomplete: 'new-password', id: 'channel-secret' });
   const secretName = secret.label.querySelector('span');
   type.addEventListener('change', () => {
     const webhook = type.value === 'webhook';

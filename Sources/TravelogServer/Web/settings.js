@@ -214,7 +214,7 @@ function renderRegions(content) {
 async function renderRejected(content) {
   const note = element('p', 'muted');
   const list = element('ol', 'settings-list rejected');
-  list.id = 'settings-rejected';
+  list.id = 'rejected-items';
   const clear = element('button', null, 'Dismiss all');
   clear.type = 'button';
   clear.addEventListener('click', async () => { await api('/api/v1/rejected', { method: 'DELETE' }); renderRejected(content); });
