@@ -59,9 +59,9 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
         metrics?.recordMQTTConnected(false)
         let finished = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            defer { finished.signal() }
             guard let client = self.client else { return }
             networkLoop(client)
-            finished.signal()
         }
         thread.name = "travelog-mqtt"
         thread.start()
