@@ -17,6 +17,7 @@ enum PlacemarkOutput {
             place.append(placemark.isoCountryCode.map { "\(country) (\($0))" } ?? country)
         }
         var parts = [place.joined(separator: ", ")]
+        if let street = streetText(placemark) { parts.insert(street, at: 0) }
         parts.append(placemark.timeZoneIdentifier ?? "time zone unknown")
         if let distance = placemark.distanceMeters {
             parts.append(distance < 10_000 ? "\(Int(distance.rounded())) m" : String(format: "%.1f km", distance / 1000))
@@ -24,9 +25,20 @@ enum PlacemarkOutput {
         return parts.joined(separator: "; ")
     }
 
+    /// What an OSM extract adds, for people: "Cafe Ekberg (amenity=cafe), Bulevardi 9, 00120"; `nil` without it.
+    static func streetText(_ placemark: Placemark) -> String? {
+        var parts: [String] = []
+        if let poi = placemark.pointOfInterest { parts.append("\(poi.name) (\(poi.category))") }
+        if let street = placemark.thoroughfare { parts.append(placemark.subThoroughfare.map { "\(street) \($0)" } ?? street) }
+        if let postcode = placemark.postalCode { parts.append(postcode) }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
     /// One JSON object on one line, keys in alphabetical order: `admin1`, `countryCode`,
     /// `latitude`, `longitude` (degrees, to 1e-7), `name`, `timeZone`, and for reverse geocoding also
-    /// `admin2`, `country` and `distanceMeters` (to the millimetre). Unknown values are `null`.
+    /// `admin2`, `country` and `distanceMeters` (to the millimetre), and where an OSM extract covers the
+    /// coordinate `poi`, `poiCategory`, `postalCode`, `subLocality`, `subThoroughfare`, `thoroughfare`.
+    /// Unknown values are `null`.
     /// Written by `JSONLineWriter` (no Foundation per line: `--json` is as fast as the text).
     static func json(_ placemark: Placemark, reverse: Bool, into writer: JSONLineWriter) {
         writer.beginObject()
@@ -40,6 +52,14 @@ enum PlacemarkOutput {
         writer.member("latitude", number: placemark.coordinate.latitude, decimals: 7)
         writer.member("longitude", number: placemark.coordinate.longitude, decimals: 7)
         writer.member("name", string: placemark.name)
+        if reverse, placemark.thoroughfare != nil || placemark.pointOfInterest != nil {
+            writer.member("poi", string: placemark.pointOfInterest?.name)
+            writer.member("poiCategory", string: placemark.pointOfInterest?.category)
+            writer.member("postalCode", string: placemark.postalCode)
+            writer.member("subLocality", string: placemark.subLocality)
+            writer.member("subThoroughfare", string: placemark.subThoroughfare)
+            writer.member("thoroughfare", string: placemark.thoroughfare)
+        }
         writer.member("timeZone", string: placemark.timeZoneIdentifier)
         writer.endObject()
     }

@@ -25,6 +25,18 @@ public struct Placemark: Hashable, Sendable {
     /// For reverse geocoding, the WGS84 geodesic distance from the searched coordinate to the
     /// place, in metres; `nil` for forward geocoding.
     public let distanceMeters: Double?
+    /// The street (`CLPlacemark.thoroughfare`), from an OSM extract that covers the coordinate.
+    public var thoroughfare: String?
+    /// The house number (`CLPlacemark.subThoroughfare`), from an OSM extract.
+    public var subThoroughfare: String?
+    /// The postcode, from an OSM extract.
+    public var postalCode: String?
+    /// The district (`addr:suburb`), from an OSM extract.
+    public var subLocality: String?
+    /// The named areas the coordinate is in, smallest first, from an OSM extract.
+    public var areasOfInterest: [String] = []
+    /// The point of interest at the coordinate (its name and OSM category), from an OSM extract.
+    public var pointOfInterest: OSMStreetAddress.PointOfInterest?
 
     public init(name: String, locality: String?, subAdministrativeArea: String?, administrativeArea: String?,
                 country: String?, isoCountryCode: String?, timeZoneIdentifier: String?, population: Int?,
@@ -39,6 +51,22 @@ public struct Placemark: Hashable, Sendable {
         self.population = population
         self.coordinate = coordinate
         self.distanceMeters = distanceMeters
+    }
+
+    /// This placemark with what an OSM extract says of its coordinate (street, number, postcode,
+    /// district, areas, point of interest); the town stays the gazetteer's unless `addr:city` says.
+    public func adding(_ address: OSMStreetAddress) -> Placemark {
+        var placemark = Placemark(name: name, locality: address.locality ?? locality, subAdministrativeArea: subAdministrativeArea,
+                                  administrativeArea: administrativeArea, country: country, isoCountryCode: isoCountryCode,
+                                  timeZoneIdentifier: timeZoneIdentifier, population: population, coordinate: coordinate,
+                                  distanceMeters: distanceMeters)
+        placemark.thoroughfare = address.thoroughfare
+        placemark.subThoroughfare = address.subThoroughfare
+        placemark.postalCode = address.postalCode
+        placemark.subLocality = address.subLocality
+        placemark.areasOfInterest = address.areasOfInterest
+        placemark.pointOfInterest = address.pointOfInterest
+        return placemark
     }
 
     /// The time zone, when the identifier is known to this system's time zone database.

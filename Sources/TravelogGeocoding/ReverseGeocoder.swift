@@ -12,6 +12,9 @@ public struct ReverseGeocoder: Sendable {
     /// The places searched.
     public let gazetteer: Gazetteer
     private let tree: PointKDTree
+    /// Street-level answers from the OSM extracts added (`travelog osm add`), where they cover
+    /// the coordinate; `nil`: the gazetteer alone.
+    public var streetLevel: OSMReverseGeocoder?
 
     /// The place found for a coordinate.
     public struct Nearest: Hashable, Sendable {
@@ -49,11 +52,15 @@ public struct ReverseGeocoder: Sendable {
         return best
     }
 
-    /// The placemark of the place nearest to `coordinate`, with its distance; `nil` for an empty
-    /// gazetteer.
+    /// The placemark of the place nearest to `coordinate`, with its distance, and the street
+    /// address where ``streetLevel`` covers the coordinate; `nil` for an empty gazetteer.
     /// - Complexity: as `nearest(to:)`, plus decoding the place's strings.
     public func placemark(for coordinate: Coordinate) -> Placemark? {
-        nearest(to: coordinate).map { gazetteer.placemark(at: $0.placeIndex, distanceMeters: $0.distanceMeters) }
+        guard let placemark = nearest(to: coordinate).map({ gazetteer.placemark(at: $0.placeIndex, distanceMeters: $0.distanceMeters) }) else {
+            return nil
+        }
+        guard let address = streetLevel?.address(for: coordinate) else { return placemark }
+        return placemark.adding(address)
     }
 
     /// The place's point for the tree: Earth-centred, Earth-fixed metres (`SurfacePoint`).

@@ -137,3 +137,38 @@ struct HelsinkiPlacesTests {
         }
     }
 }
+
+@Suite("Street-level reverse geocoding on the Helsinki extract", .enabled(if: HelsinkiExtract.available, HelsinkiExtract.absentReason))
+struct HelsinkiStreetReverseGeocodingTests {
+    static let geocoder: OSMReverseGeocoder? = {
+        let folder = OSMExtractFolder(path: TestDirectory.makeFolder("osm-reverse").path)
+        guard (try? folder.add(extractPath: HelsinkiExtract.path)) != nil, let set = try? folder.open() else { return nil }
+        return OSMReverseGeocoder(places: set)
+    }()
+
+    @Test("every address node's and building's coordinate gives its own street and house number (at least 98 %)")
+    func everyAddress() throws {
+        let geocoder = try #require(Self.geocoder)
+        let (places, _) = try OSMPlacesBuilder().places(fromFile: HelsinkiExtract.path, totalBytes: 0)
+        let addresses = places.filter { $0.kind.contains(.address) && $0[tag: "addr:street"] != nil }
+        var own = 0
+        for place in addresses {
+            let found = geocoder.address(for: place.coordinate)
+            if found?.thoroughfare == place[tag: "addr:street"], found?.subThoroughfare == place[tag: "addr:housenumber"] { own += 1 }
+        }
+        #expect(addresses.count > 1400)
+        #expect(Double(own) / Double(addresses.count) >= 0.98, "\(own) of \(addresses.count)")
+    }
+
+    @Test("at Cafe Ekberg: its address and the café; in the sea: nothing; beside a street without addresses: the street")
+    func knownPoints() throws {
+        let geocoder = try #require(Self.geocoder)
+        let cafe = try #require(geocoder.address(for: try Coordinate(latitude: 60.1647366, longitude: 24.9377736)))
+        #expect(cafe.thoroughfare == "Bulevardi" && cafe.subThoroughfare == "9" && cafe.postalCode == "00120")
+        #expect(cafe.pointOfInterest == OSMStreetAddress.PointOfInterest(name: "Cafe Ekberg", category: "amenity=cafe"))
+        #expect(geocoder.address(for: try Coordinate(latitude: 60.10, longitude: 24.90)) == nil)  // the Gulf of Finland, 7 km south
+        // 279044844, the one node of Mannerheimintie's way 22906934 in the extract, is a traffic signal on it.
+        let street = geocoder.address(for: try Coordinate(latitude: 60.1714194, longitude: 24.9357342))
+        #expect(street != nil)
+    }
+}

@@ -22,6 +22,9 @@ struct GeocodeCommand: ParsableCommand {
 
         @OptionGroup var gazetteerOptions: GazetteerOptions
 
+        /// Street, house number and point of interest where an extract added by `travelog osm add` covers the coordinate.
+        @OptionGroup var osmOptions: OSMCommand.FolderOptions
+
         @Flag(help: "Print one JSON object per line.")
         var json = false
 
@@ -39,7 +42,9 @@ struct GeocodeCommand: ParsableCommand {
         }
 
         func run() throws {
-            let processor = try ReverseGeocodeLineProcessor(geocoder: ReverseGeocoder(gazetteer: gazetteerOptions.load()), json: json)
+            var geocoder = try ReverseGeocoder(gazetteer: gazetteerOptions.load())
+            geocoder.streetLevel = try osmOptions.streetLevelGeocoder()
+            let processor = ReverseGeocodeLineProcessor(geocoder: geocoder, json: json)
             guard !coordinate.isEmpty else {
                 try LineFilter.run(processor)
                 return

@@ -29,6 +29,18 @@ struct OSMCommand: ParsableCommand {
                                                   variable: "TRAVELOG_OSM_DIR", environment: environment)
             return OSMExtractFolder(path: candidates[0])
         }
+
+        /// Street-level reverse geocoding over the extracts added, `nil` when none is: the folder
+        /// named by `--osm-dir` or `$TRAVELOG_OSM_DIR`, else the first that exists of `osm/` beside
+        /// the default database, in `share/travelog` of `make install`, and in `.build-data/`.
+        /// - Throws: `OSMPlacesError` for a damaged places file.
+        func streetLevelGeocoder() throws -> OSMReverseGeocoder? {
+            let candidates = DataFiles.candidates(fileName: OSMExtractFolder.folderName, option: osmDirectory,
+                                                  variable: "TRAVELOG_OSM_DIR", environment: ProcessInfo.processInfo.environment)
+            guard let path = DataFiles.existing(among: candidates) else { return nil }
+            let set = try OSMExtractFolder(path: path).open()
+            return set.files.isEmpty ? nil : OSMReverseGeocoder(places: set)
+        }
     }
 
     /// `travelog osm add FILE.osm.pbf`

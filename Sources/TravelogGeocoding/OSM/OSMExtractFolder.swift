@@ -34,8 +34,8 @@ public struct OSMExtractFolder: Sendable {
         let suffix = "." + OSMPlacesFile.fileExtension
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let files = entries.filter { $0.hasSuffix(suffix) }.map { name -> (String, Date) in
-            let date = (try? FileManager.default.attributesOfItem(atPath: path + "/" + name)[.modificationDate] as? Date) ?? .distantPast
-            return (String(name.dropLast(suffix.count)), date ?? .distantPast)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            return (String(name.dropLast(suffix.count)), attributes?[.modificationDate] as? Date ?? .distantPast)
         }
         return files.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
     }
@@ -53,8 +53,8 @@ public struct OSMExtractFolder: Sendable {
     /// - Throws: ``OSMPBFError`` for the extract, ``OSMExtractFolderError`` for the folder.
     public func add(extractPath: String, builder: OSMPlacesBuilder = OSMPlacesBuilder(),
                     progress: (OSMPlacesBuilder.Progress) -> Void = { _ in }) throws -> OSMPlacesFile {
-        let size = (try? FileManager.default.attributesOfItem(atPath: extractPath)[.size] as? Int) ?? 0
-        let (places, header) = try builder.places(fromFile: extractPath, totalBytes: size ?? 0, progress: progress)
+        let size = (try? FileManager.default.attributesOfItem(atPath: extractPath))?[.size] as? Int ?? 0
+        let (places, header) = try builder.places(fromFile: extractPath, totalBytes: size, progress: progress)
         let name = Self.name(ofExtract: extractPath)
         let bytes = OSMPlacesFile.encode(places, sourceName: (extractPath as NSString).lastPathComponent, boundingBox: header?.boundingBox)
         let final = filePath(name: name)
