@@ -83,4 +83,47 @@ struct PhotosCommandTests {
             _ = try TravelogCommand.parseAsRoot(["photos", "geotag", "--dry-run", "--camera-zone", "Mars/Olympus", photos.path])
         }
     }
+    @Test("--xmp writes a sidecar ExifTool reads at the same position, only for placed photos, and never replaces one")
+    func sidecars() async throws {
+        let workspace = try Workspace()
+        let day = try workspace.file("day.gpx", JournalCommandTests.dayGPX())
+        try await ImportExportCommandTests.run(["import", "--db", workspace.database, "--user", "ada", day])
+        let photos = workspace.directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let walk = photos.appendingPathComponent("walk.jpg"), early = photos.appendingPathComponent("early.jpg")
+        try Self.photo(minute: 135.5).write(to: walk)
+        try Self.photo(minute: -10).write(to: early)
+        let original = try Data(contentsOf: walk)
+        let arguments = ["photos", "geotag", "--db", workspace.database, "--user", "ada", "--xmp", "--camera-offset", "+00:00", photos.path]
+        try await ImportExportCommandTests.run(arguments)
+        #expect(try Data(contentsOf: walk) == original)
+        #expect(!FileManager.default.fileExists(atPath: early.path + ".xmp"))
+        let sidecar = walk.path + ".xmp"
+        let written = try String(contentsOfFile: sidecar, encoding: .utf8)
+        // 52.5096667°, 15.5 of the walk's 30 minutes (the geodesic is 2 mm off the line in degrees; ExifTool reads it back below).
+        #expect(written.contains("exif:GPSLatitude=\"52,30.5") && written.contains("exif:GPSLongitude=\"13,25.69"))
+        try await ImportExportCommandTests.run(arguments)
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8) == written)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: photos.path).sorted() == ["early.jpg", "walk.jpg", "walk.jpg.xmp"])
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else {
+            Issue.record("exiftool is not installed: `apt-get install libimage-exiftool-perl` (`make test` does) to read the sidecar back")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-json", "-n", "-XMP:GPSLatitude", "-XMP:GPSLongitude", sidecar]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let record = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
+        let store = try SQLiteLocationStore(path: workspace.database)
+        let user = try #require(try await store.user(named: "ada"))
+        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: nil, zones: nil)
+        let placed = try await PhotoGeotagger(clock: .offset(seconds: 0)).geotag(path: walk.path, history: history)
+        let coordinate = try #require(placed.placement?.coordinate)
+        #expect(abs((record["GPSLatitude"] as? Double ?? 0) - coordinate.latitude) < 1e-7)
+        #expect(abs((record["GPSLongitude"] as? Double ?? 0) - coordinate.longitude) < 1e-7)
+    }
 }

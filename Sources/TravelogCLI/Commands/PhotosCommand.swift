@@ -75,15 +75,16 @@ struct PhotosReadCommand: AsyncParsableCommand {
 struct PhotosGeotagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geotag",
-        abstract: "Place photos that have no GPS position by your history (nothing is written: --dry-run).",
+        abstract: "Place photos that have no GPS position by your history: list them (--dry-run) or write XMP sidecars (--xmp).",
         discussion: """
             A photo inside a journal visit is placed at the visit's centre (its radius as the accuracy); otherwise \
             on the geodesic between the fixes just before and just after its time, when they are at most --max-gap \
             seconds apart (accuracy: the worse fix's, plus the distance to the nearer fix). The camera's clock is \
             read with --camera-offset or --camera-zone, else the photo's OffsetTimeOriginal, else the time zone of \
             where the history says you were (time-zone boundaries or gazetteer when installed). Photos with their \
-            own GPS position are listed and left alone. Writing EXIF (--write) or XMP sidecars (--xmp) is not \
-            there yet: --dry-run is required.
+            own GPS position are listed and left alone. --xmp writes each placed photo's position into a sidecar \
+            beside it, PHOTO.EXT.xmp (what darktable and digiKam read), never replacing one that exists; the photos \
+            themselves are never written (writing into their EXIF, --write, is not there yet).
             """)
 
     @OptionGroup var files: PhotoFileArguments
@@ -103,14 +104,19 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The camera's clock's time zone, e.g. Europe/Helsinki.", valueName: "zone"))
     var cameraZone: String?
 
-    @Flag(help: "List what would be done; write nothing (required: writing is not implemented yet).")
+    @Flag(help: "List what would be done; write nothing.")
     var dryRun = false
+
+    @Flag(help: "Write each placed photo's position into an XMP sidecar beside it (PHOTO.EXT.xmp); existing sidecars are left alone.")
+    var xmp = false
 
     @Flag(help: "Print JSON: per file its latitude, longitude, time and how it was placed, or why not.")
     var json = false
 
     func validate() throws {
-        guard dryRun else { throw ValidationError("--dry-run is required: writing positions into photos (--write, --xmp) is not implemented yet") }
+        guard dryRun || xmp else {
+            throw ValidationError("give --dry-run (list what would be done) or --xmp (write sidecars); writing into the photos' EXIF (--write) is not implemented yet")
+        }
         guard maxGap.isFinite, maxGap >= 0 else { throw ValidationError("--max-gap must be a number of seconds ≥ 0") }
         guard cameraOffset == nil || cameraZone == nil else { throw ValidationError("give --camera-offset or --camera-zone, not both") }
         if let cameraOffset, CameraClock.offsetSeconds(cameraOffset) == nil {
@@ -135,7 +141,20 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
         var records: [PhotoJSON] = []
         for path in paths {
             let result = try await geotagger.geotag(path: path, history: history)
-            if json { records.append(PhotoJSON(result)) } else { print(PhotoText.describe(result)) }
+            var sidecar: Result<String, XMPSidecar.Failure>?
+            if xmp, !dryRun, let coordinate = result.placement?.coordinate {
+                do { sidecar = .success(try XMPSidecar.write(coordinate: coordinate, besidePhoto: path)) } catch { sidecar = .failure(error) }
+            }
+            if json {
+                var record = PhotoJSON(result)
+                if case .success(let written)? = sidecar { record.sidecar = written }
+                if case .failure(let failure)? = sidecar { record.sidecarError = failure.description }
+                records.append(record)
+            } else {
+                print(PhotoText.describe(result))
+                if case .success(let written)? = sidecar { print("  wrote \(written)") }
+                if case .failure(let failure)? = sidecar { print("  no sidecar: \(failure)") }
+            }
             if let error = result.error { FileHandle.standardError.write(Data("travelog: \(error)\n".utf8)) }
         }
         if json { print(try PhotoJSON.encode(records)) }

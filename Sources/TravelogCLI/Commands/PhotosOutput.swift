@@ -32,12 +32,16 @@ struct PhotoJSON: Encodable {
     var reason: String?
     var ignoredTags: [String]?
     var error: String?
+    /// geotag --xmp: the sidecar written, or why not.
+    var sidecar: String?
+    var sidecarError: String?
 
     enum CodingKeys: String, CodingKey {
         case file, sha256, width, height, orientation, make, model, time, latitude, longitude, placed, reason, error
         case mimeType = "mime_type", cameraTime = "camera_time", cameraOffset = "camera_offset", gpsTime = "gps_time"
         case offsetSource = "offset_source", altitudeMeters = "altitude_m", directionDegrees = "direction_deg"
         case horizontalErrorMeters = "horizontal_error_m", accuracyMeters = "accuracy_m", ignoredTags = "ignored_tags"
+        case sidecar, sidecarError = "sidecar_error"
     }
 
     init(file: String, error: String) {
@@ -146,7 +150,7 @@ enum PhotoText {
             return "\(result.path):\(time) not placed: \(refusal)"
         case let placement?:
             let how = if case .visit = placement { "inside a visit" } else { "between fixes" }
-            return String(format: "%@:%@ would be placed at %.7f, %.7f ± %.0f m (%@)", result.path, time,
+            return String(format: "%@:%@ placed at %.7f, %.7f ± %.0f m (%@)", result.path, time,
                           placement.coordinate?.latitude ?? .nan, placement.coordinate?.longitude ?? .nan,
                           placement.accuracyMeters ?? .nan, how)
         }
