@@ -47,6 +47,8 @@ public struct TravelogServerApp: Sendable {
     public var firstRun: FirstRunSetup? = nil
     /// The version, database and data files the administrator's view shows (`travelog serve` fills it in).
     public var facts = ServerFacts()
+    /// Street-level reverse geocoding from the OSM extracts added (`travelog osm add`), or `nil`.
+    public var streetLevel: OSMReverseGeocoder? = nil
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
                 gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
@@ -115,7 +117,7 @@ public struct TravelogServerApp: Sendable {
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
                                               cacheDirectory: configuration.tileCacheDirectory)).add(to: router)
         LiveRoutes(hub: hub).add(to: router)
-        JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones).add(to: router)
+        JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones, streetLevel: streetLevel).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in

@@ -18,6 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var gazetteerOptions: GazetteerOptions
+    /// The OSM extracts added (`travelog osm add`): street-level answers of the reverse geocoding API.
+    @OptionGroup var osmOptions: OSMCommand.FolderOptions
     @OptionGroup(title: "Single sign-on (OpenID Connect)") var oidcOptions: OIDCOptions
     @OptionGroup(title: "OwnTracks through an MQTT broker") var mqttOptions: MQTTOptions
 
@@ -120,6 +122,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let timeZones = gazetteer == nil ? nil : gazetteerOptions.timeZoneBoundaries { logger.notice("\($0)") }
         var app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones, logger: logger)
+        do {
+            app.streetLevel = try osmOptions.streetLevelGeocoder()
+        } catch {
+            logger.warning("the OSM extracts are not used: \(error)")
+        }
         app.facts = ServerFacts(databaseKind: isSQLite ? "sqlite" : "postgresql", databaseDescription: storeOptions.databaseDescription,
                                 dataFiles: gazetteerOptions.serverDataFiles())
         if let settings = try oidcOptions.settings() {

@@ -11,6 +11,8 @@ struct JournalRoutes {
     let journal: JournalService
     let gazetteer: Gazetteer?
     let placeTimeZones: PlaceTimeZones?
+    /// Street, house number and point of interest for `/api/v1/geocode/reverse` where an OSM extract covers the point.
+    var streetLevel: OSMReverseGeocoder? = nil
 
 
     /// The journal (visits, trips, places, where someone has been) and offline geocoding.
@@ -104,7 +106,11 @@ struct JournalRoutes {
     }
 
     func addGeocodingRoutes(to router: RouteRegistry) {
-        let reverse = gazetteer.map(ReverseGeocoder.init(gazetteer:))
+        let reverse = gazetteer.map { gazetteer in
+            var geocoder = ReverseGeocoder(gazetteer: gazetteer)
+            geocoder.streetLevel = streetLevel
+            return geocoder
+        }
         let forward = gazetteer.map(ForwardGeocoder.init(gazetteer:))
         router.get("/api/v1/geocode/reverse") { request, context in
             _ = try context.requireIdentity()
@@ -194,6 +200,14 @@ struct PlacemarkJSON: Encodable {
     var latitude: Double
     var longitude: Double
     var distanceMeters: Double?
+    /// From an OSM extract, absent elsewhere.
+    var thoroughfare: String?
+    var subThoroughfare: String?
+    var postalCode: String?
+    var subLocality: String?
+    var areasOfInterest: [String]?
+    var poi: String?
+    var poiCategory: String?
 
     init(_ placemark: Placemark) {
         name = placemark.name
@@ -205,5 +219,12 @@ struct PlacemarkJSON: Encodable {
         latitude = placemark.coordinate.latitude
         longitude = placemark.coordinate.longitude
         distanceMeters = placemark.distanceMeters.map { ($0 * 10).rounded() / 10 }
+        thoroughfare = placemark.thoroughfare
+        subThoroughfare = placemark.subThoroughfare
+        postalCode = placemark.postalCode
+        subLocality = placemark.subLocality
+        areasOfInterest = placemark.areasOfInterest.isEmpty ? nil : placemark.areasOfInterest
+        poi = placemark.pointOfInterest?.name
+        poiCategory = placemark.pointOfInterest?.category
     }
 }
