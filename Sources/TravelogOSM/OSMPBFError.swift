@@ -39,7 +39,8 @@ public enum OSMPBFError: Error, Equatable, Sendable, CustomStringConvertible {
             "the extract is truncated in block \(block) (frame at byte \(byteOffset)): expected \(expectedBytes) bytes of \(expected), "
                 + "the file has \(availableBytes)"
         case .tooLarge(let block, let byteOffset, let part, let bytes, let limit):
-            "block \(block) (frame at byte \(byteOffset)) declares a \(part) of \(bytes) bytes; the format allows at most \(limit)"
+            "block \(block) (frame at byte \(byteOffset)) declares \(part) of \(bytes) bytes; the format allows at most \(limit)"
+                + (block == 0 ? " (is the file an .osm.pbf extract?)" : "")
         case .missingHeader(_, let blobType) where blobType.isEmpty:
             "the file is empty: an .osm.pbf extract starts with an OSMHeader block"
         case .missingHeader(let byteOffset, let blobType):
