@@ -13,9 +13,15 @@ public enum PhotoMetadataReader {
     /// - Throws: `PhotoMetadataError` naming the file; never traps on any input.
     /// - Complexity: O(file size) for the digest; Exiv2 reads only the metadata's boxes and segments.
     public static func read(path: String) throws(PhotoMetadataError) -> PhotoMetadata {
+        // Only regular files: a FIFO or /dev/zero named on the command line would be read forever.
+        // Read into memory, not mapped: a file truncated by someone else while mapped would be a SIGBUS.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw .unreadable(path: path, reason: status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file")
+        }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }

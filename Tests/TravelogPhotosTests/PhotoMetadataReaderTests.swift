@@ -82,12 +82,16 @@ struct PhotoMetadataReaderTests {
         #expect(metadata.ignoredTags.isEmpty)
     }
 
-    @Test("an empty file, text, and a file that does not exist are precise errors naming the file")
+    @Test("an empty file, text, a device, a folder and a file that does not exist are precise errors naming the file")
     func notPhotos() throws {
         #expect(throws: PhotoMetadataError.empty(path: "empty.jpg")) { try PhotoMetadataReader.read(data: Data(), path: "empty.jpg") }
         #expect(throws: PhotoMetadataError.notAnImage(path: "notes.txt")) {
             try PhotoMetadataReader.read(data: Data("a shopping list\n".utf8), path: "notes.txt")
         }
+        #expect(throws: PhotoMetadataError.unreadable(path: "/dev/zero", reason: "not a regular file")) {
+            try PhotoMetadataReader.read(path: "/dev/zero")
+        }
+        #expect(throws: PhotoMetadataError.unreadable(path: "/tmp", reason: "a folder")) { try PhotoMetadataReader.read(path: "/tmp") }
         do {
             _ = try PhotoMetadataReader.read(path: "/nonexistent/photo.jpg")
             Issue.record("a missing file was read")
