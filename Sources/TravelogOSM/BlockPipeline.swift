@@ -14,8 +14,10 @@ final class BlockPipeline: @unchecked Sendable {
     private var results: [Int: Result<OSMBlock, OSMPBFError>] = [:]
     private var closed = false
     private var runningWorkers = 0
+    private let elements: OSMPBFReader.Elements
 
-    init(threads: Int) {
+    init(threads: Int, elements: OSMPBFReader.Elements) {
+        self.elements = elements
         runningWorkers = threads
         for index in 0..<threads {
             let thread = Thread { [self] in work() }
@@ -61,7 +63,7 @@ final class BlockPipeline: @unchecked Sendable {
             if closed { break }
             let (sequence, frame) = waiting.removeFirst()
             condition.unlock()
-            let result = Result { () throws(OSMPBFError) in try OSMPBFReader.decodeData(frame) }
+            let result = Result { () throws(OSMPBFError) in try OSMPBFReader.decodeData(frame, elements: elements) }
             condition.lock()
             results[sequence] = result
             condition.broadcast()

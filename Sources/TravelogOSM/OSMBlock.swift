@@ -34,7 +34,8 @@ extension OSMBlock {
     /// The string table, granularity and offsets are read first (writers put the groups before the
     /// last two), then the groups. Specification: wiki.openstreetmap.org/wiki/PBF_Format.
     /// - Complexity: O(bytes).
-    static func decode(_ bytes: UnsafeRawBufferPointer, number: Int, byteRange: Range<Int>) throws(ProtobufFailure) -> OSMBlock {
+    static func decode(_ bytes: UnsafeRawBufferPointer, number: Int, byteRange: Range<Int>,
+                       elements: OSMPBFReader.Elements = .all) throws(ProtobufFailure) -> OSMBlock {
         var block = OSMBlock(number: number, byteRange: byteRange)
         var reader = ProtobufReader(bytes)
         var strings: [String] = []
@@ -68,6 +69,11 @@ extension OSMBlock {
         for var group in groups {
             try ProtobufFailure.within(.primitiveGroup) { () throws(ProtobufFailure) in
                 while let (field, wireType) = try group.nextField() {
+                    let kind: OSMPBFReader.Elements = field <= 2 ? .nodes : field == 3 ? .ways : .relations
+                    if (1...4).contains(field), !elements.contains(kind) {
+                        try group.skip(field: field, wireType: wireType)
+                        continue
+                    }
                     switch field {
                     case 1:
                         try group.expect(wireType, .lengthDelimited, field: field)

@@ -13,13 +13,29 @@ public struct OSMPBFReader: Sendable {
     public var threads: Int
     /// The most blocks read ahead of the one the caller is handed.
     public var blocksInFlight: Int
+    /// The kinds of objects decoded; the others are skipped unread (a pass over relations only
+    /// does not decode millions of nodes). Blocks keep their numbers and byte ranges either way.
+    public var elements: Elements = .all
+
+    /// Kinds of OSM objects.
+    public struct Elements: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let nodes = Elements(rawValue: 1)
+        public static let ways = Elements(rawValue: 2)
+        public static let relations = Elements(rawValue: 4)
+        public static let all: Elements = [.nodes, .ways, .relations]
+    }
 
     /// - Parameters:
     ///   - threads: decoding threads (default: the processors available).
     ///   - blocksInFlight: read-ahead (default: twice the threads).
-    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, blocksInFlight: Int? = nil) {
+    ///   - elements: the kinds of objects decoded (default: all).
+    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, blocksInFlight: Int? = nil, elements: Elements = .all) {
         self.threads = max(1, threads)
         self.blocksInFlight = max(1, blocksInFlight ?? 2 * self.threads)
+        self.elements = elements
     }
 
     /// Reads the extract at `path`.
@@ -51,11 +67,11 @@ public struct OSMPBFReader: Sendable {
         if threads == 1 {
             while let frame = try frames.next() {
                 guard frame.type == "OSMData" else { continue }  // other types are to be skipped, says the format
-                try block(try Self.decodeData(frame))
+                try block(try Self.decodeData(frame, elements: elements))
             }
             return
         }
-        let pipeline = BlockPipeline(threads: threads)
+        let pipeline = BlockPipeline(threads: threads, elements: elements)
         defer { pipeline.close() }
         var submitted = 0
         var delivered = 0
@@ -101,10 +117,10 @@ public struct OSMPBFReader: Sendable {
     }
 
     /// A data block, inflated and decoded (on a worker thread).
-    static func decodeData(_ frame: PBFFrame) throws(OSMPBFError) -> OSMBlock {
+    static func decodeData(_ frame: PBFFrame, elements: Elements) throws(OSMPBFError) -> OSMBlock {
         let bytes = try frame.inflated()
         let decoded = bytes.withUnsafeBytes { buffer in
-            Result { () throws(ProtobufFailure) in try OSMBlock.decode(buffer, number: frame.number, byteRange: frame.byteRange) }
+            Result { () throws(ProtobufFailure) in try OSMBlock.decode(buffer, number: frame.number, byteRange: frame.byteRange, elements: elements) }
         }
         switch decoded {
         case .success(let block): return block

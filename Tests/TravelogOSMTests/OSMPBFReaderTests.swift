@@ -256,6 +256,21 @@ struct OSMPBFReaderTests {
         }
     }
 
+    @Test("a read of some kinds of objects skips the others and keeps the blocks' numbers", arguments: [1, 2])
+    func someElements(threads: Int) throws {
+        let (bytes, blocks) = Self.sample()
+        var ways: [OSMWay] = [], nodes = 0, relations = 0, numbers: [Int] = []
+        try OSMPBFReader(threads: threads, elements: [.ways, .relations]).read(bytes: bytes) { block in
+            numbers.append(block.number)
+            nodes += block.nodes.count
+            ways += block.ways
+            relations += block.relations.count
+        }
+        #expect(numbers == [1, 2])
+        #expect(nodes == 0 && relations == 1)
+        #expect(ways == blocks[0].ways)
+    }
+
     @Test("unknown blob types are skipped, as the format asks")
     func unknownBlobSkipped() throws {
         var writer = PBFTestWriter()

@@ -29,7 +29,9 @@ public struct OSMPlacesBuilder: Sendable {
         // Pass 1: multipolygons that are places.
         var relations: [(id: Int64, kind: OSMPlace.Kind, category: String?, tags: [OSMTag], outerWays: [Int64])] = []
         var neededWays = Set<Int64>()
-        try reader.read(path: path, header: { header = $0 }) { block in
+        var relationReader = reader
+        relationReader.elements = .relations
+        try relationReader.read(path: path, header: { header = $0 }) { block in
             progress(Progress(pass: 1, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
             for relation in block.relations where relation.tags[osmKey: "type"] == "multipolygon" {
                 let (kind, category) = OSMPlaceTags.classify(relation.tags, isWay: false)
@@ -43,7 +45,9 @@ public struct OSMPlacesBuilder: Sendable {
         var ways: [(way: OSMWay, kind: OSMPlace.Kind, category: String?)] = []
         var memberWays: [Int64: [Int64]] = [:]
         var neededNodes = Set<Int64>()
-        try reader.read(path: path) { block in
+        var wayReader = reader
+        wayReader.elements = .ways
+        try wayReader.read(path: path) { block in
             progress(Progress(pass: 2, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
             for way in block.ways {
                 let (kind, category) = OSMPlaceTags.classify(way.tags, isWay: true)
@@ -61,7 +65,9 @@ public struct OSMPlacesBuilder: Sendable {
         var places: [OSMPlace] = []
         var coordinates: [Int64: Coordinate] = [:]
         coordinates.reserveCapacity(neededNodes.count)
-        try reader.read(path: path) { block in
+        var nodeReader = reader
+        nodeReader.elements = .nodes
+        try nodeReader.read(path: path) { block in
             progress(Progress(pass: 3, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
             for node in block.nodes {
                 let needed = neededNodes.contains(node.id)
