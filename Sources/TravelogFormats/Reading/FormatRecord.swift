@@ -59,6 +59,8 @@ public struct FormatPoint: Hashable, Sendable {
     public var name: String?
     /// The phone's battery when it took the fix, percent 0–100 (OwnTracks `batt`, Overland
     /// `battery_level`), and whether it was charging or full (`bs`, `battery_state`), when given.
+    /// The device's status carried along (`DeviceStore.recordReport`), not part of the point:
+    /// two points are equal whatever the battery said.
     public var batteryPercent: Double?
     public var isCharging: Bool?
 
@@ -66,6 +68,16 @@ public struct FormatPoint: Hashable, Sendable {
         self.kind = kind
         self.position = position
         self.name = name
+    }
+
+    public static func == (lhs: FormatPoint, rhs: FormatPoint) -> Bool {
+        lhs.kind == rhs.kind && lhs.position == rhs.position && lhs.name == rhs.name
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(position)
+        hasher.combine(name)
     }
 }
 
