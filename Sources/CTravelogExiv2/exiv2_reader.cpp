@@ -56,6 +56,47 @@ void fail(travelog_exif_error *error, int code, const char *message) {
     std::snprintf(error->message, sizeof error->message, "%s", message);
 }
 
+/// Copies the wanted tags of `exif` into `tags` (the strings malloc'd; the caller frees them).
+void collect(const Exiv2::ExifData &exif, std::vector<travelog_exif_tag> &tags) {
+    for (const auto &datum : exif) {
+        if (!isWanted(datum)) continue;
+        tags.push_back(travelog_exif_tag{});
+        travelog_exif_tag &stored = tags.back();
+        stored.key = copyString(datum.key());
+        stored.type_id = static_cast<int>(datum.typeId());
+        stored.count = datum.count();
+        // Long byte arrays (an undefined-typed blob) are not text anyone reads.
+        stored.text = copyString(datum.size() > 4096 ? std::string() : datum.toString());
+        if (isNumeric(datum.typeId())) {
+            const long count = std::min<long>(datum.count(), 8);
+            for (long index = 0; index < count; ++index) {
+                // Rationals are read as stored: Exiv2's toRational would wrap an unsigned numerator past 2^31.
+                if (const auto *unsignedValue = dynamic_cast<const Exiv2::URationalValue *>(&datum.value())) {
+                    const Exiv2::URational value = unsignedValue->value_.at(static_cast<size_t>(index));
+                    stored.numbers[index] = value.second == 0 ? NAN
+                        : static_cast<double>(value.first) / static_cast<double>(value.second);
+                } else if (const auto *signedValue = dynamic_cast<const Exiv2::RationalValue *>(&datum.value())) {
+                    const Exiv2::Rational value = signedValue->value_.at(static_cast<size_t>(index));
+                    stored.numbers[index] = value.second == 0 ? NAN
+                        : static_cast<double>(value.first) / static_cast<double>(value.second);
+                } else {
+                    stored.numbers[index] = static_cast<double>(datum.toFloat(index));
+                }
+            }
+            stored.number_count = static_cast<int>(count);
+        }
+    }
+}
+
+/// Moves `tags` into `result`.
+void finish(std::vector<travelog_exif_tag> &tags, travelog_exif_metadata *result) {
+    result->tags = static_cast<travelog_exif_tag *>(std::calloc(tags.size() + 1, sizeof(travelog_exif_tag)));
+    if (result->tags == nullptr) throw std::bad_alloc();
+    std::memcpy(result->tags, tags.data(), tags.size() * sizeof(travelog_exif_tag));
+    result->tag_count = tags.size();
+    tags.clear();
+}
+
 }  // namespace
 
 extern "C" int travelog_exiv2_read(const unsigned char *data, size_t size, travelog_exif_metadata **out,
@@ -86,39 +127,8 @@ extern "C" int travelog_exiv2_read(const unsigned char *data, size_t size, trave
         result->mime_type = copyString(image->mimeType());
         result->pixel_width = static_cast<long>(image->pixelWidth());
         result->pixel_height = static_cast<long>(image->pixelHeight());
-        const Exiv2::ExifData &exif = image->exifData();
-        for (const auto &datum : exif) {
-            if (!isWanted(datum)) continue;
-            tags.push_back(travelog_exif_tag{});
-            travelog_exif_tag &stored = tags.back();
-            stored.key = copyString(datum.key());
-            stored.type_id = static_cast<int>(datum.typeId());
-            stored.count = datum.count();
-            // Long byte arrays (an undefined-typed blob) are not text anyone reads.
-            stored.text = copyString(datum.size() > 4096 ? std::string() : datum.toString());
-            if (isNumeric(datum.typeId())) {
-                const long count = std::min<long>(datum.count(), 8);
-                for (long index = 0; index < count; ++index) {
-                    // Rationals are read as stored: Exiv2's toRational would wrap an unsigned numerator past 2^31.
-                    if (const auto *unsignedValue = dynamic_cast<const Exiv2::URationalValue *>(&datum.value())) {
-                        const Exiv2::URational value = unsignedValue->value_.at(static_cast<size_t>(index));
-                        stored.numbers[index] = value.second == 0 ? NAN
-                            : static_cast<double>(value.first) / static_cast<double>(value.second);
-                    } else if (const auto *signedValue = dynamic_cast<const Exiv2::RationalValue *>(&datum.value())) {
-                        const Exiv2::Rational value = signedValue->value_.at(static_cast<size_t>(index));
-                        stored.numbers[index] = value.second == 0 ? NAN
-                            : static_cast<double>(value.first) / static_cast<double>(value.second);
-                    } else {
-                        stored.numbers[index] = static_cast<double>(datum.toFloat(index));
-                    }
-                }
-                stored.number_count = static_cast<int>(count);
-            }
-        }
-        result->tags = static_cast<travelog_exif_tag *>(std::calloc(tags.size() + 1, sizeof(travelog_exif_tag)));
-        if (result->tags == nullptr) throw std::bad_alloc();
-        std::memcpy(result->tags, tags.data(), tags.size() * sizeof(travelog_exif_tag));
-        result->tag_count = tags.size();
+        collect(image->exifData(), tags);
+        finish(tags, result);
         *out = result;
         return 0;
     } catch (const Exiv2::AnyError &exception) {
@@ -146,4 +156,31 @@ extern "C" void travelog_exiv2_free(travelog_exif_metadata *metadata) {
 
 extern "C" const char *travelog_exiv2_version(void) {
     return Exiv2::version();
+}
+
+extern "C" int travelog_exiv2_read_tiff(const unsigned char *data, size_t size, travelog_exif_metadata **out,
+                                        travelog_exif_error *error) {
+    std::call_once(initialised, initialise);
+    *out = nullptr;
+    auto *result = static_cast<travelog_exif_metadata *>(std::calloc(1, sizeof(travelog_exif_metadata)));
+    if (result == nullptr) { fail(error, -1, "out of memory"); return -1; }
+    std::vector<travelog_exif_tag> tags;
+    try {
+        Exiv2::ExifData exif;
+        Exiv2::ExifParser::decode(exif, reinterpret_cast<const Exiv2::byte *>(data), static_cast<uint32_t>(size));
+        result->mime_type = copyString("image/tiff");
+        collect(exif, tags);
+        finish(tags, result);
+        *out = result;
+        return 0;
+    } catch (const Exiv2::AnyError &exception) {
+        fail(error, exception.code(), exception.what());
+    } catch (const std::exception &exception) {
+        fail(error, -1, exception.what());
+    } catch (...) {
+        fail(error, -1, "unknown failure");
+    }
+    for (auto &tag : tags) { std::free(tag.key); std::free(tag.text); }
+    travelog_exiv2_free(result);
+    return -1;
 }

@@ -54,7 +54,7 @@ enum HEIFImageSize {
         }
     }
 
-    private static func box(named name: String, in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> Range<Int>? {
+    static func box(named name: String, in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> Range<Int>? {
         var found: Range<Int>?
         forEachBox(in: bytes, range: range) { type, body in
             if type == name { found = body; return false }
@@ -65,7 +65,7 @@ enum HEIFImageSize {
 
     /// Calls `body` with each box's type and contents (after the header) until it returns `false`
     /// or a box runs past `range`.
-    private static func forEachBox(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (String, Range<Int>) -> Bool) {
+    static func forEachBox(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (String, Range<Int>) -> Bool) {
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound {
             var size = Int(u32(bytes, offset))
@@ -86,11 +86,11 @@ enum HEIFImageSize {
         }
     }
 
-    private static func u16(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {
+    static func u16(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {
         UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
     }
 
-    private static func u32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+    static func u32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
         UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
     }
 }

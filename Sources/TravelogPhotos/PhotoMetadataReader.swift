@@ -46,26 +46,48 @@ public enum PhotoMetadataReader {
         }
         defer { travelog_exiv2_free(found) }
         let raw = found.pointee
-        var tags: [String: ExifTag] = [:]
-        for index in 0..<raw.tag_count {
-            let tag = raw.tags[index]
-            let key = String(cString: tag.key)
-            // The first of a repeated tag wins, as in ExifTool (a second IFD0 of an MPO's other frame).
-            guard tags[key] == nil else { continue }
-            let numbers = withUnsafeBytes(of: tag.numbers) { Array($0.bindMemory(to: Double.self).prefix(Int(tag.number_count))) }
-            tags[key] = ExifTag(key: key, text: String(cString: tag.text), typeID: Int(tag.type_id), count: tag.count, numbers: numbers)
+        var tags = Self.tags(raw)
+        let mimeType = String(cString: raw.mime_type)
+        // A HEIF whose Exif item Exiv2 did not find: the item located here, its TIFF block decoded by Exiv2.
+        if tags.isEmpty, Self.isHEIF(mimeType), let block = HEIFExifItem.tiffBlock(data) {
+            var decoded: UnsafeMutablePointer<travelog_exif_metadata>?
+            var ignored = travelog_exif_error()
+            let status = block.withUnsafeBytes { bytes in
+                travelog_exiv2_read_tiff(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &decoded, &ignored)
+            }
+            if status == 0, let decoded {
+                tags = Self.tags(decoded.pointee)
+                travelog_exiv2_free(decoded)
+            }
         }
         var metadata = PhotoMetadata(
-            path: path, contentDigest: digest, byteCount: data.count, mimeType: String(cString: raw.mime_type),
+            path: path, contentDigest: digest, byteCount: data.count, mimeType: mimeType,
             pixelWidth: raw.pixel_width > 0 ? raw.pixel_width : nil, pixelHeight: raw.pixel_height > 0 ? raw.pixel_height : nil,
             orientation: nil, cameraMake: nil, cameraModel: nil, captureTime: nil, gpsTime: nil, position: nil, ignoredTags: [])
-        if ["image/heic", "image/heif", "image/avif", "image/x-canon-cr3"].contains(metadata.mimeType) || metadata.mimeType.hasPrefix("image/hei") {
+        if Self.isHEIF(mimeType) {
             let size = HEIFImageSize.primaryImageSize(data)
             (metadata.pixelWidth, metadata.pixelHeight) = (size?.width, size?.height)
         }
         var interpreter = ExifInterpreter(tags: tags)
         interpreter.fill(&metadata)
         return metadata
+    }
+
+    static func isHEIF(_ mimeType: String) -> Bool {
+        mimeType.hasPrefix("image/hei") || mimeType == "image/avif"
+    }
+
+    /// The shim's tags by key; the first of a repeated tag wins, as in ExifTool (a second IFD0 of an MPO's other frame).
+    private static func tags(_ raw: travelog_exif_metadata) -> [String: ExifTag] {
+        var tags: [String: ExifTag] = [:]
+        for index in 0..<raw.tag_count {
+            let tag = raw.tags[index]
+            let key = String(cString: tag.key)
+            guard tags[key] == nil else { continue }
+            let numbers = withUnsafeBytes(of: tag.numbers) { Array($0.bindMemory(to: Double.self).prefix(Int(tag.number_count))) }
+            tags[key] = ExifTag(key: key, text: String(cString: tag.text), typeID: Int(tag.type_id), count: tag.count, numbers: numbers)
+        }
+        return tags
     }
 
     private static func reason(_ error: any Error) -> String {

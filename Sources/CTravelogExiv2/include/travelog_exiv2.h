@@ -47,6 +47,12 @@ typedef struct travelog_exif_error {
 int travelog_exiv2_read(const unsigned char *data, size_t size, travelog_exif_metadata **out,
                         travelog_exif_error *error);
 
+/// Decodes an EXIF block alone (a TIFF header and its IFDs, as a HEIF's Exif item holds after its
+/// 4-byte offset), for the files whose container Exiv2 does not walk; `mime_type` is "image/tiff"
+/// and the pixel size 0. Returns as `travelog_exiv2_read`.
+int travelog_exiv2_read_tiff(const unsigned char *data, size_t size, travelog_exif_metadata **out,
+                             travelog_exif_error *error);
+
 void travelog_exiv2_free(travelog_exif_metadata *metadata);
 
 /// Exiv2's version ("0.27.6").

@@ -1,0 +1,1 @@
+../../../Sources/TravelogPhotos/HEIFExifItem.swift
