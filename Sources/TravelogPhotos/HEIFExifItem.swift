@@ -15,10 +15,11 @@ enum HEIFExifItem {
             guard let meta = H.box(named: "meta", in: bytes, range: 0..<bytes.count), meta.count >= 4 else { return nil }
             let children = (meta.lowerBound + 4)..<meta.upperBound
             guard let iinf = H.box(named: "iinf", in: bytes, range: children),
-                  let iloc = H.box(named: "iloc", in: bytes, range: children), iinf.count >= 6 else { return nil }
+                  let iloc = H.box(named: "iloc", in: bytes, range: children), iinf.count >= 4 else { return nil }
             let idat = H.box(named: "idat", in: bytes, range: children)
             // iinf: FullBox, entry count (u16 in version 0, else u32), then infe boxes.
             let countSize = bytes[iinf.lowerBound] == 0 ? 2 : 4
+            guard iinf.count >= 4 + countSize else { return nil }
             var exifItems: [Int] = []
             H.forEachBox(in: bytes, range: (iinf.lowerBound + 4 + countSize)..<iinf.upperBound) { type, body in
                 guard type == "infe", body.count >= 12 else { return true }

@@ -9,10 +9,9 @@ enum HEIFImageSize {
     static func primaryImageSize(_ data: Data) -> (width: Int, height: Int)? {
         data.withUnsafeBytes { raw -> (width: Int, height: Int)? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard let meta = box(named: "meta", in: bytes, range: 0..<bytes.count) else { return nil }
+            guard let meta = box(named: "meta", in: bytes, range: 0..<bytes.count), meta.count >= 4 else { return nil }
             let children = (meta.lowerBound + 4)..<meta.upperBound   // FullBox: version and flags
-            guard children.lowerBound <= children.upperBound,
-                  let pitm = box(named: "pitm", in: bytes, range: children),
+            guard let pitm = box(named: "pitm", in: bytes, range: children),
                   let iprp = box(named: "iprp", in: bytes, range: children),
                   let ipco = box(named: "ipco", in: bytes, range: iprp),
                   let ipma = box(named: "ipma", in: bytes, range: iprp),
