@@ -15,7 +15,7 @@ enum HEIFImageSize {
                   let iprp = box(named: "iprp", in: bytes, range: children),
                   let ipco = box(named: "ipco", in: bytes, range: iprp),
                   let ipma = box(named: "ipma", in: bytes, range: iprp),
-                  pitm.count >= 6 else { return nil }
+                  pitm.count >= 6, bytes[pitm.lowerBound] == 0 || pitm.count >= 8 else { return nil }
             let primary = bytes[pitm.lowerBound] == 0 ? Int(u16(bytes, pitm.lowerBound + 4)) : Int(u32(bytes, pitm.lowerBound + 4))
             // The properties of ipco, in order (1-based in ipma).
             var properties: [(type: String, body: Range<Int>)] = []

@@ -16,6 +16,7 @@ struct HEIFBoxesTests {
         box("meta", []), box("meta", [0, 0]), box("meta", [0, 0, 0, 0]),
         box("meta", [0, 0, 0, 0] + box("iinf", [1, 0, 0, 0, 0]) + box("iloc", [1, 0, 0, 0])),
         box("meta", [0, 0, 0, 0] + box("iinf", [0, 0, 0, 0, 0, 1]) + box("iloc", [1, 0, 0, 0, 0x44, 0x40, 0xFF, 0xFF])),
+        box("meta", [0, 0, 0, 0] + box("pitm", [1, 0, 0, 0, 0, 1]) + box("iprp", box("ipco", []) + box("ipma", [0, 0, 0, 0, 0, 0, 0, 0]))),
         box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + box("iprp", box("ipco", []) + box("ipma", [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]))),
     ])
     func truncated(meta: [UInt8]) {
