@@ -56,6 +56,29 @@ extension PostgresLocationStore {
         }
     }
 
+    public func deleteImport(_ id: ImportID, userID: UserID) async throws(StoreError) -> DeletedImport? {
+        try await transaction("deleting an import") { connection in
+            let found = try await connection.run("""
+                SELECT \(unescaped: Self.importColumns) FROM imports
+                WHERE id = \(id.rawValue) AND user_id = \(userID.rawValue) AND state = 'finished' FOR UPDATE
+                """, logger: logger).collect().first
+            guard let found else { return nil }
+            let record = try Self.importRecord(found)
+            let bounds = try await connection.run("""
+                SELECT min(timestamp_ms), max(timestamp_ms) FROM locations
+                WHERE user_id = \(userID.rawValue) AND import_id = \(id.rawValue)
+                """, logger: logger).collect().first?.decode((Int64?, Int64?).self)
+            try await Self.discardImport(id.rawValue, userID: userID.rawValue, on: connection, logger: logger)
+            try await connection.run("DELETE FROM imports WHERE user_id = \(userID.rawValue) AND id = \(id.rawValue)",
+                                       logger: logger)
+            var span: ClosedRange<Date>?
+            if let (first, last) = bounds, let first, let last {
+                span = StoragePrecision.date(milliseconds: first)...StoragePrecision.date(milliseconds: last)
+            }
+            return DeletedImport(record: record, span: span)
+        }
+    }
+
     /// Deletes an import's locations, what region monitoring concluded from them, and the import
     /// when it is running (as the SQLite store does).
     static func discardImport(_ id: Int64, userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {

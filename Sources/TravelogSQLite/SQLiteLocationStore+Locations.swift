@@ -122,8 +122,29 @@ extension SQLiteLocationStore {
         }
     }
 
-    /// Deletes a running import's locations (keeping the day boxes' counts right), what region
-    /// monitoring concluded from them, and the import.
+    public func deleteImport(_ id: ImportID, userID: UserID) async throws(StoreError) -> DeletedImport? {
+        try await write("deleting an import") { db throws(StoreError) in
+            do {
+                guard let record = try Self.importRecords(db, condition: "i.id = ? AND d.user_id = ? AND i.state = 'finished'",
+                                                          [id.rawValue, userID.rawValue]).first
+                else { return nil }
+                let row = try Row.fetchOne(db, sql: "SELECT min(timestamp_ms), max(timestamp_ms) FROM locations WHERE import_id = ?",
+                                           arguments: [id.rawValue])
+                let first: Int64? = row?[0], last: Int64? = row?[1]
+                try Self.discardImport(id.rawValue, in: db)
+                try db.execute(sql: "DELETE FROM imports WHERE id = ?", arguments: [id.rawValue])
+                let span = first.flatMap { first in last.map { StoragePrecision.date(milliseconds: first)...StoragePrecision.date(milliseconds: $0) } }
+                return DeletedImport(record: record, span: span)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .database(operation: "deleting an import", message: String(describing: error))
+            }
+        }
+    }
+
+    /// Deletes an import's locations (keeping the day boxes' counts right), what region monitoring
+    /// concluded from them, and the import when it is running (`deleteImport` removes a finished one).
     static func discardImport(_ id: Int64, in db: Database) throws {
         let day = LocationRowWriter.millisecondsPerDay
         try db.execute(sql: """

@@ -56,6 +56,18 @@ public struct ImportRecord: Hashable, Sendable {
     }
 }
 
+/// A finished import as `LocationStore.deleteImport` removed it.
+public struct DeletedImport: Hashable, Sendable {
+    public var record: ImportRecord
+    /// The first and last time of the locations removed (`nil`: it had stored none, only duplicates).
+    public var span: ClosedRange<Date>?
+
+    public init(record: ImportRecord, span: ClosedRange<Date>?) {
+        self.record = record
+        self.span = span
+    }
+}
+
 /// Per-device figures for `travelog info`.
 public struct DeviceSummary: Hashable, Sendable {
     public var device: Device

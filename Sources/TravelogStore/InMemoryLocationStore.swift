@@ -147,16 +147,30 @@ public final class InMemoryLocationStore: TravelogStore {
     public func discardImport(_ id: ImportID) async throws(StoreError) {
         state.withLock { state in
             guard let record = state.runningImports.removeValue(forKey: id) else { return }
-            let times = (state.locations[record.deviceID] ?? []).filter { $0.importID == id }.map(\.location.timestamp)
-            if let first = times.min(), let last = times.max() {
-                state.regionTables.forgetEvaluation(deviceID: record.deviceID, of: first...last)
-            }
-            var kept: [StoredLocation] = []
-            for stored in state.locations[record.deviceID] ?? [] {
-                if stored.importID == id { state.keys.remove(stored.key) } else { kept.append(stored) }
-            }
-            state.locations[record.deviceID] = kept
+            _ = Self.removeLocations(of: record, in: &state)
         }
+    }
+
+    public func deleteImport(_ id: ImportID, userID: UserID) async throws(StoreError) -> DeletedImport? {
+        state.withLock { state in
+            guard let record = state.imports[id], state.devices[record.deviceID]?.userID == userID else { return nil }
+            state.imports[id] = nil
+            return DeletedImport(record: record, span: Self.removeLocations(of: record, in: &state))
+        }
+    }
+
+    /// Removes the locations an import stored and what region monitoring concluded from them.
+    /// - Returns: the span of the locations removed.
+    private static func removeLocations(of record: ImportRecord, in state: inout State) -> ClosedRange<Date>? {
+        let times = (state.locations[record.deviceID] ?? []).filter { $0.importID == record.id }.map(\.location.timestamp)
+        guard let first = times.min(), let last = times.max() else { return nil }
+        state.regionTables.forgetEvaluation(deviceID: record.deviceID, of: first...last)
+        var kept: [StoredLocation] = []
+        for stored in state.locations[record.deviceID] ?? [] {
+            if stored.importID == record.id { state.keys.remove(stored.key) } else { kept.append(stored) }
+        }
+        state.locations[record.deviceID] = kept
+        return first...last
     }
 
     public func locations(_ query: LocationQuery) async throws(StoreError) -> [StoredLocation] {

@@ -36,6 +36,11 @@ public protocol LocationStore: Sendable {
     /// Removes every location a running import stored, and the import.
     func discardImport(_ id: ImportID) async throws(StoreError)
 
+    /// Deletes a finished import of a user: the locations it stored (not its duplicates, which
+    /// were stored before), what region monitoring concluded from them, and its record.
+    /// - Returns: what was deleted; `nil` when no finished import of that user has this id.
+    func deleteImport(_ id: ImportID, userID: UserID) async throws(StoreError) -> DeletedImport?
+
     // MARK: Reading
 
     /// The locations matching a query, oldest first unless the query says otherwise.

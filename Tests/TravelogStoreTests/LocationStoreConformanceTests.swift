@@ -130,6 +130,41 @@ struct LocationStoreConformanceTests {
         #expect(try await store.deviceSummaries(userID: ada.id).first?.locationCount == 2)
     }
 
+    @Test("deleting a finished import removes what it stored, only for its owner, once", arguments: StoreFactory.all)
+    func deletedImport(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let live = Self.fix(5, 5, secondsAfter: -1)
+        _ = try await store.insert([StoredLocation(deviceID: phone.id, location: live, source: .owntracks)])
+        // Two days of the first file; the second file repeats one of them and adds its own.
+        let first = (0..<40).map { Self.fix(1, 2 + Double($0) * 1e-3, secondsAfter: Double($0) * 3_600) }
+        let second = [first[10], Self.fix(7, 7, secondsAfter: 200_000)]
+        let gone = try await Self.imported([first], into: store, device: phone,
+                                           provenance: ImportProvenance(fileName: "a.gpx", contentSHA256: nil, format: "gpx"),
+                                           tally: ImportTally(rejected: 0))
+        let kept = try await Self.imported([second, [live]], into: store, device: phone,
+                                           provenance: ImportProvenance(fileName: "b.gpx", contentSHA256: nil, format: "gpx"),
+                                           tally: ImportTally(rejected: 0))
+        #expect(kept.inserted == 1)
+        let bob = try await store.addUser(named: "bob")
+        #expect(try await store.deleteImport(gone.id, userID: bob.id) == nil, "another user's import")
+        #expect(try await store.locations(LocationQuery(userID: ada.id)).count == 42)
+
+        let deleted = try #require(try await store.deleteImport(gone.id, userID: ada.id))
+        #expect(deleted.record == gone)
+        #expect(deleted.span == StoragePrecision.rounded(first[0]).timestamp...StoragePrecision.rounded(first[39]).timestamp)
+        let left = try await store.locations(LocationQuery(userID: ada.id)).map(\.location)
+        #expect(left == [live, second[1]].map(StoragePrecision.rounded), "the live fix and the other import's own stay")
+        #expect(try await store.imports(userID: ada.id) == [kept])
+        #expect(try await store.deviceSummaries(userID: ada.id).first?.locationCount == 2)
+        #expect(try await store.deleteImport(gone.id, userID: ada.id) == nil, "deleting twice")
+        #expect(try await store.deleteImport(ImportID(rawValue: 987_654), userID: ada.id) == nil)
+
+        // The fixes the deleted import held may be stored again, by anything.
+        #expect(try await store.insert([StoredLocation(deviceID: phone.id, location: first[0], source: .api)])
+                == InsertSummary(inserted: 1, duplicates: 0))
+        #expect(try await store.deviceSummaries(userID: ada.id).first?.locationCount == 3)
+    }
+
     @Test("finishing an import that is not running fails and changes nothing", arguments: StoreFactory.all)
     func finishUnknownImport(factory: StoreFactory) async throws {
         let (store, ada, _) = try await Self.prepared(factory)
