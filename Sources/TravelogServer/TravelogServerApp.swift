@@ -103,7 +103,7 @@ public struct TravelogServerApp: Sendable {
         SetupRoutes(setup: firstRun, store: store, sessions: sessions).add(to: router)
         AccountRoutes(accounts: accounts, sessions: sessions).add(to: router)
         AdminRoutes(store: store, accounts: accounts, tiles: tiles, facts: facts).add(to: router)
-        ImportListRoutes(store: store).add(to: router)
+        ImportListRoutes(store: store, journal: journal, tiles: tiles).add(to: router)
         OIDCRoutes(provider: oidc, accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,
                      regions: OwnTracksRegionSync(store: store, evaluator: writer.regions)).add(to: router)

@@ -5,8 +5,12 @@ import TravelogStore
 
 /// `GET /api/v1/imports`: the files the user imported (page, `travelog import`), newest first,
 /// with what each stored. Read with the page, the password or a read token.
+/// `DELETE /api/v1/imports/{id}` (the person only): the import and every location it stored are
+/// deleted; the journal detects the stretch anew and the map's index is rebuilt.
 struct ImportListRoutes {
     let store: any TravelogStore
+    let journal: JournalService
+    let tiles: HistoryTiles
 
     struct ImportJSON: Encodable {
         var id: Int64
@@ -33,6 +37,18 @@ struct ImportListRoutes {
                            importedAt: ISO8601TimeFormatter.string(record.importedAt), inserted: record.inserted,
                            duplicates: record.duplicates, rejected: record.rejected)
             })
+        }
+        router.delete("/api/v1/imports/{id}") { _, context in
+            let identity = try context.requirePerson()
+            guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.badRequest("the import id must be a number") }
+            guard let deleted = try await store.deleteImport(ImportID(rawValue: id), userID: identity.user.id) else {
+                throw APIError.notFound("no import \(id)")
+            }
+            if let span = deleted.span, let device = try await store.device(id: deleted.record.deviceID) {
+                journal.historyRemoved(device: device, from: span.lowerBound, to: span.upperBound)
+                tiles.historyRemoved(userID: identity.user.id)
+            }
+            return Response(status: .noContent)
         }
     }
 }
