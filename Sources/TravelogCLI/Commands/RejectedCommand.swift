@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import TravelogFormats
+import TravelogImport
+import TravelogJournal
+import TravelogServer
 import TravelogStore
 
 /// `travelog rejected`: what phone apps sent that could not be stored, kept for the user to see.
@@ -13,7 +16,7 @@ struct RejectedCommand: AsyncParsableCommand {
             (no time, latitude 200, an altitude of 1e308 m) is set aside here so the app's queue moves on. \
             The same list is at GET /api/v1/rejected.
             """,
-        subcommands: [List.self, Delete.self],
+        subcommands: [List.self, Delete.self, Retry.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
@@ -37,7 +40,8 @@ struct RejectedCommand: AsyncParsableCommand {
                 let objects: [[String: Any]] = items.map { item in
                     ["id": item.id.rawValue, "route": item.route, "device": item.deviceID.flatMap { devices[$0] } ?? NSNull(),
                      "reason": item.reason, "raw": item.raw, "rawByteCount": item.rawByteCount,
-                     "receivedAt": ISO8601TimeFormatter.string(item.receivedAt)]
+                     "receivedAt": ISO8601TimeFormatter.string(item.receivedAt),
+                     "retryable": RejectedItemRetry.isRetryable(item)]
                 }
                 let data = try JSONSerialization.data(withJSONObject: ["total": total, "items": objects],
                                                       options: [.sortedKeys, .withoutEscapingSlashes])
@@ -73,6 +77,39 @@ struct RejectedCommand: AsyncParsableCommand {
             let deleted = try await store.deleteRejectedItems(userID: user.id, ids: all ? nil : ids.map(RejectedItemID.init(rawValue:)))
             print("deleted \(deleted)")
             if !all, deleted < ids.count { throw ExitCode.failure }
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send an OwnTracks message that was set aside through the write path again (as after `travelog device secret`).",
+            discussion: """
+                Only OwnTracks messages (HTTP or MQTT) kept whole can be sent again: other items were refused by \
+                rules that do not change. A stored item leaves the list; one still refused stays, and the command says why.
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var account: AccountOptions
+        @OptionGroup var gazetteerOptions: GazetteerOptions
+        @Argument(help: "The item's id (travelog rejected list).") var id: Int64
+
+        func run() async throws {
+            let store = try await storeOptions.openStore()
+            let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            var writer = HistoryWriter(store: store, journal: JournalProcessor(store: store, describer: gazetteerOptions.describer()))
+            writer.regions = RegionEvaluator(store: store)
+            do {
+                switch try await RejectedItemRetry(writer: writer).retry(RejectedItemID(rawValue: id), userID: user.id) {
+                case .stored(let inserted, let duplicates):
+                    print("stored: \(inserted) new, \(duplicates) already known; item \(id) left the list")
+                case .refusedAgain(let replaced):
+                    print(replaced ? "refused again, for another reason: see the new item in travelog rejected list"
+                                   : "refused again: it still cannot be read")
+                    throw ExitCode.failure
+                }
+            } catch let failure as RejectedItemRetry.Failure {
+                FileHandle.standardError.write(Data("travelog rejected retry: \(failure.description)\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 }

@@ -35,6 +35,10 @@ struct IngestRoutes {
             guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw APIError.badRequest("the id must be a whole number") }
             return try await deleteRejected(request, context, id: RejectedItemID(rawValue: id))
         }
+        router.post("/api/v1/rejected/{id}/retry") { _, context in
+            guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw APIError.badRequest("the id must be a whole number") }
+            return try await retryRejected(context, id: RejectedItemID(rawValue: id))
+        }
     }
 
     // MARK: OwnTracks
@@ -156,6 +160,35 @@ struct IngestRoutes {
     }
 }
 
+extension IngestRoutes {
+    /// `POST /api/v1/rejected/{id}/retry`: an OwnTracks message sent through the write path again
+    /// (`RejectedItemRetry`): 200 with what was stored, 422 when it is refused again, 409 for an
+    /// item that cannot be retried.
+    func retryRejected(_ context: TravelogRequestContext, id: RejectedItemID) async throws -> Response {
+        let identity = try context.requirePerson()
+        let result: RejectedItemRetry.Result
+        do throws(RejectedItemRetry.Failure) {
+            result = try await RejectedItemRetry(writer: writer).retry(id, userID: identity.user.id)
+        } catch {
+            switch error {
+            case .unknown: throw APIError.notFound(error.description)
+            case .notRetryable: throw APIError.http(status: .conflict, error.description)
+            case .stillRefused: throw APIError.http(status: .unprocessableContent, error.description)
+            case .write(let write): throw APIError(write)
+            case .store(let store): throw APIError.storeFailed(store)
+            }
+        }
+        switch result {
+        case .stored(let inserted, let duplicates):
+            return try Response.json(["stored": inserted, "duplicates": duplicates])
+        case .refusedAgain(let replaced):
+            throw APIError.http(status: .unprocessableContent, replaced
+                ? "refused again, for another reason: the new entry in the list says why"
+                : "refused again: it still cannot be read (the reason in the list stands)")
+        }
+    }
+}
+
 /// The answer of `GET /api/v1/rejected`.
 struct RejectedItemsAnswer: Encodable {
     var total: Int
@@ -171,6 +204,8 @@ struct RejectedItemJSON: Encodable {
     var raw: String
     var rawByteCount: Int
     var receivedAt: String
+    /// Whether `POST /api/v1/rejected/{id}/retry` can send it again (OwnTracks messages kept whole).
+    var retryable: Bool
 
     init(_ item: RejectedItem, devices: [DeviceID: String]) {
         id = item.id.rawValue
@@ -180,5 +215,6 @@ struct RejectedItemJSON: Encodable {
         raw = item.raw
         rawByteCount = item.rawByteCount
         receivedAt = ISO8601TimeFormatter.string(item.receivedAt)
+        retryable = RejectedItemRetry.isRetryable(item)
     }
 }

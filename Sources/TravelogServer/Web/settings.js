@@ -225,6 +225,27 @@ async function renderRejected(content) {
     list.replaceChildren(...answer.items.map((item) => {
       const row = rejectedRow(item);
       row.classList.add('settings-row');
+      if (item.retryable) {
+        // An OwnTracks message set aside before its device's secret was set: it may open now.
+        const retry = element('button', 'rejected-retry', 'Retry');
+        retry.type = 'button';
+        retry.title = 'Send it through again (after setting the device\'s OwnTracks secret)';
+        retry.addEventListener('click', async () => {
+          retry.disabled = true;
+          try {
+            const answer = await api(`/api/v1/rejected/${item.id}/retry`, { method: 'POST' });
+            await renderRejected(content);
+            const fresh = content.querySelector('p');
+            if (fresh) fresh.textContent = `Stored (${answer.stored} new). ${fresh.textContent}`;
+          } catch (error) {
+            const why = element('span', 'error rejected-retry-error', ` ${error.message}`);
+            row.querySelector('.rejected-retry-error')?.remove();
+            row.append(why);
+            retry.disabled = false;
+          }
+        });
+        row.append(retry);
+      }
       const dismiss = element('button', null, 'Dismiss');
       dismiss.type = 'button';
       dismiss.addEventListener('click', async () => { await api(`/api/v1/rejected/${item.id}`, { method: 'DELETE' }); renderRejected(content); });
