@@ -2,7 +2,7 @@
 (#settings) in place of the map, at a desktop size (a nav list beside one section) and a phone size
 (390×844: the sections stacked and collapsible) with nothing wider than the screen; the password is
 changed through its form (and the session goes on), a notification channel is added, the units
-chosen there are the map's, and as the administrator a user is added and disabled; "Back to the
+chosen there are the map's, an import is discarded, and as the administrator a user is added and disabled; "Back to the
 map" shows the map again. A screenshot of each size is kept in the screenshots folder."""
 
 import json
@@ -150,6 +150,33 @@ def check_administration(devtools, report, base_url):
     report("Version" in server and "sqlite" in server, f"the server's version and database are shown ({server[:120]!r})")
 
 
+def check_imports(devtools, report, base_url):
+    """An imported file is discarded from Settings → Imports: the confirm names it and its count."""
+    csv = "time,latitude,longitude\n2024-05-02T10:00:00Z,48.2,11.6\n2024-05-02T10:01:00Z,48.21,11.61\n"
+    posted = devtools.evaluate("fetch('/api/v1/imports?filename=settings-check.csv&device=settings-check', {method: 'POST', "
+                               f"headers: {{'Content-Type': 'text/csv', 'X-Requested-With': 'fetch'}}, body: {json.dumps(csv)}}})"
+                               ".then((r) => r.status)")
+    if not report(posted == 200, f"a file is imported for the Imports section ({posted})"):
+        return
+    open_settings(devtools, base_url, "imports")
+    # Drawn before the file came (the sizes' pass): closed and opened again, it lists anew.
+    devtools.evaluate("document.getElementById('settings-imports').open = false")
+    time.sleep(0.2)
+    devtools.evaluate("document.getElementById('settings-imports').open = true")
+    row = "[...document.querySelectorAll('#imports-list li')].find((li) => li.textContent.includes('settings-check.csv'))"
+    if not report(bool(devtools.wait_for(f"!!({row})", 10)), "the imported file is listed in Settings → Imports"):
+        return
+    devtools.evaluate(f"{row}.querySelector('.import-discard').click()")
+    confirm = devtools.evaluate(f"{row}.querySelector('.import-confirm').textContent")
+    report("settings-check.csv" in confirm and "2 locations" in confirm,
+           f"Discard asks first, naming the file and how many locations go ({confirm!r})")
+    devtools.evaluate(f"{row}.querySelector('.import-discard-confirm').click()")
+    gone = devtools.wait_for(f"!({row}) && document.querySelector('#settings-imports .muted').textContent.startsWith('Discarded')", 10)
+    imports = fetch_json(devtools, "/api/v1/imports")["body"] or []
+    report(bool(gone) and not any(item.get("fileName") == "settings-check.csv" for item in imports),
+           f"the import is discarded and the list refreshed ({[item.get('fileName') for item in imports]})")
+
+
 def check_back(devtools, report):
     devtools.evaluate("document.getElementById('settings-back').click()")
     back = devtools.wait_for("!document.getElementById('app').hidden && document.getElementById('settings').hidden"
@@ -164,6 +191,7 @@ def check_settings(devtools, report, base_url, user, password, folder, axe_sourc
     check_notifications(devtools, report, base_url)
     check_units(devtools, report, base_url)
     check_administration(devtools, report, base_url)
+    check_imports(devtools, report, base_url)
     check_back(devtools, report)
     set_size(devtools, 390, 844, True)
 
