@@ -45,7 +45,9 @@ struct ImportListRoutes {
                 throw APIError.notFound("no import \(id)")
             }
             if let span = deleted.span, let device = try await store.device(id: deleted.record.deviceID) {
-                journal.historyRemoved(device: device, from: span.lowerBound, to: span.upperBound)
+                // Without the fixes (`stored: nil`): the journal reads the stretch back, going on
+                // from a resume point before it, which no deleted fix fed.
+                journal.enqueue(device: device, from: span.lowerBound, to: span.upperBound)
                 tiles.historyRemoved(userID: identity.user.id)
             }
             return Response(status: .noContent)

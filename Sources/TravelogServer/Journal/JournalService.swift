@@ -72,14 +72,6 @@ public final class JournalService: Service, Sendable {
         wake.yield()
     }
 
-    /// Asks for the stretch from `first` to `last` to be detected anew after fixes there were
-    /// deleted (a discarded import): where the device's detection stood is forgotten, as it may
-    /// rest on them.
-    func historyRemoved(device: Device, from first: Date, to last: Date) {
-        resumeStates.withLock { _ = $0.removeValue(forKey: device.id) }
-        enqueue(device: device, from: first, to: last)
-    }
-
     public func writeBegan(userID: UserID) -> JournalWriteHold {
         work.withLock { $0.beginWrite(userID: userID) }
     }
