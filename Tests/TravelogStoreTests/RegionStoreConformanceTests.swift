@@ -159,6 +159,25 @@ struct RegionStoreConformanceTests {
         #expect(try await store.transitions(userID: ada.id, regionID: nil, from: nil, to: nil).map(\.transition) == [before, decided[0], reported, decided[1]])
     }
 
+    @Test("a deleted finished import takes the detected transitions of its stretch with it", arguments: StoreFactory.all)
+    func deletedImport(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await Self.prepared(factory)
+        let home = try await store.addRegion(try Self.home(), userID: ada.id, at: Self.t0)
+        let offset = Self.t0.timeIntervalSince(LocationStoreConformanceTests.t0)
+        let fixes = (0..<60).map { LocationStoreConformanceTests.fix(52.52, 13.405, secondsAfter: offset + Double($0) * 60) }
+        let record = try await LocationStoreConformanceTests.imported(
+            [fixes], into: store, device: phone, provenance: ImportProvenance(fileName: "day.gpx", contentSHA256: nil, format: "gpx"),
+            tally: ImportTally(rejected: 0))
+        let decided = [Self.transition(phone, home, .entry, minutes: 10), Self.transition(phone, home, .exit, minutes: 59)]
+        let reported = Self.transition(phone, home, .entry, minutes: 20, source: .reported)
+        let checkpoint = RegionCheckpoint(deviceID: phone.id, evaluatedThrough: Self.t0.addingTimeInterval(59 * 60),
+                                          regions: [home.id: .init(state: .outside, pendingCrossingTime: nil)])
+        _ = try await store.recordTransitions(decided + [reported], deviceID: phone.id, replacingDetected: nil, checkpoint: checkpoint)
+        #expect(try await store.deleteImport(record.id, userID: ada.id) != nil)
+        #expect(try await store.transitions(userID: ada.id, regionID: nil, from: nil, to: nil).map(\.transition) == [reported])
+        #expect(try await store.regionCheckpoint(deviceID: phone.id) == nil)
+    }
+
     @Test("the regions offered to a device are remembered per device", arguments: StoreFactory.all)
     func offered(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await Self.prepared(factory)
