@@ -32,6 +32,7 @@ enum PostgresQueryWorkload {
             "largeBatch": { try await LocationStoreConformanceTests().largeBatch(factory: $0) },
             "atomicBatch": { try await LocationStoreConformanceTests().atomicBatch(factory: $0) },
             "discardedImport": { try await LocationStoreConformanceTests().discardedImport(factory: $0) },
+            "deletedImport": { try await LocationStoreConformanceTests().deletedImport(factory: $0) },
             "finishUnknownImport": { try await LocationStoreConformanceTests().finishUnknownImport(factory: $0) },
             "reimport": { try await LocationStoreConformanceTests().reimport(factory: $0) },
         ],
@@ -51,6 +52,7 @@ enum PostgresQueryWorkload {
             "transitionsOnce": { try await RegionStoreConformanceTests().transitionsOnce(factory: $0) },
             "checkpoints": { try await RegionStoreConformanceTests().checkpoints(factory: $0) },
             "discardedImport": { try await RegionStoreConformanceTests().discardedImport(factory: $0) },
+            "deletedImport": { try await RegionStoreConformanceTests().deletedImport(factory: $0) },
             "offered": { try await RegionStoreConformanceTests().offered(factory: $0) },
         ],
         "LocationStoreQueryTests": [
