@@ -28,7 +28,7 @@ function importItem(container, item) {
     + `${item.rejected ? `, ${count(item.rejected, 'record')} refused` : ''} `);
   const discard = element('button', 'import-discard', 'Discard…');
   discard.type = 'button';
-  const panel = element('span', 'import-confirm');
+  const panel = element('div', 'import-confirm');
   panel.hidden = true;
   panel.append(`Discard ${item.fileName} and the ${count(item.inserted, 'location')} it stored? `
     + 'Visits detected from them go too. ');
