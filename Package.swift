@@ -261,6 +261,7 @@ let package = Package(
                 "TravelogTracker",
                 "TravelogTrackCLI",
                 "TravelogRender",
+                "TravelogPhotos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
