@@ -136,7 +136,12 @@ def check_devices(devtools, report, base_url, folder=None, user="ada"):
     report(bool(watched), "choosing 'tell me when silent for 1 h' stores it")
 
     # A new token, after a confirmation: the old one is refused, the new one works.
-    devtools.evaluate(f"{item('pixel7')}.querySelector('.device-rotate').click()")
+    # The list may be drawn anew right after the silence choice was saved: open the panel on the
+    # item that is there once it is drawn (clicking again only while the panel is not shown).
+    devtools.wait_for(f"(() => {{ const li = {item('pixel7')}; if (!li) return false;"
+                      " const confirm = li.querySelector('.device-rotate-confirm');"
+                      " if (confirm && confirm.offsetParent !== null) return true;"
+                      " li.querySelector('.device-rotate').click(); return false; })()", 10, interval=0.3)
     asked = devtools.evaluate(f"({item('pixel7')}.querySelector('.device-panel') || {{}}).textContent || ''")
     devtools.evaluate(f"{item('pixel7')}.querySelector('.device-rotate-confirm').click()")
     shown = devtools.wait_for("(() => { const s = document.getElementById('device-setup');"

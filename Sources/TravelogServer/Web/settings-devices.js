@@ -30,7 +30,9 @@ export async function renderDeviceSettings(container) {
     container.dataset.refreshing = 'yes';
     const timer = setInterval(() => {
       if (!container.isConnected) { clearInterval(timer); delete container.dataset.refreshing; return; }
-      if (container.offsetParent !== null && document.visibilityState === 'visible') refresh(container);
+      // Not while the person is in the middle of something (a rename, a new token, a removal).
+      const busy = container.querySelector('.device-panel:not([hidden])');
+      if (!busy && container.offsetParent !== null && document.visibilityState === 'visible') refresh(container);
     }, REFRESH_MILLISECONDS);
   }
 }

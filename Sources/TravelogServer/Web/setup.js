@@ -160,7 +160,8 @@ async function watchFirstReport(devices, line, stillShown) {
     if (names !== seen) {
       seen = names;
       line.textContent = `✓ ${names} reported: its position is on the map.`;
-      renderDeviceSettings(devices);
+      // Drawn anew unless the person is in the middle of something in the list.
+      if (!devices.querySelector('.device-panel:not([hidden])')) renderDeviceSettings(devices);
     }
   }
 }
