@@ -386,5 +386,39 @@ enum PostgresMigrations {
         ("010_device_owntracks_secret", [
             "ALTER TABLE devices ADD COLUMN owntracks_secret text",
         ]),
+        // A user's photos (issue 32), one row per content digest (as SQLite's 012_photos).
+        ("011_photos", [
+            """
+            CREATE TABLE photos (
+                id bigserial PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                device_id bigint,
+                digest text NOT NULL,
+                path text NOT NULL,
+                uploaded boolean NOT NULL DEFAULT false,
+                mime_type text NOT NULL,
+                byte_count bigint NOT NULL,
+                width integer,
+                height integer,
+                orientation integer,
+                camera_make text,
+                camera_model text,
+                camera_time text,
+                taken_at_ms bigint,
+                offset_source text,
+                latitude_e7 bigint,
+                longitude_e7 bigint,
+                altitude_m double precision,
+                direction_deg double precision,
+                accuracy_m double precision,
+                placement text NOT NULL,
+                unplaced_reason text,
+                added_at_ms bigint NOT NULL,
+                UNIQUE (user_id, digest),
+                FOREIGN KEY (user_id, device_id) REFERENCES devices (user_id, id) ON DELETE SET NULL (device_id)
+            )
+            """,
+            "CREATE INDEX photos_taken ON photos (user_id, taken_at_ms)",
+        ]),
     ]
 }

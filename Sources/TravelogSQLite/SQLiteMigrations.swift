@@ -258,6 +258,39 @@ enum SQLiteMigrations {
         -- The secret an OwnTracks phone encrypts its messages with, as typed (it opens every message).
         ALTER TABLE devices ADD COLUMN owntracks_secret TEXT;
         """),
+        ("012_photos", """
+        -- A user's photos (issue 32), one row per content digest: where the original is, what its
+        -- EXIF says, its instant, and its position: its own GPS, or where the history placed it
+        -- (placement 'interpolated' or 'visit', with the accuracy), or 'unplaced' with the reason.
+        CREATE TABLE photos (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            device_id INTEGER REFERENCES devices(id) ON DELETE SET NULL,
+            digest TEXT NOT NULL,
+            path TEXT NOT NULL,
+            uploaded INTEGER NOT NULL DEFAULT 0,
+            mime_type TEXT NOT NULL,
+            byte_count INTEGER NOT NULL,
+            width INTEGER,
+            height INTEGER,
+            orientation INTEGER,
+            camera_make TEXT,
+            camera_model TEXT,
+            camera_time TEXT,
+            taken_at_ms INTEGER,
+            offset_source TEXT,
+            latitude_e7 INTEGER,
+            longitude_e7 INTEGER,
+            altitude_m REAL,
+            direction_deg REAL,
+            accuracy_m REAL,
+            placement TEXT NOT NULL,
+            unplaced_reason TEXT,
+            added_at_ms INTEGER NOT NULL,
+            UNIQUE (user_id, digest)
+        );
+        CREATE INDEX photos_taken ON photos(user_id, taken_at_ms);
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.
