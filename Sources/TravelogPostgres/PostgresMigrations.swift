@@ -420,5 +420,10 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX photos_taken ON photos (user_id, taken_at_ms)",
         ]),
+        // An OwnTracks phone's card: its name and face, as sent (as SQLite's 014_device_owntracks_card).
+        ("013_device_owntracks_card", [
+            "ALTER TABLE devices ADD COLUMN owntracks_card_name text",
+            "ALTER TABLE devices ADD COLUMN owntracks_card_face text",
+        ]),
     ]
 }

@@ -291,6 +291,11 @@ enum SQLiteMigrations {
         );
         CREATE INDEX photos_taken ON photos(user_id, taken_at_ms);
         """),
+        ("014_device_owntracks_card", """
+        -- The name and face (base64 of an image) an OwnTracks phone's card gives, as the app sent them.
+        ALTER TABLE devices ADD COLUMN owntracks_card_name TEXT;
+        ALTER TABLE devices ADD COLUMN owntracks_card_face TEXT;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.
