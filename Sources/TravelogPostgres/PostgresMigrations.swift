@@ -420,6 +420,28 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX photos_taken ON photos (user_id, taken_at_ms)",
         ]),
+        // Share links (as SQLite's 013_shares): only the digest of a link's token is kept.
+        ("012_shares", [
+            """
+            CREATE TABLE shares (
+                id bigserial PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                token_sha256 text NOT NULL UNIQUE,
+                kind text NOT NULL,
+                from_ms bigint NOT NULL,
+                to_ms bigint NOT NULL,
+                title text,
+                password_hash text,
+                hide_visits boolean NOT NULL DEFAULT false,
+                created_at_ms bigint NOT NULL,
+                expires_at_ms bigint,
+                revoked_at_ms bigint,
+                views bigint NOT NULL DEFAULT 0,
+                last_viewed_at_ms bigint
+            )
+            """,
+            "CREATE INDEX shares_user ON shares (user_id)",
+        ]),
         // An OwnTracks phone's card: its name and face, as sent (as SQLite's 014_device_owntracks_card).
         ("013_device_owntracks_card", [
             "ALTER TABLE devices ADD COLUMN owntracks_card_name text",

@@ -291,6 +291,28 @@ enum SQLiteMigrations {
         );
         CREATE INDEX photos_taken ON photos(user_id, taken_at_ms);
         """),
+        ("013_shares", """
+        -- Share links: a read-only view of part of a user's history for anyone holding the link,
+        -- which carries a secret token; only its SHA-256 digest is kept. A live link's range runs
+        -- from its making to its end. Revoked links stay listed (with their views) until the user goes.
+        CREATE TABLE shares (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            token_sha256 TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            from_ms INTEGER NOT NULL,
+            to_ms INTEGER NOT NULL,
+            title TEXT,
+            password_hash TEXT,
+            hide_visits INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER,
+            revoked_at_ms INTEGER,
+            views INTEGER NOT NULL DEFAULT 0,
+            last_viewed_at_ms INTEGER
+        );
+        CREATE INDEX shares_user ON shares(user_id);
+        """),
         ("014_device_owntracks_card", """
         -- The name and face (base64 of an image) an OwnTracks phone's card gives, as the app sent them.
         ALTER TABLE devices ADD COLUMN owntracks_card_name TEXT;

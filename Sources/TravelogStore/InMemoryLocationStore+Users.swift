@@ -36,6 +36,7 @@ extension InMemoryLocationStore {
                 state.ownTracksSecrets[device] = nil
             }
             state.users[id] = nil
+            state.photos = state.photos.filter { $0.value.userID != id }
             state.passwordHashes[id] = nil
             state.tokenDigests = state.tokenDigests.filter { !devices.contains($0.value) }
             state.sessions = state.sessions.filter { $0.value.userID != id }

@@ -28,6 +28,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var regionTables = RegionTables()
         /// Retirement, status and silence per device (`InMemoryLocationStore+Devices.swift`).
         var deviceStates: [DeviceID: DeviceState] = [:]
+        /// Photos (`InMemoryLocationStore+Photos.swift`).
+        var photos: [PhotoID: StoredPhoto] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {
