@@ -51,6 +51,14 @@ extension StoreTable {
             ("reported_at_ms", .integer), ("fix_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer),
             ("horizontal_accuracy_m", .real), ("battery_percent", .real), ("charging", .boolean), ("user_agent", .text),
         ]),
+        StoreTable("photos", .stored, [
+            ("id", .integer), ("device_id", .integer), ("digest", .text), ("path", .text), ("uploaded", .boolean),
+            ("mime_type", .text), ("byte_count", .integer), ("width", .integer), ("height", .integer), ("orientation", .integer),
+            ("camera_make", .text), ("camera_model", .text), ("camera_time", .text), ("taken_at_ms", .integer),
+            ("offset_source", .text), ("latitude_e7", .integer), ("longitude_e7", .integer), ("altitude_m", .real),
+            ("direction_deg", .real), ("accuracy_m", .real), ("placement", .text), ("unplaced_reason", .text),
+            ("added_at_ms", .integer),
+        ]),
     ]
 
     /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
