@@ -12,6 +12,7 @@ import { bindFollow, closeLive, connectLive } from './live.js';
 import { bindList, clearList, loadList } from './locations.js';
 import { clearPath, drawn, ensureMap, loadLatest, loadTiledRange, loadVectorRange, removeCurrent } from './map.js';
 import { bindRejected, loadRejected } from './rejected.js';
+import { bindSearch } from './search.js';
 import { showSetupIfNeeded } from './setup.js';
 import { routeSettings } from './settings.js';
 import { bindStats } from './stats.js';
@@ -173,6 +174,7 @@ function bindControls() {
   bindJournal();
   bindFollow();
   bindRejected();
+  bindSearch();
   $('login-form').addEventListener('submit', logIn);
   $('logout').addEventListener('click', logOut);
   for (const radio of document.querySelectorAll('input[name="units"]')) {

@@ -6,6 +6,7 @@
 //
 // `#map[data-visit-count]` and `#map[data-trip-count]` count what is drawn, for tests.
 import { MODE_COLORS, modeColor } from './colors.js';
+import { placeSubtitle } from './format.js';
 
 window.TravelogJournalMap = (() => {
   /** The pins' pane: above the overlay pane (400, where the path is drawn) and Leaflet's marker pane (600). */
@@ -50,7 +51,9 @@ window.TravelogJournalMap = (() => {
   /** A pin's marker: a DOM element, so it takes clicks in its own pane above the canvas path. */
   function pin(visit, callout) {
     const icon = L.divIcon({ className: 'visit-pin', iconSize: [16, 16], iconAnchor: [8, 8], popupAnchor: [0, -8] });
-    const marker = L.marker([visit.latitude, visit.longitude], { icon, pane: PIN_PANE, title: visit.place, keyboard: true });
+    const address = placeSubtitle(visit);
+    const title = address ? `${visit.place} · ${address}` : visit.place;
+    const marker = L.marker([visit.latitude, visit.longitude], { icon, pane: PIN_PANE, title, keyboard: true });
     marker.bindPopup(() => callout(visit));
     // While a region is being placed or drawn, a click on a pin places it there (regions.js).
     marker.on('click', () => {

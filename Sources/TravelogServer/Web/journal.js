@@ -6,7 +6,7 @@
 import { api, jsonRequest, rangeQuery, timeZone } from './api.js';
 import { addDays, daysBetween } from './dates.js';
 import { $, element, showStatus } from './dom.js';
-import { durationText, formatDistance, units } from './format.js';
+import { durationText, formatDistance, placeSubtitle, units } from './format.js';
 import { drawn, showOnMap, knowDevice } from './map.js';
 import { showStatistics } from './stats.js';
 import { clock, renderTimeline } from './timeline.js';
@@ -72,12 +72,13 @@ function drawJournal(visits, trips) {
     (trip) => `${trip.mode}, ${formatDistance(trip.distanceMeters)}, ${durationText(trip.durationSeconds)}`, visitCallout);
 }
 
-/** A pin's callout: title, local times, duration, and the entry's menu. */
+/** A pin's callout: title, its address (when the title does not say it), local times, duration, and the entry's menu. */
 function visitCallout(visit) {
   const box = element('div', 'callout');
   const title = element('strong', '', visit.place);
   const times = element('div', '', `${visitTimes(visit)} · ${durationText(visit.durationSeconds)}`);
-  box.append(title, times, visitMenu(visit));
+  const address = placeSubtitle(visit);
+  box.append(title, ...(address ? [element('div', 'place-address', address)] : []), times, visitMenu(visit));
   return box;
 }
 
@@ -171,7 +172,8 @@ function showJournalList(visits) {
     title.setAttribute('aria-label', `${visit.place}: show on the map`);
     const times = element('span', 'muted', ` ${visitTimes(visit)} · ${durationText(visit.durationSeconds)}`);
     title.addEventListener('click', () => showOnMap(visit.latitude, visit.longitude));
-    item.append(title, visitMenu(visit), times);
+    const address = placeSubtitle(visit);
+    item.append(title, visitMenu(visit), ...(address ? [element('span', 'place-address', address)] : []), times);
     list.append(item);
   }
   $('journal-note').textContent = visits.length ? '' : 'No visits in these days yet.';
