@@ -39,7 +39,7 @@ function searchQuery(text) {
     const latitude = center.lat.toFixed(6);
     const longitude = center.lng.toFixed(6);
     parameters.set('near', `${latitude},${longitude}`);
-    parameters.set('region', `${latitude},${longitude},${span.toFixed(6)}`);
+    if (span > 0) parameters.set('region', `${latitude},${longitude},${span.toFixed(6)}`);
   }
   return parameters.toString();
 }
