@@ -12,8 +12,10 @@ import { drawn } from './map.js';
 
 /** Typing pauses this long before a request goes out. */
 const DEBOUNCE_MILLISECONDS = 150;
-/** Shorter queries ask nothing (one letter matches half a city). */
+/** Shorter queries ask nothing (one Latin letter matches half a city; one Chinese or Japanese
+ * character can be a whole name, so any character beyond Latin is enough). */
 const MINIMUM_QUERY_LENGTH = 2;
+const BEYOND_LATIN = /[^\u0000-\u024f]/u;
 /** Results asked for. */
 const RESULT_LIMIT = 8;
 /** The zoom a chosen result is shown at, by its kind: a town whole, a street along a few blocks, a door. */
@@ -26,7 +28,8 @@ const PIN_PANE_Z_INDEX = 660;
 const KIND_LABELS = { poi: 'Place', address: 'Address', street: 'Street', town: 'Town', place: 'Your place', visit: 'Visit' };
 const OSM_COPYRIGHT = 'https://www.openstreetmap.org/copyright';
 
-const search = { timer: null, abort: null, results: [], active: -1, pin: null, lastQuery: '' };
+/** `chosen`: a result of the list shown was chosen (focusing the field again does not reopen the list). */
+const search = { timer: null, abort: null, results: [], active: -1, pin: null, chosen: false };
 
 /** The query's parameters: the text, and the map's centre and the span it shows (degrees). */
 function searchQuery(text) {
@@ -95,7 +98,8 @@ function resultRow(result, index) {
   if (details) row.append(element('span', 'search-result-details', details));
   // mousedown: the field keeps the focus (and the list stays) until the click chooses.
   row.addEventListener('mousedown', (event) => event.preventDefault());
-  row.addEventListener('click', () => choose(index));
+  // A tap or a click: the field lets go of the focus, so a phone's keyboard leaves the map in view.
+  row.addEventListener('click', () => { choose(index); input().blur(); });
   return row;
 }
 
@@ -159,8 +163,9 @@ function onInput() {
   const text = input().value.trim();
   window.clearTimeout(search.timer);
   removePin();
+  search.chosen = false;
   $('search-clear').hidden = input().value === '';
-  if (text.length < MINIMUM_QUERY_LENGTH) {
+  if (text.length < MINIMUM_QUERY_LENGTH && !BEYOND_LATIN.test(text)) {
     if (search.abort) search.abort.abort();
     search.results = [];
     setOpen(false);
@@ -274,6 +279,7 @@ function choose(index) {
   search.pin.openPopup();
   $('map').dataset.searchPin = `${result.latitude},${result.longitude}`;
   input().value = result.name;
+  search.chosen = true;
   $('search-clear').hidden = false;
   setOpen(false);
 }
@@ -282,7 +288,7 @@ export function bindSearch() {
   const field = input();
   field.addEventListener('input', onInput);
   field.addEventListener('keydown', onKeyDown);
-  field.addEventListener('focus', () => { if (search.results.length && field.value.trim()) setOpen(true); });
+  field.addEventListener('focus', () => { if (search.results.length && !search.chosen && field.value.trim()) setOpen(true); });
   $('map-search').addEventListener('submit', (event) => event.preventDefault());
   $('map-search').addEventListener('focusout', (event) => {
     if (!$('map-search').contains(event.relatedTarget)) setOpen(false);
