@@ -52,7 +52,8 @@ function input() { return $('search-input'); }
 /** Shows or hides the results' box, as the combobox says. */
 function setOpen(open) {
   $('search-panel').hidden = !open;
-  input().setAttribute('aria-expanded', open ? 'true' : 'false');
+  // The ARIA 1.1 combobox: the wrapper is expanded and owns the list; the field points at the active row.
+  $('search-combobox').setAttribute('aria-expanded', open ? 'true' : 'false');
   if (!open) setActive(-1);
 }
 
