@@ -1,10 +1,11 @@
 """The search box over the map in a real browser (imported by page_test.py), against a server given
 the Helsinki extract (browser-test.sh: `travelog osm add` of .build-data/Helsinki.osm.pbf, `serve
---osm-dir`). On a day walked in central Helsinki, at a desktop size (1400×900, with the keyboard:
-arrows and Enter) and a phone size (390×844, a tap): typing "engel" lists Cafe Engel (a café on
-Aleksanterinkatu, © OpenStreetMap contributors) with its category, address and distance, the
-person's own places before the others, and the OSM credit under the list; choosing it moves the map
-there at a door's zoom and drops a pin whose callout names it with its opening hours and the credit;
+--osm-dir`). On a day walked in central Helsinki whose first visit the person titled "Engel
+meeting", at a desktop size (1400×900, with the keyboard: arrows and Enter) and a phone size
+(390×844, a tap): typing "engel" lists that place of the person's own first ("yours · last there
+…"), then Cafe Engel (a café on Aleksanterinkatu) with its category, address and distance, and
+credits OpenStreetMap under the list; choosing the café moves the map there at a door's zoom and
+drops a pin whose callout names it with its address, opening hours, phone and the OSM credit;
 Escape takes the pin away. The box and its list stay inside the map's area and nothing overflows
 the page; axe-core finds nothing serious with the list open. Screenshots go to the folder given."""
 
@@ -23,6 +24,8 @@ WALK = ((60.1690, 24.9310), (60.1675, 24.9440))
 #: The zoom a point of interest is shown at (search.js, ZOOM_BY_KIND.poi).
 POI_ZOOM = 18
 OSM_CREDIT = "© OpenStreetMap contributors"
+#: The title given to the day's first visit: one of the person's own places, found by the same query.
+OWN_TITLE = "Engel meeting"
 DAYS_AGO = 4
 
 #: The search box, its list and the map, as boxes; whether the page is wider than the window.
@@ -34,17 +37,33 @@ GEOMETRY = """(() => {
 
 
 def seed_walk(base_url, token, post_locations, iso):
-    """A walk of 40 fixes along WALK on a day DAYS_AGO (10:00 local); returns the day (YYYY-MM-DD)."""
+    """On a day DAYS_AGO (from 10:00 local, a fix a minute): 20 minutes at WALK's start (a visit),
+    a 20-minute walk along WALK, 20 minutes at its end. Returns the day (YYYY-MM-DD)."""
     start = (datetime.datetime.now().astimezone() - datetime.timedelta(days=DAYS_AGO)).replace(
         hour=10, minute=0, second=0, microsecond=0)
     fixes = []
-    for index in range(40):
-        share = index / 39
-        fixes.append({"latitude": WALK[0][0] + (WALK[1][0] - WALK[0][0]) * share,
-                      "longitude": WALK[0][1] + (WALK[1][1] - WALK[0][1]) * share,
-                      "timestamp": iso(start + datetime.timedelta(minutes=index)), "horizontalAccuracy": 8})
+    for minute in range(61):
+        share = 0 if minute <= 20 else 1 if minute >= 40 else (minute - 20) / 20
+        jitter = 0.00002 * math.sin(minute)
+        fixes.append({"latitude": WALK[0][0] + (WALK[1][0] - WALK[0][0]) * share + jitter,
+                      "longitude": WALK[0][1] + (WALK[1][1] - WALK[0][1]) * share - jitter,
+                      "timestamp": iso(start + datetime.timedelta(minutes=minute)), "horizontalAccuracy": 8})
     post_locations(base_url, token, fixes)
     return start.date().isoformat()
+
+
+def title_first_visit(devtools, report, day):
+    """Gives the day's first visit the title OWN_TITLE through the API (the page's session), so the
+    search has one of the person's own places to put first."""
+    visits = devtools.wait_for(
+        f"fetch('/api/v1/visits?from={day}&to={day}&timezone=' + encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone),"
+        " {headers: {Accept: 'application/json', 'X-Requested-With': 'fetch'}}).then((r) => r.json()).then((v) => v.length ? v : null)", 30, 0.3)
+    status = None
+    if visits:
+        status = devtools.evaluate(
+            f"fetch('/api/v1/visits/{visits[0]['id']}', {{method: 'PATCH', headers: {{'Content-Type': 'application/json',"
+            f" 'X-Requested-With': 'fetch'}}, body: JSON.stringify({{title: '{OWN_TITLE}'}})}}).then((r) => r.status)")
+    return report(status == 200, f"the day's first visit is titled {OWN_TITLE!r} ({len(visits or [])} visits, PATCH {status})")
 
 
 def key(devtools, name, code):
@@ -77,6 +96,9 @@ def check_search(devtools, report, base_url, token, post_locations, iso, folder,
     # axe compiles its rules' messages with new Function, which the page's policy forbids.
     devtools.call("Page.setBypassCSP", {"enabled": bool(axe_source)})
     try:
+        set_size(devtools, *SIZES[0][1:])
+        open_view(devtools, base_url, f"#from={day}")
+        title_first_visit(devtools, report, day)
         for size, width, height, mobile in SIZES:
             set_size(devtools, width, height, mobile)
             check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_source)
@@ -104,8 +126,9 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
     report(cafe is not None and "Café" in row["details"] and CAFE["street"] in row["details"] and row["distance"].endswith(("m", "km")),
            f"{size}: {CAFE['name']} is listed with its category, address and distance ({row})")
     owns = [entry["own"] for entry in rows]
-    report(owns == sorted(owns, reverse=True) and all(entry["note"].startswith("yours") for entry in rows if entry["own"]),
-           f"{size}: the person's own places come first, marked 'yours' ({sum(owns)} of {len(rows)})")
+    report(rows[0]["name"] == OWN_TITLE and rows[0]["own"] and rows[0]["note"].startswith("yours · last there ")
+           and owns == sorted(owns, reverse=True),
+           f"{size}: the person's own place comes first, marked as theirs with the day last there ({rows[0]})")
     footer = devtools.evaluate("document.getElementById('search-footer').textContent")
     report(OSM_CREDIT in footer, f"{size}: the list credits OpenStreetMap under its OSM results ({footer!r})")
     geometry = devtools.evaluate(GEOMETRY)
