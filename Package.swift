@@ -161,6 +161,12 @@ let package = Package(
             dependencies: ["CZlib"],
             swiftSettings: swiftSettings
         ),
+        // Directions (issue 29): the road graph, contraction hierarchies, routes with steps.
+        .target(
+            name: "TravelogRouting",
+            dependencies: ["TravelogCore", "TravelogOSM"],
+            swiftSettings: swiftSettings
+        ),
         // Photos' EXIF (issue 32): a C interface over Exiv2 (Debian's libexiv2-dev, C++), so no Swift
         // target needs C++ interoperability.
         .target(

@@ -1,0 +1,210 @@
+import Foundation
+import TravelogCore
+import TravelogOSM
+
+/// The road network of one extract with a contraction hierarchy per mode, memory-mapped from its
+/// graph file (``RoadGraphFile``; written by ``build(extractPath:outputPath:reader:)``, so by
+/// `travelog osm add`). Immutable: queries from any thread.
+public final class RoadGraph: @unchecked Sendable {
+    public let path: String
+    private let file: MappedFile
+    let nodeLatitudeE7: UnsafeBufferPointer<Int32>
+    let nodeLongitudeE7: UnsafeBufferPointer<Int32>
+    let nodeBarrier: UnsafeBufferPointer<UInt8>
+    let segmentFrom: UnsafeBufferPointer<Int32>
+    let segmentTo: UnsafeBufferPointer<Int32>
+    let segmentLengthCentimeters: UnsafeBufferPointer<UInt32>
+    let segmentWay: UnsafeBufferPointer<Int32>
+    let segmentFlags: UnsafeBufferPointer<UInt8>
+    let segmentSpeed: UnsafeBufferPointer<UInt8>
+    let wayID: UnsafeBufferPointer<Int64>
+    let wayName: UnsafeBufferPointer<Int32>
+    let nameOffsets: UnsafeBufferPointer<UInt32>
+    let nameBytes: UnsafeBufferPointer<UInt8>
+    let restrictionWords: UnsafeBufferPointer<Int32>
+    let hierarchies: [HierarchyView]
+    private(set) var grid = SegmentGrid()
+    /// The extract's bounding box (its header's, else its roads').
+    public let minimumLatitude: Double, minimumLongitude: Double, maximumLatitude: Double, maximumLongitude: Double
+
+    /// One mode's hierarchy and state costs, as mapped.
+    struct HierarchyView {
+        let upOutOffsets: UnsafeBufferPointer<UInt32>
+        let upOutTarget: UnsafeBufferPointer<Int32>
+        let upOutWeight: UnsafeBufferPointer<UInt32>
+        let upOutMiddle: UnsafeBufferPointer<Int32>
+        let upInOffsets: UnsafeBufferPointer<UInt32>
+        let upInSource: UnsafeBufferPointer<Int32>
+        let upInWeight: UnsafeBufferPointer<UInt32>
+        let upInMiddle: UnsafeBufferPointer<Int32>
+    }
+
+    /// Opens a graph file, checking every index in it so that a damaged file is an error, never a crash.
+    /// - Throws: ``RoadGraphFileError``.
+    /// - Complexity: O(file size): one pass of checks and the snapping grid.
+    public init(contentsOfFile path: String) throws(RoadGraphFileError) {
+        self.path = path
+        let file = try MappedFile(path: path)
+        self.file = file
+        guard file.size >= 16, (0..<8).allSatisfy({ file.base.load(fromByteOffset: $0, as: UInt8.self) == RoadGraphFile.magic[$0] }),
+              Int(file.base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) == RoadGraphFile.Section.count,
+              UInt32(littleEndian: 1) == 1 else {
+            throw .notAGraphFile(path: path)
+        }
+        typealias S = RoadGraphFile.Section
+        func section<T>(_ type: T.Type, _ index: Int) throws(RoadGraphFileError) -> UnsafeBufferPointer<T> {
+            try file.array(type, section: index, path: path)
+        }
+        nodeLatitudeE7 = try section(Int32.self, S.nodeLatitudeE7.rawValue)
+        nodeLongitudeE7 = try section(Int32.self, S.nodeLongitudeE7.rawValue)
+        nodeBarrier = try section(UInt8.self, S.nodeBarrier.rawValue)
+        segmentFrom = try section(Int32.self, S.segmentFrom.rawValue)
+        segmentTo = try section(Int32.self, S.segmentTo.rawValue)
+        segmentLengthCentimeters = try section(UInt32.self, S.segmentLengthCentimeters.rawValue)
+        segmentWay = try section(Int32.self, S.segmentWay.rawValue)
+        segmentFlags = try section(UInt8.self, S.segmentFlags.rawValue)
+        segmentSpeed = try section(UInt8.self, S.segmentSpeed.rawValue)
+        wayID = try section(Int64.self, S.wayID.rawValue)
+        wayName = try section(Int32.self, S.wayName.rawValue)
+        nameOffsets = try section(UInt32.self, S.nameOffsets.rawValue)
+        nameBytes = try section(UInt8.self, S.nameBytes.rawValue)
+        restrictionWords = try section(Int32.self, S.restrictions.rawValue)
+        let box = try section(Double.self, S.boundingBox.rawValue)
+        var views: [HierarchyView] = []
+        for mode in 0..<3 {
+            let first = S.hierarchies.rawValue + mode * S.perMode
+            views.append(HierarchyView(
+                upOutOffsets: try section(UInt32.self, first), upOutTarget: try section(Int32.self, first + 1),
+                upOutWeight: try section(UInt32.self, first + 2), upOutMiddle: try section(Int32.self, first + 3),
+                upInOffsets: try section(UInt32.self, first + 4), upInSource: try section(Int32.self, first + 5),
+                upInWeight: try section(UInt32.self, first + 6), upInMiddle: try section(Int32.self, first + 7)))
+        }
+        hierarchies = views
+        guard box.count == 4 else { throw .damaged(path: path, section: S.boundingBox.rawValue, reason: "not 4 numbers") }
+        (minimumLatitude, minimumLongitude, maximumLatitude, maximumLongitude) = (box[0], box[1], box[2], box[3])
+        try Self.check(self)
+        grid = SegmentGrid(self)
+    }
+
+    private static func check(_ graph: RoadGraph) throws(RoadGraphFileError) {
+        typealias S = RoadGraphFile.Section
+        let path = graph.path
+        let nodes = graph.nodeLatitudeE7.count, segments = graph.segmentFrom.count, ways = graph.wayID.count
+        func require(_ condition: Bool, _ section: S, _ reason: String) throws(RoadGraphFileError) {
+            if !condition { throw .damaged(path: path, section: section.rawValue, reason: reason) }
+        }
+        try require(graph.nodeLongitudeE7.count == nodes && graph.nodeBarrier.count == nodes, .nodeLongitudeE7, "node arrays differ in length")
+        try require(graph.nodeLatitudeE7.allSatisfy { abs($0) <= 900_000_000 } && graph.nodeLongitudeE7.allSatisfy { abs($0) <= 1_800_000_000 },
+                    .nodeLatitudeE7, "a coordinate out of range")
+        let segmentArrayCounts: [Int] = [graph.segmentTo.count, graph.segmentLengthCentimeters.count, graph.segmentWay.count, graph.segmentFlags.count]
+        let sameCounts = segmentArrayCounts.allSatisfy { $0 == segments } && graph.segmentSpeed.count == 3 * segments
+        try require(sameCounts, .segmentTo, "segment arrays differ in length")
+        try require(graph.segmentFrom.allSatisfy { $0 >= 0 && Int($0) < nodes } && graph.segmentTo.allSatisfy { $0 >= 0 && Int($0) < nodes },
+                    .segmentFrom, "a segment's node out of range")
+        try require(graph.segmentWay.allSatisfy { $0 >= 0 && Int($0) < ways } && graph.wayName.count == ways, .segmentWay, "a segment's way out of range")
+        let names = graph.nameOffsets.count - 1
+        try require(names >= 0 && graph.wayName.allSatisfy { $0 >= -1 && Int($0) < names }, .wayName, "a way's name out of range")
+        try require(zip(graph.nameOffsets, graph.nameOffsets.dropFirst()).allSatisfy { $0 <= $1 } && Int(graph.nameOffsets.last ?? 0) <= graph.nameBytes.count,
+                    .nameOffsets, "name offsets out of order")
+        try require(graph.restrictionWords.count % 4 == 0, .restrictions, "a restriction cut short")
+        for index in stride(from: 0, to: graph.restrictionWords.count, by: 4) {
+            let words = graph.restrictionWords
+            try require(words[index] >= 0 && Int(words[index]) < ways && words[index + 1] >= 0 && Int(words[index + 1]) < nodes
+                        && words[index + 2] >= 0 && Int(words[index + 2]) < ways, .restrictions, "a restriction's way or node out of range")
+        }
+        let states = 2 * segments
+        for hierarchy in graph.hierarchies {
+            for (offsets, others, weights, middles) in [(hierarchy.upOutOffsets, hierarchy.upOutTarget, hierarchy.upOutWeight, hierarchy.upOutMiddle),
+                                                       (hierarchy.upInOffsets, hierarchy.upInSource, hierarchy.upInWeight, hierarchy.upInMiddle)] {
+                let rowsCounted = offsets.count == states + 1 && offsets.first == 0 && Int(offsets.last ?? 0) == others.count
+                let columnsCounted = weights.count == others.count && middles.count == others.count
+                let ordered = zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }
+                try require(rowsCounted && columnsCounted && ordered, .hierarchies, "a hierarchy's rows out of order")
+                try require(others.allSatisfy { $0 >= 0 && Int($0) < states } && middles.allSatisfy { $0 >= -1 && Int($0) < states },
+                            .hierarchies, "a hierarchy's edge out of range")
+            }
+        }
+    }
+
+    /// Reads an extract, builds the road graph and its three hierarchies, and writes the graph file
+    /// (beside its final name, then renamed: a reader never sees half of one).
+    /// - Throws: ``OSMPBFError`` for the extract, ``RoadGraphFileError`` for the file.
+    public static func build(extractPath: String, outputPath: String, reader: OSMPBFReader = OSMPBFReader()) throws -> RoadGraph {
+        let data = try RoadGraphBuilder(reader: reader).graph(fromFile: extractPath)
+        let hierarchies = DirectionsMode.allCases.map { mode in
+            let turns = TurnGraph(data, mode: mode)
+            var builder = ContractionHierarchyBuilder(vertexCount: turns.stateCount) { state, edge in
+                guard turns.cost[Int(state)] != TurnGraph.unusable else { return }
+                turns.successors(of: state, edge)
+            }
+            return builder.build()
+        }
+        let bytes = RoadGraphFile.encode(data, hierarchies: hierarchies)
+        let partial = outputPath + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: Data(bytes)) else { throw RoadGraphFileError.unreadable(path: partial, errno: errno) }
+        do {
+            if FileManager.default.fileExists(atPath: outputPath) { try FileManager.default.removeItem(atPath: outputPath) }
+            try FileManager.default.moveItem(atPath: partial, toPath: outputPath)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw RoadGraphFileError.unreadable(path: outputPath, errno: EIO)
+        }
+        return try RoadGraph(contentsOfFile: outputPath)
+    }
+
+    // MARK: Reading
+
+    public var nodeCount: Int { nodeLatitudeE7.count }
+    public var segmentCount: Int { segmentFrom.count }
+
+    func coordinate(ofNode node: Int32) -> Coordinate {
+        Coordinate(validLatitude: Double(nodeLatitudeE7[Int(node)]) / 1e7, longitude: Double(nodeLongitudeE7[Int(node)]) / 1e7)!
+    }
+
+    /// The name (else `ref`) of a segment's way.
+    func name(ofSegment segment: Int) -> String? {
+        let index = wayName[Int(segmentWay[segment])]
+        guard index >= 0 else { return nil }
+        let start = Int(nameOffsets[Int(index)]), end = Int(nameOffsets[Int(index) + 1])
+        return String(decoding: UnsafeBufferPointer(rebasing: nameBytes[start..<end]), as: UTF8.self)
+    }
+
+    func usable(segment: Int, direction: Int, mode: DirectionsMode) -> Bool {
+        segmentFlags[segment] & (1 << UInt8(2 * mode.index + direction)) != 0
+    }
+
+    /// Entering a state's segment whole: its cost for the mode (``TurnGraph/cost(lengthCentimeters:speedKilometersPerHour:mode:)``).
+    func cost(ofState state: Int32, mode: DirectionsMode) -> UInt32 {
+        let segment = Int(state >> 1)
+        guard usable(segment: segment, direction: Int(state & 1), mode: mode) else { return TurnGraph.unusable }
+        return TurnGraph.cost(lengthCentimeters: segmentLengthCentimeters[segment], speedKilometersPerHour: segmentSpeed[3 * segment + mode.index], mode: mode)
+    }
+
+    /// Whether a point lies in the extract's bounding box.
+    public func covers(_ coordinate: Coordinate) -> Bool {
+        (minimumLatitude...maximumLatitude).contains(coordinate.latitude) && (minimumLongitude...maximumLongitude).contains(coordinate.longitude)
+    }
+
+    /// The graph as plain arrays again (for the turn graph of the reference search in tests).
+    func data() -> RoadGraphData {
+        var data = RoadGraphData()
+        data.nodeLatitudeE7 = Array(nodeLatitudeE7)
+        data.nodeLongitudeE7 = Array(nodeLongitudeE7)
+        data.nodeBarrier = Array(nodeBarrier)
+        data.segmentFrom = Array(segmentFrom)
+        data.segmentTo = Array(segmentTo)
+        data.segmentLengthCentimeters = Array(segmentLengthCentimeters)
+        data.segmentWay = Array(segmentWay)
+        data.segmentFlags = Array(segmentFlags)
+        data.segmentSpeed = Array(segmentSpeed)
+        data.wayID = Array(wayID)
+        data.wayName = Array(wayName)
+        for index in stride(from: 0, to: restrictionWords.count, by: 4) {
+            let flags: Int32 = restrictionWords[index + 3]
+            data.restrictions.append(TurnRestriction(fromWay: restrictionWords[index], viaNode: restrictionWords[index + 1],
+                                                     toWay: restrictionWords[index + 2], only: flags & 1 != 0,
+                                                     modes: UInt8(truncatingIfNeeded: flags >> 1)))
+        }
+        return data
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TravelogCore
+
+/// The segments of a graph bucketed by the grid cells their bounding boxes touch (cells of
+/// ``cellDegrees`` of latitude and twice that of longitude), for snapping a point onto the nearest
+/// segment. Built when a graph is opened.
+struct SegmentGrid: Sendable {
+    static let cellDegrees = 0.005
+    private let cells: [Int64: [Int32]]
+
+    init() {
+        cells = [:]
+    }
+
+    init(_ graph: RoadGraph) {
+        var cells: [Int64: [Int32]] = [:]
+        for segment in 0..<graph.segmentCount {
+            let a = graph.segmentFrom[segment], b = graph.segmentTo[segment]
+            let latitudes = [graph.nodeLatitudeE7[Int(a)], graph.nodeLatitudeE7[Int(b)]].map { Double($0) / 1e7 }
+            let longitudes = [graph.nodeLongitudeE7[Int(a)], graph.nodeLongitudeE7[Int(b)]].map { Double($0) / 1e7 }
+            let (row0, column0) = Self.cell(latitude: latitudes.min() ?? 0, longitude: longitudes.min() ?? 0)
+            let (row1, column1) = Self.cell(latitude: latitudes.max() ?? 0, longitude: longitudes.max() ?? 0)
+            guard row1 - row0 < 64, column1 - column0 < 64 else { continue }  // a ferry line across a sea: reached from its ends
+            for row in row0...row1 {
+                for column in column0...column1 { cells[Self.key(row, column), default: []].append(Int32(segment)) }
+            }
+        }
+        self.cells = cells
+    }
+
+    static func cell(latitude: Double, longitude: Double) -> (Int, Int) {
+        (Int((latitude / cellDegrees).rounded(.down)), Int((longitude / (2 * cellDegrees)).rounded(.down)))
+    }
+
+    static func key(_ row: Int, _ column: Int) -> Int64 { Int64(row) << 32 | Int64(UInt32(truncatingIfNeeded: column)) }
+
+    /// The segments in the cells within `rings` cells of the point's.
+    func segments(near coordinate: Coordinate, ring: Int, _ body: (Int32) -> Void) {
+        let (row, column) = Self.cell(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        for r in (row - ring)...(row + ring) {
+            for c in (column - ring)...(column + ring) where abs(r - row) == ring || abs(c - column) == ring {
+                for segment in cells[Self.key(r, c)] ?? [] { body(segment) }
+            }
+        }
+    }
+}
+
+/// A point snapped onto the road network: the segment, how far along it (0 at its `from` node, 1
+/// at its `to` node), the point there and its distance from the point asked for.
+struct SnappedPoint: Sendable {
+    let segment: Int
+    let fraction: Double
+    let coordinate: Coordinate
+    let distanceMeters: Double
+}
+
+extension RoadGraph {
+    /// The nearest point on a segment `mode` may travel (in either direction), within `maximumMeters`.
+    /// A local equirectangular projection picks the segment and the point; the distance reported is geodesic.
+    /// - Complexity: O(segments in the cells searched).
+    func snap(_ point: Coordinate, mode: DirectionsMode, maximumMeters: Double) -> SnappedPoint? {
+        let metersPerDegreeLatitude = 111_132.0
+        let metersPerDegreeLongitude = 111_320.0 * cos(point.latitude * .pi / 180)
+        var best: (segment: Int, fraction: Double, squared: Double)?
+        let ringMeters = SegmentGrid.cellDegrees * metersPerDegreeLatitude
+        let rings = Int((maximumMeters / ringMeters).rounded(.up)) + 1
+        for ring in 0...rings {
+            if let found = best, ring >= 2, Double(ring - 1) * ringMeters > found.squared.squareRoot() { break }
+            grid.segments(near: point, ring: ring) { index in
+                let segment = Int(index)
+                guard usable(segment: segment, direction: 0, mode: mode) || usable(segment: segment, direction: 1, mode: mode) else { return }
+                let a = segmentFrom[segment], b = segmentTo[segment]
+                let ax = (Double(nodeLongitudeE7[Int(a)]) / 1e7 - point.longitude) * metersPerDegreeLongitude
+                let ay = (Double(nodeLatitudeE7[Int(a)]) / 1e7 - point.latitude) * metersPerDegreeLatitude
+                let bx = (Double(nodeLongitudeE7[Int(b)]) / 1e7 - point.longitude) * metersPerDegreeLongitude
+                let by = (Double(nodeLatitudeE7[Int(b)]) / 1e7 - point.latitude) * metersPerDegreeLatitude
+                let dx = bx - ax, dy = by - ay
+                let lengthSquared = dx * dx + dy * dy
+                let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
+                let px = ax + t * dx, py = ay + t * dy
+                let squared = px * px + py * py
+                if let current = best, squared > current.squared || (squared == current.squared && segment >= current.segment) { return }
+                best = (segment, t, squared)
+            }
+        }
+        guard let best, best.squared.squareRoot() <= maximumMeters * 1.01 + 1 else { return nil }
+        let a = coordinate(ofNode: segmentFrom[best.segment]), b = coordinate(ofNode: segmentTo[best.segment])
+        let snapped = Coordinate(validLatitude: a.latitude + best.fraction * (b.latitude - a.latitude),
+                               longitude: a.longitude + best.fraction * (b.longitude - a.longitude)) ?? a
+        let distance = snapped.distanceMeters(to: point)
+        guard distance <= maximumMeters else { return nil }
+        return SnappedPoint(segment: best.segment, fraction: best.fraction, coordinate: snapped, distanceMeters: distance)
+    }
+}
