@@ -173,9 +173,21 @@ let package = Package(
             name: "CTravelogExiv2",
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
+        // Photos' thumbnails (issue 32): libvips (Debian's libvips-dev; HEIC through libheif), behind a
+        // small C interface (its calls are variadic).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(
+            name: "CTravelogVips",
+            dependencies: ["CVips"]
+        ),
         .target(
             name: "TravelogPhotos",
-            dependencies: ["CTravelogExiv2", "TravelogCore", "TravelogFormats", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CTravelogExiv2", "CTravelogVips", "TravelogCore", "TravelogFormats", "TravelogStore",
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .target(
