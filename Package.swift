@@ -240,6 +240,7 @@ let package = Package(
                 "TravelogRender",
                 "TravelogAccounts",
                 "TravelogNotify",
+                "TravelogPhotos",
                 "CMosquitto",
                 "CSodium",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -367,6 +368,7 @@ let package = Package(
                 "TravelogSQLite",
                 "TravelogPostgres",
                 "TravelogRender",
+                "TravelogPhotos",
                 "TravelogTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -386,7 +388,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TravelogPhotosTests",
-            dependencies: ["TravelogPhotos", "TravelogCore", "TravelogFormats", "TravelogTestSupport"],
+            dependencies: ["TravelogPhotos", "TravelogCore", "TravelogFormats", "TravelogStore", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,6 +13,12 @@ public enum PhotoMetadataReader {
     /// - Throws: `PhotoMetadataError` naming the file; never traps on any input.
     /// - Complexity: O(file size) for the digest; Exiv2 reads only the metadata's boxes and segments.
     public static func read(path: String) throws(PhotoMetadataError) -> PhotoMetadata {
+        try read(data: contents(path: path), path: path)
+    }
+
+    /// A regular file's bytes, for `read(data:path:)` and the thumbnails made from the same bytes.
+    /// - Throws: `PhotoMetadataError.unreadable` naming the file (a folder, a FIFO, a device, errno's reason).
+    public static func contents(path: String) throws(PhotoMetadataError) -> Data {
         // Only regular files: a FIFO or /dev/zero named on the command line would be read forever.
         // Read into memory, not mapped: a file truncated by someone else while mapped would be a SIGBUS.
         var status = stat()
@@ -25,7 +31,7 @@ public enum PhotoMetadataReader {
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }
-        return try read(data: data, path: path)
+        return data
     }
 
     /// Reads a photo held in memory; `path` only names it in the result and in errors.

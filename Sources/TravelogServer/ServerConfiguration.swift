@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// of built from every stored fix (`nil`: not saved; `travelog serve` puts it next to a SQLite
     /// database, and for PostgreSQL in the data directory, unless `--history-index-dir` says where).
     public var historyIndexDirectory: URL?
+    /// The photo folder (thumbnails, uploaded originals: `PhotoFolder`), or `nil`: photos are listed but
+    /// not uploaded (`travelog serve` puts it beside a SQLite database, for PostgreSQL in the data directory).
+    public var photoDirectory: URL? = nil
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultTileAttribution =

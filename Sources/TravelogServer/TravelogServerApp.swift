@@ -119,6 +119,7 @@ public struct TravelogServerApp: Sendable {
         LiveRoutes(hub: hub).add(to: router)
         JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones, streetLevel: streetLevel).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
+        PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in
             let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil

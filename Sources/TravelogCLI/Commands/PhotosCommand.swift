@@ -11,7 +11,7 @@ struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Photos' capture times and positions (EXIF, through Exiv2), and photos placed by the history.",
-        subcommands: [PhotosReadCommand.self, PhotosGeotagCommand.self])
+        subcommands: [PhotosAddCommand.self, PhotosReadCommand.self, PhotosGeotagCommand.self])
 }
 
 /// The photos named on the command line: files as given, folders read recursively for the image
@@ -113,6 +113,11 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON: per file its latitude, longitude, time and how it was placed, or why not.")
     var json = false
 
+    /// The zone at a place, as the history's time zones say (also for `photos add`).
+    static func zoneAt(_ zones: PlaceTimeZones) -> @Sendable (Coordinate) -> TimeZone? {
+        { zones.timeZone(at: $0) }
+    }
+
     func validate() throws {
         guard dryRun || xmp else {
             throw ValidationError("give --dry-run (list what would be done) or --xmp (write sidecars); writing into the photos' EXIF (--write) is not implemented yet")
@@ -134,7 +139,7 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
         if cameraOffset == nil, cameraZone == nil, let describer = gazetteerOptions.describer() {
             zones = PlaceTimeZones(describer: describer, boundaries: gazetteerOptions.timeZoneBoundaries(note: { _ in }))
         }
-        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: deviceIDs, zones: zones)
+        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: deviceIDs, zoneAt: zones.map(Self.zoneAt))
         let clock: CameraClock = if let cameraOffset, let seconds = CameraClock.offsetSeconds(cameraOffset) { .offset(seconds: seconds) }
             else if let cameraZone, let zone = TimeZone(identifier: cameraZone) { .zone(zone) } else { .automatic }
         let geotagger = PhotoGeotagger(clock: clock, placer: PhotoPlacer(maxGapSeconds: maxGap))

@@ -105,14 +105,7 @@ struct PhotoJSON: Encodable {
 
 /// The same for people.
 enum PhotoText {
-    static func clock(_ capture: PhotoCaptureTime) -> String {
-        let clock = capture.clock
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", clock.year, clock.month, clock.day, clock.hour, clock.minute, clock.second)
-        if clock.nanosecond > 0 {
-            text += "." + String(String(format: "%09d", clock.nanosecond).reversed().drop { $0 == "0" }.reversed())
-        }
-        return text
-    }
+    static func clock(_ capture: PhotoCaptureTime) -> String { PhotoClockText.clock(capture) }
 
     static func offset(_ seconds: Int) -> String {
         String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)

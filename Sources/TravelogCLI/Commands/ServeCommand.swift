@@ -107,13 +107,14 @@ struct ServeCommand: AsyncParsableCommand {
         let hold = isSQLite ? try SQLiteServerLock.server(database: storeOptions.databasePath) : nil
         defer { withExtendedLifetime(hold) {} }
         let store = try await storeOptions.openStore { [logger] in logger.notice("\($0)") }
-        let configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
+        var configuration = ServerConfiguration(host: host, port: port, tileURLTemplate: tiles,
                                                 tileAttribution: tileAttribution, maxBodyBytes: maxBodyMb << 20,
                                                 maxUploadBytes: maxUploadMb << 20, secureCookies: secureCookies,
                                                 allowPrivateWebhooks: allowPrivateWebhooks, metricsAccess: metricsAccess ?? .loopback,
                                                 worldOutlinesPath: GazetteerOptions.worldBasePath(),
                                                 historyIndexDirectory: storeOptions.historyIndexDirectory(option: historyIndexDir))
         if configuration.worldOutlinesPath == nil { logger.notice("\(GazetteerOptions.missingWorldBase())") }
+        configuration.photoDirectory = storeOptions.photosDirectory()
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()
