@@ -19,6 +19,9 @@ public struct ForwardGeocoder: Sendable {
     private let entries: [Entry]
     /// The longest name, in words, that a lookup tries.
     let maximumNameWords: Int
+    /// Street addresses down to the house number from the OSM extracts added (`travelog osm add`),
+    /// answered before the gazetteer's towns; `nil`: the gazetteer alone.
+    public var streetLevel: OSMSearchIndex? = nil
 
     /// A place found for a text, and how well it explains the text.
     public struct Match: Hashable, Sendable {
@@ -105,9 +108,11 @@ public struct ForwardGeocoder: Sendable {
         return ranked.prefix(max(0, limit)).map { Match(placeIndex: $0.key, placemark: gazetteer.placemark(at: $0.key), score: $0.value) }
     }
 
-    /// The placemarks of `matches(for:limit:)`.
+    /// The addresses an OSM extract has for `text` (``streetLevel``), then the places of
+    /// `matches(for:limit:)`.
     public func placemarks(for text: String, limit: Int = 10) -> [Placemark] {
-        matches(for: text, limit: limit).map(\.placemark)
+        let addresses = streetAddressPlacemarks(for: text, limit: limit)
+        return addresses + matches(for: text, limit: limit - addresses.count).map(\.placemark)
     }
 
     /// The places with a name (or shortened name) of exactly these folded words.
