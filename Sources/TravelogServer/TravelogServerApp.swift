@@ -47,6 +47,8 @@ public struct TravelogServerApp: Sendable {
     public var firstRun: FirstRunSetup? = nil
     /// The version, database and data files the administrator's view shows (`travelog serve` fills it in).
     public var facts = ServerFacts()
+    /// Local search and forward geocoding of addresses over the OSM extracts added (`travelog osm add`), or `nil`.
+    public var localSearch: OSMSearchIndex? = nil
     /// Street-level reverse geocoding from the OSM extracts added (`travelog osm add`), or `nil`.
     public var streetLevel: OSMReverseGeocoder? = nil
 
@@ -117,7 +119,9 @@ public struct TravelogServerApp: Sendable {
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
                                               cacheDirectory: configuration.tileCacheDirectory)).add(to: router)
         LiveRoutes(hub: hub).add(to: router)
-        JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones, streetLevel: streetLevel).add(to: router)
+        JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones, streetLevel: streetLevel,
+                      localSearch: localSearch).add(to: router)
+        SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
         WebRoutes(web: web).add(to: router)

@@ -13,6 +13,8 @@ struct JournalRoutes {
     let placeTimeZones: PlaceTimeZones?
     /// Street, house number and point of interest for `/api/v1/geocode/reverse` where an OSM extract covers the point.
     var streetLevel: OSMReverseGeocoder? = nil
+    /// Street addresses for `/api/v1/geocode/forward` from the OSM extracts.
+    var localSearch: OSMSearchIndex? = nil
 
 
     /// The journal (visits, trips, places, where someone has been) and offline geocoding.
@@ -111,7 +113,11 @@ struct JournalRoutes {
             geocoder.streetLevel = streetLevel
             return geocoder
         }
-        let forward = gazetteer.map(ForwardGeocoder.init(gazetteer:))
+        let forward = gazetteer.map { gazetteer in
+            var geocoder = ForwardGeocoder(gazetteer: gazetteer)
+            geocoder.streetLevel = localSearch
+            return geocoder
+        }
         router.get("/api/v1/geocode/reverse") { request, context in
             _ = try context.requireIdentity()
             guard let reverse else { throw APIError.notFound("no gazetteer is installed on this server (make gazetteer)") }
