@@ -66,6 +66,35 @@ def title_first_visit(devtools, report, day):
     return report(status == 200, f"the day's first visit is titled {OWN_TITLE!r} ({len(visits or [])} visits, PATCH {status})")
 
 
+def expected_subtitle(visit):
+    """The page's rule (format.js, placeSubtitle), computed apart: the address unless the title says it."""
+    address, title = (visit.get("address") or "").strip(), (visit.get("place") or "").strip()
+    if not address or address == title:
+        return ""
+    return address[len(title) + 2:] if title and address.startswith(f"{title}, ") else address
+
+
+def check_journal_addresses(devtools, report, day):
+    """Each journal entry of the day whose JSON has an address the title does not say shows it under
+    the title in the list, and its pin's title is "place · address". A server whose journal gives no
+    address (no OSM extract where the visits are) is said so, not passed."""
+    visits = devtools.evaluate(
+        f"fetch('/api/v1/visits?from={day}&to={day}&timezone=' + encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone),"
+        " {headers: {Accept: 'application/json', 'X-Requested-With': 'fetch'}}).then((r) => r.json())") or []
+    wanted = {visit["id"]: expected_subtitle(visit) for visit in visits}
+    if not any(wanted.values()):
+        print(f"NOTE: the journal of {day} gives no address for any entry ({len(visits)} entries): the address line is not checked", flush=True)
+        return
+    devtools.evaluate("document.getElementById('section-journal').open = true")
+    shown = devtools.wait_for("(() => { const rows = [...document.querySelectorAll('#journal li[data-visit-id]')];"
+                              " return rows.length ? Object.fromEntries(rows.map((li) => [li.dataset.visitId,"
+                              " (li.querySelector('.place-address') || {}).textContent || ''])) : null; })()", 10) or {}
+    titles = devtools.evaluate("[...document.querySelectorAll('.leaflet-marker-icon.visit-pin')].map((pin) => pin.title)")
+    expected_titles = sorted(f"{visit['place']} · {wanted[visit['id']]}" if wanted[visit["id"]] else visit["place"] for visit in visits)
+    report(all(shown.get(str(identifier)) == subtitle for identifier, subtitle in wanted.items()) and sorted(titles) == expected_titles,
+           f"the journal shows an entry's address under its title, and its pin is titled with both ({shown}; pins {titles})")
+
+
 def key(devtools, name, code):
     for kind in ("rawKeyDown", "keyUp"):
         devtools.call("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name,
@@ -99,6 +128,8 @@ def check_search(devtools, report, base_url, token, post_locations, iso, folder,
         set_size(devtools, *SIZES[0][1:])
         open_view(devtools, base_url, f"#from={day}")
         title_first_visit(devtools, report, day)
+        open_view(devtools, base_url, f"#from={day}", entries=True)
+        check_journal_addresses(devtools, report, day)
         for size, width, height, mobile in SIZES:
             set_size(devtools, width, height, mobile)
             check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_source)
