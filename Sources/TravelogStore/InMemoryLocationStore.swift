@@ -18,6 +18,7 @@ public final class InMemoryLocationStore: TravelogStore {
         var passwordHashes: [UserID: String] = [:]
         /// OwnTracks' encryption secrets (`InMemoryLocationStore+OwnTracksSecrets.swift`).
         var ownTracksSecrets: [DeviceID: String] = [:]
+        var ownTracksCards: [DeviceID: OwnTracksCard] = [:]
         var tokenDigests: [SecretDigest: DeviceID] = [:]
         var sessions: [SecretDigest: SessionRecord] = [:]
         var visits: [VisitID: StoredVisit] = [:]

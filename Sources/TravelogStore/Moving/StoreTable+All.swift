@@ -64,7 +64,7 @@ extension StoreTable {
     /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
     public static let devices = StoreTable("devices", .stored, [
         ("id", .integer), ("name", .text), ("created_at_ms", .integer), ("app", .text), ("token_sha256", .text),
-        ("token_scope", .text), ("owntracks_secret", .text),
+        ("token_scope", .text), ("owntracks_secret", .text), ("owntracks_card_name", .text), ("owntracks_card_face", .text),
     ])
 
     /// `locations`, by far the largest: read device by device in the order of its unique key.
