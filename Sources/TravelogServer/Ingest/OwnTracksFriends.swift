@@ -4,7 +4,7 @@ import TravelogCore
 import TravelogImport
 import TravelogStore
 
-/// The answer to an OwnTracks post: a `card` and the latest `location` of each of the user's other
+/// The answer to an OwnTracks post: a `card` (the one the device sent, else its name) and the latest `location` of each of the user's other
 /// devices, which the app shows as friends. Every number is written as the app expects (integers
 /// for accuracy, altitude, km/h and course), and a value no integer can hold is left out rather
 /// than converted (a store written before values were checked may hold an accuracy of 1e20 m).
@@ -27,7 +27,11 @@ struct OwnTracksFriends {
             if let altitude = fix.altitudeMeters { message["alt"] = Self.integer(altitude) }
             if let speed = fix.speedIfKnown { message["vel"] = Self.integer(Units.kilometersPerHour(metersPerSecond: speed)) }
             if let course = fix.courseIfKnown { message["cog"] = Self.integer(course) }
-            messages.append(["_type": "card", "name": other.name, "tid": tid, "topic": topic])
+            // The card the device sent itself (its name and face), else its name.
+            let card = try await (store as? any OwnTracksCardStore)?.ownTracksCard(deviceID: other.id)
+            var cardMessage: [String: Any] = ["_type": "card", "name": card?.name ?? other.name, "tid": tid, "topic": topic]
+            if let face = card?.face { cardMessage["face"] = face }
+            messages.append(cardMessage)
             messages.append(message)
         }
         let data = try JSONSerialization.data(withJSONObject: messages + commands, options: [.withoutEscapingSlashes])

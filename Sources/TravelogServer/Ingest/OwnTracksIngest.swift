@@ -5,7 +5,9 @@ import TravelogStore
 /// What an OwnTracks message or body carries, stored the one way whichever way it came (the HTTP
 /// route, the MQTT subscriber): locations through the write path under the phone policy (the good
 /// ones kept, the wrong ones set aside for the user), then its waypoints and transitions as the
-/// user's regions and the device's reported transitions.
+/// user's regions and the device's reported transitions, and its `card` as the device's. The other
+/// types (`lwt`, `status`, `cmd`, `configuration`, `steps`…) are read and passed over: valid, never
+/// set aside.
 struct OwnTracksIngest: Sendable {
     let writer: HistoryWriter
     /// OwnTracks' waypoints and transitions (none: not kept).
@@ -39,9 +41,13 @@ struct OwnTracksIngest: Sendable {
         }
         var reader = OwnTracksReader(source: body.byteSource())
         let raw: any RawBody = prefix.isEmpty ? body : PrefixedBody(prefix: prefix, body: body)
-        let outcome = try await writer.write(reading: &reader, body: raw, bodyByteCount: body.byteCount, to: &target,
+        var outcome = try await writer.write(reading: &reader, body: raw, bodyByteCount: body.byteCount, to: &target,
                                              source: .owntracks, visitSource: .file, route: route, policy: .keepValid,
                                              userAgent: userAgent)
+        if let refused = try await receiveCards(body, rawPrefix: prefix, to: &target, route: route) {
+            outcome.refused += refused.refused
+            outcome.quarantined += refused.quarantined
+        }
         if let regions {
             do throws(StoreError) {
                 if let device = try await regions.device(for: target) { try await regions.receive(body, device: device) }
