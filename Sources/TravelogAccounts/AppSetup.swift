@@ -39,15 +39,19 @@ public struct AppSetup: Sendable, Equatable {
     /// The settings for every supported app (or only `app`), for a device and its token.
     /// - Parameter baseURL: how phones reach the server, such as `https://travelog.example.org`.
     ///   - token: the device's token, `nil` when it is not known (settings without the secret).
+    ///   - broker: where phones reach the MQTT broker; the MQTT mode's settings are given only
+    ///     with it, or when `app` asks for them (with a placeholder then).
+    ///   - ownTracksSecret: the device's encryption secret, for OwnTracks' Encryption key.
     public static func instructions(baseURL: String, user: String, device: String, token: String?,
-                                    app: DeviceApp? = nil) -> [AppSetup] {
+                                    app: DeviceApp? = nil, broker: MQTTBrokerAddress? = nil,
+                                    ownTracksSecret: String? = nil) -> [AppSetup] {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let secret = token ?? tokenPlaceholder
         let inURL = token.map(SetupLink.percentEncoded) ?? "TOKEN"
         let unknown: [(String, String)] = token == nil ? [("TOKEN", tokenPlaceholder)] : []
         let gpsloggerURL = "\(base)/api/v1/gpslogger?token=\(inURL)&\(gpsloggerQuery)"
         let osmandURL = "\(base)/api/v1/osmand?id=\(inURL)&speed_unit=mps&lat={0}&lon={1}&timestamp={2}&hdop={3}&altitude={4}&speed={5}&bearing={6}"
-        let all = [
+        let all: [AppSetup] = [
             AppSetup(app: .owntracks, title: "OwnTracks (Android, iOS)", settings: [
                 ("Mode", "HTTP"),
                 ("URL / Host", "\(base)/api/v1/owntracks"),
@@ -57,6 +61,7 @@ public struct AppSetup: Sendable, Equatable {
                 ("Device ID", device),
                 ("Tracker ID", SetupLink.trackerID(device)),
             ], link: SetupLink.owntracks(url: "\(base)/api/v1/owntracks", user: user, device: device, token: token)),
+        ] + (broker != nil || app == .owntracksMQTT ? [mqtt(broker: broker, user: user, device: device, secret: ownTracksSecret)] : []) + [
             AppSetup(app: .overland, title: "Overland (iOS)", settings: [
                 ("Receiver Endpoint", "\(base)/api/v1/overland"),
                 ("Access Token", secret),
@@ -83,4 +88,26 @@ public struct AppSetup: Sendable, Equatable {
         guard let app else { return all }
         return all.filter { $0.app == app }
     }
+
+    /// OwnTracks in MQTT mode: the broker, the account, the topic, and the encryption key.
+    static func mqtt(broker: MQTTBrokerAddress?, user: String, device: String, secret: String?) -> AppSetup {
+        AppSetup(app: .owntracksMQTT, title: "OwnTracks, MQTT mode (Android, iOS)", settings: [
+            ("Mode", "MQTT"),
+            ("Host", broker?.host ?? brokerPlaceholder),
+            ("Port", broker.map { String($0.port) } ?? brokerPlaceholder),
+            ("TLS", broker.map { $0.useTLS ? "on" : "off" } ?? brokerPlaceholder),
+            ("Authentication", "on"),
+            ("Username", user),
+            ("Password", "(\(user)'s password on the broker: its password file, not Travelog's)"),
+            ("Device ID", device),
+            ("Tracker ID", SetupLink.trackerID(device)),
+            ("Topic", "owntracks/\(user)/\(device)"),
+            ("Clean session", "off"),
+            ("Remote commands", "on (regions drawn on the page arrive as waypoints)"),
+            ("Encryption key", secret ?? "(none: messages are sent unencrypted; set one with travelog device secret or on the page)"),
+        ], link: broker.map { SetupLink.owntracksMQTT(broker: $0, user: user, device: device, secret: secret) })
+    }
+
+    /// Shown in place of the broker's address when it is not known.
+    public static let brokerPlaceholder = "(the broker's address: travelog serve --mqtt-public-url, or device add --broker)"
 }

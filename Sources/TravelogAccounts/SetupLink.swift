@@ -3,7 +3,7 @@ import Foundation
 /// The links that configure a phone app in one tap or scan, from its documentation:
 /// - OwnTracks: `owntracks:///config?inline=` + base64 of a `{"_type":"configuration", …}` object
 ///   (the app's remote configuration: <https://owntracks.org/booklet/features/remoteconfig>);
-///   `mode` 3 is HTTP, `auth` sends `username`/`password` as HTTP Basic.
+///   `mode` 3 is HTTP, `auth` sends `username`/`password` as HTTP Basic; `mode` 0 is MQTT.
 /// - Overland: `overland://setup?url=…&token=…&device_id=…&unique_id=yes`.
 enum SetupLink {
     /// OwnTracks' remote configuration for HTTP mode; without a token the password is left out
@@ -14,6 +14,21 @@ enum SetupLink {
             "username": user, "deviceId": device, "tid": trackerID(device),
         ]
         if let token { configuration["password"] = token }
+        let json = (try? JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return "owntracks:///config?inline=" + percentEncoded(json.base64EncodedString())
+    }
+
+    /// OwnTracks' remote configuration for MQTT mode (`mode` 0): the broker, the account (the
+    /// user's; its password is the broker's, which Travelog does not know: the app asks for it),
+    /// the topic `owntracks/USER/DEVICE`, a persistent session, remote commands on (so regions
+    /// drawn on the page arrive as waypoints) and the encryption key when the device has one.
+    static func owntracksMQTT(broker: MQTTBrokerAddress, user: String, device: String, secret: String?) -> String {
+        var configuration: [String: Any] = [
+            "_type": "configuration", "mode": 0, "host": broker.host, "port": broker.port, "tls": broker.useTLS,
+            "auth": true, "username": user, "deviceId": device, "tid": trackerID(device),
+            "pubTopicBase": "owntracks/%u/%d", "cleanSession": false, "cmd": true,
+        ]
+        if let secret { configuration["encryptionKey"] = secret }
         let json = (try? JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return "owntracks:///config?inline=" + percentEncoded(json.base64EncodedString())
     }

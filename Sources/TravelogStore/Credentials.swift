@@ -4,6 +4,8 @@ import Foundation
 /// the device sends (Traccar Client reports speed in knots, OsmAnd in metres per second).
 public enum DeviceApp: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     case owntracks
+    /// OwnTracks in MQTT mode: it publishes to a broker `travelog serve --mqtt` subscribes to.
+    case owntracksMQTT = "owntracks-mqtt"
     case overland
     case osmand
     case traccar

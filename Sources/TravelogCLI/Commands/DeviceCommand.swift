@@ -18,10 +18,31 @@ struct DeviceCommand: AsyncParsableCommand {
             discussion: "Default: $TRAVELOG_URL, else http://<this host's name>:8080.", valueName: "url"))
         var url: String?
 
+        @Option(name: .customLong("broker"), help: ArgumentHelp(
+            "Where OwnTracks phones in MQTT mode reach the broker, mqtts://HOST:PORT.",
+            discussion: "Default: $TRAVELOG_MQTT_PUBLIC_URL, else mqtts://<the server's host>:8883.", valueName: "url"))
+        var broker: String?
+
         var baseURL: String {
             if let url, !url.isEmpty { return url }
             if let url = ProcessInfo.processInfo.environment["TRAVELOG_URL"], !url.isEmpty { return url }
             return "http://\(ProcessInfo.processInfo.hostName):8080"
+        }
+
+        func validate() throws {
+            do {
+                _ = try brokerAddress()
+            } catch let error as MQTTBrokerAddressError {
+                throw ValidationError("--broker: \(error)")
+            }
+        }
+
+        func brokerAddress() throws -> MQTTBrokerAddress? {
+            if let broker, !broker.isEmpty { return try MQTTBrokerAddress(url: broker) }
+            if let broker = ProcessInfo.processInfo.environment["TRAVELOG_MQTT_PUBLIC_URL"], !broker.isEmpty {
+                return try MQTTBrokerAddress(url: broker)
+            }
+            return MQTTBrokerAddress.guessed(fromServerURL: baseURL)
         }
     }
 
@@ -33,22 +54,43 @@ struct DeviceCommand: AsyncParsableCommand {
         @OptionGroup var account: AccountOptions
         @OptionGroup var server: ServerURLOption
         @Argument(help: "The device's name, such as phone.") var name: String
-        @Option(help: "The app it runs (owntracks, overland, osmand, traccar, gpslogger, other): its settings only, and how its reports are read.")
+        @Option(help: "The app it runs (owntracks, owntracks-mqtt, overland, osmand, traccar, gpslogger, other): its settings only, and how its reports are read.")
         var app: DeviceApp?
+        @Option(name: .customLong("owntracks-secret"), help: ArgumentHelp(
+            "The OwnTracks encryption secret (the app's Encryption key), kept for the device and put in its setup link.", valueName: "secret"))
+        var ownTracksSecret: String?
         @Option(help: "What the token may do: write (its locations; for phone apps) or read (the history too; for scripts).")
         var scope: TokenScope = .write
         @Flag(help: "Print {\"token\": …} only.") var json = false
         @Flag(help: "No QR codes, even on a terminal.") var noQR = false
 
+        func validate() throws {
+            if let ownTracksSecret {
+                guard app == nil || app == .owntracks || app == .owntracksMQTT else {
+                    throw ValidationError("--owntracks-secret is for --app owntracks or owntracks-mqtt")
+                }
+                guard !ownTracksSecret.isEmpty, !ownTracksSecret.contains(where: \.isNewline) else {
+                    throw ValidationError("--owntracks-secret: expected one line of text")
+                }
+            }
+        }
+
         func run() async throws {
             let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
+            if ownTracksSecret != nil, !(store is any OwnTracksSecretStore) {
+                throw ValidationError("this database cannot keep OwnTracks secrets")
+            }
             let (device, token) = try await AccountService(store: store).addDevice(named: name, userID: user.id, app: app, scope: scope)
+            if let ownTracksSecret, let secrets = store as? any OwnTracksSecretStore {
+                try await secrets.setOwnTracksSecret(ownTracksSecret, deviceID: device.id)
+            }
             if json {
                 print(DeviceCommand.tokenJSON(token))
                 return
             }
             print(DeviceCommand.setupText(baseURL: server.baseURL, user: user.name, device: device.name, token: token, app: app,
+                                          broker: try server.brokerAddress(), ownTracksSecret: ownTracksSecret,
                                           qrCodes: !noQR && DeviceCommand.stdoutIsTerminal))
         }
     }
@@ -73,8 +115,10 @@ struct DeviceCommand: AsyncParsableCommand {
             let (manager, user) = try await DeviceCommand.open(storeOptions, account)
             let device = try await manager.device(named: name, userID: user.id)
             let token = rotate ? try await manager.rotateToken(device) : nil
+            let secret = try await (manager.store as? any OwnTracksSecretStore)?.ownTracksSecret(deviceID: device.id)
             print(DeviceCommand.setupText(baseURL: server.baseURL, user: user.name, device: device.name, token: token,
-                                          app: app ?? device.app, qrCodes: !noQR && DeviceCommand.stdoutIsTerminal))
+                                          app: app ?? device.app, broker: try server.brokerAddress(), ownTracksSecret: secret,
+                                          qrCodes: !noQR && DeviceCommand.stdoutIsTerminal))
         }
     }
 
@@ -198,7 +242,8 @@ struct DeviceCommand: AsyncParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func setupText(baseURL: String, user: String, device: String, token: String?, app: DeviceApp?, qrCodes: Bool) -> String {
+    static func setupText(baseURL: String, user: String, device: String, token: String?, app: DeviceApp?,
+                          broker: MQTTBrokerAddress? = nil, ownTracksSecret: String? = nil, qrCodes: Bool) -> String {
         var lines = ["device \(device) of \(user)"]
         if let token {
             lines += ["token: \(token)", "(shown once: keep it in the app's settings)"]
@@ -206,7 +251,8 @@ struct DeviceCommand: AsyncParsableCommand {
             lines += ["(without the token, kept only as a digest: `travelog device setup \(device) --rotate` gives a new one)"]
         }
         lines.append("")
-        for setup in AppSetup.instructions(baseURL: baseURL, user: user, device: device, token: token, app: app) {
+        for setup in AppSetup.instructions(baseURL: baseURL, user: user, device: device, token: token, app: app,
+                                           broker: app == .owntracksMQTT ? broker : nil, ownTracksSecret: ownTracksSecret) {
             lines.append(setup.title)
             let width = setup.settings.map(\.0.count).max() ?? 0
             for (setting, value) in setup.settings {

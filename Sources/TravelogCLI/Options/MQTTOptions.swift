@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TravelogAccounts
 import TravelogServer
 
 /// `travelog serve`'s MQTT options: the broker OwnTracks phones publish to.
@@ -36,12 +37,18 @@ struct MQTTOptions: ParsableArguments {
         "The client id: fixed, so the broker keeps Travelog's session and queue while it is away.", valueName: "id"))
     var clientID = MQTTSettings.defaultClientID
 
+    @Option(name: .customLong("mqtt-public-url"), help: ArgumentHelp(
+        "Where phones reach the broker, mqtts://HOST:PORT, for the MQTT-mode setup the page shows (default: --mqtt's host and port).",
+        valueName: "url"))
+    var publicURL: String?
+
     @Option(name: .customLong("mqtt-protocol"), help: ArgumentHelp("MQTT 3.1.1 or 5.", valueName: "version"))
     var protocolVersion = MQTTSettings.ProtocolVersion.v311.rawValue
 
     func validate() throws {
         guard url != nil else {
-            guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty, userMapFile == nil else {
+            guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty, userMapFile == nil,
+                  publicURL == nil else {
                 throw ValidationError("the --mqtt-* options need --mqtt URL")
             }
             return
@@ -67,6 +74,13 @@ struct MQTTOptions: ParsableArguments {
         var settings = try MQTTSettings(url: url, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile,
                                         clientID: clientID, topics: topics.isEmpty ? MQTTSettings.defaultTopics : topics,
                                         protocolVersion: MQTTSettings.ProtocolVersion(rawValue: protocolVersion) ?? .v311)
+        if let publicURL {
+            do {
+                settings.publicURL = try MQTTBrokerAddress(url: publicURL)
+            } catch {
+                throw ValidationError("--mqtt-public-url: \(error)")
+            }
+        }
         if let userMapFile {
             let text: String
             do {

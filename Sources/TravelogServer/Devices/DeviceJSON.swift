@@ -21,6 +21,9 @@ struct DeviceJSON: Encodable {
     /// passed now.
     var silentAfterSeconds: Int?
     var silent: Bool
+    /// Whether an OwnTracks encryption secret is set (only for OwnTracks devices; the secret itself
+    /// is in the device's setup).
+    var ownTracksSecretSet: Bool?
 
     struct ReportJSON: Encodable {
         var receivedAt: String
@@ -63,8 +66,10 @@ struct SetupJSON: Encodable {
     var link: String?
     var qrSVG: String?
 
-    static func all(baseURL: String, user: String, device: Device, token: String?, app: DeviceApp?) -> [SetupJSON] {
-        AppSetup.instructions(baseURL: baseURL, user: user, device: device.name, token: token, app: app).map { setup in
+    static func all(baseURL: String, user: String, device: Device, token: String?, app: DeviceApp?,
+                    broker: MQTTBrokerAddress? = nil, ownTracksSecret: String? = nil) -> [SetupJSON] {
+        AppSetup.instructions(baseURL: baseURL, user: user, device: device.name, token: token, app: app,
+                              broker: broker, ownTracksSecret: ownTracksSecret).map { setup in
             SetupJSON(app: setup.app.rawValue, title: setup.title, settings: setup.settings.map { [$0.0, $0.1] }, link: setup.link,
                       qrSVG: setup.link.flatMap { try? QRCode($0).svg(title: "QR code: \(setup.title)") })
         }

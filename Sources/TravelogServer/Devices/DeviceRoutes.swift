@@ -15,14 +15,20 @@ struct DeviceRoutes {
     let manager: DeviceManager
     let tiles: HistoryTiles
     let configuration: ServerConfiguration
+    /// Where MQTT phones reach the broker (`serve --mqtt-public-url`, else `--mqtt`'s), for their setup.
+    var mqttBroker: MQTTBrokerAddress? = nil
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/devices") { _, context in
             let identity = try context.requireIdentity()
             let now = Date()
-            return try Response.json(try await call { () throws(DeviceManagementError) in
+            var listed = try await call { () throws(DeviceManagementError) in
                 try await manager.overview(userID: identity.user.id).map { DeviceJSON($0, now: now) }
-            })
+            }
+            for index in listed.indices where listed[index].app == DeviceApp.owntracks.rawValue || listed[index].app == DeviceApp.owntracksMQTT.rawValue {
+                listed[index].ownTracksSecretSet = try await ownTracksSecret(DeviceID(rawValue: listed[index].id)) != nil
+            }
+            return try Response.json(listed)
         }
         router.post("/api/v1/devices") { request, context in
             let identity = try context.requirePerson()
@@ -77,7 +83,27 @@ struct DeviceRoutes {
             let app = try Self.app(request.query("app"))
             let baseURL = try baseURL(request.query("url"), request)
             return try Response.json(SetupJSON.all(baseURL: baseURL, user: identity.user.name, device: device, token: nil,
-                                                   app: app ?? device.app))
+                                                   app: app ?? device.app, broker: mqttBroker,
+                                                   ownTracksSecret: try await ownTracksSecret(device.id)))
+        }
+        // The secret an OwnTracks phone encrypts its messages with (the app's Encryption key).
+        router.on("/api/v1/devices/{id}/owntracks-secret", method: .put) { request, context in
+            let identity = try context.requirePerson()
+            let device = try await device(context, identity)
+            struct Body: Decodable { var secret: String }
+            let body: Body = try await request.decodeJSON(context: context)
+            guard !body.secret.isEmpty, body.secret.utf8.count <= Self.maximumSecretBytes,
+                  !body.secret.contains(where: { $0.isNewline }) else {
+                throw APIError.badRequest("secret: expected 1 to \(Self.maximumSecretBytes) bytes on one line (the apps use the first 32)")
+            }
+            try await setOwnTracksSecret(body.secret, device)
+            return try await listed(device, identity)
+        }
+        router.delete("/api/v1/devices/{id}/owntracks-secret") { _, context in
+            let identity = try context.requirePerson()
+            let device = try await device(context, identity)
+            try await setOwnTracksSecret(nil, device)
+            return try await listed(device, identity)
         }
         router.delete("/api/v1/devices/{id}") { request, context in
             let identity = try context.requirePerson()
@@ -102,7 +128,8 @@ struct DeviceRoutes {
     func answer(_ device: Device, token: String, baseURL: String, identity: Identity) async throws -> Answer {
         let listed = try await overview(device, identity)
         return Answer(device: listed, token: token,
-                      setup: SetupJSON.all(baseURL: baseURL, user: identity.user.name, device: device, token: token, app: device.app))
+                      setup: SetupJSON.all(baseURL: baseURL, user: identity.user.name, device: device, token: token, app: device.app,
+                                           broker: mqttBroker, ownTracksSecret: try await ownTracksSecret(device.id)))
     }
 
     func listed(_ device: Device, _ identity: Identity) async throws -> Response {
@@ -112,7 +139,27 @@ struct DeviceRoutes {
     func overview(_ device: Device, _ identity: Identity) async throws -> DeviceJSON {
         let all = try await call { () throws(DeviceManagementError) in try await manager.overview(userID: identity.user.id) }
         guard let found = all.first(where: { $0.device.id == device.id }) else { throw APIError.notFound("no device \(device.id)") }
-        return DeviceJSON(found, now: Date())
+        var listed = DeviceJSON(found, now: Date())
+        if device.app == .owntracks || device.app == .owntracksMQTT { listed.ownTracksSecretSet = try await ownTracksSecret(device.id) != nil }
+        return listed
+    }
+
+    /// The longest OwnTracks secret taken, bytes.
+    static let maximumSecretBytes = 1024
+
+    func ownTracksSecret(_ deviceID: DeviceID) async throws -> String? {
+        guard let secrets = manager.store as? any OwnTracksSecretStore else { return nil }
+        return try await secrets.ownTracksSecret(deviceID: deviceID)
+    }
+
+    func setOwnTracksSecret(_ secret: String?, _ device: Device) async throws {
+        guard device.app == .owntracks || device.app == .owntracksMQTT || device.app == nil else {
+            throw APIError.http(status: .conflict, "\(device.name) runs \(device.app?.rawValue ?? "another app"), not OwnTracks: it has no encryption secret")
+        }
+        guard let secrets = manager.store as? any OwnTracksSecretStore else {
+            throw APIError.http(status: .conflict, "this database cannot keep OwnTracks secrets")
+        }
+        try await secrets.setOwnTracksSecret(secret, deviceID: device.id)
     }
 
     func device(_ context: TravelogRequestContext, _ identity: Identity) async throws -> Device {

@@ -1,4 +1,5 @@
 import Foundation
+import TravelogAccounts
 
 /// Where `travelog serve --mqtt` subscribes: the broker, the account Travelog logs in with, and the
 /// topics (OwnTracks' `owntracks/USER/DEVICE` and its subtopics).
@@ -23,6 +24,10 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Travelog user names by the name a topic carries, for brokers whose accounts are named
     /// otherwise (`--mqtt-user-map`); a name not in it is the Travelog user's own.
     public var userMap: [String: String] = [:]
+    /// Where phones reach the broker, for their setup (`--mqtt-public-url`); `nil`: where Travelog does.
+    public var publicURL: MQTTBrokerAddress?
+    /// Where phones reach the broker: `publicURL`, else the broker's host, port and TLS as Travelog reaches it.
+    public var phoneBroker: MQTTBrokerAddress { publicURL ?? MQTTBrokerAddress(host: host, port: port, useTLS: useTLS) }
     /// Seconds between pings while nothing else is sent.
     public var keepAliveSeconds = 30
     /// The first and the longest wait before connecting again, seconds (doubling in between).
@@ -75,6 +80,12 @@ public struct MQTTSettings: Sendable, Equatable {
         self.clientID = clientID
         self.topics = topics
         self.protocolVersion = protocolVersion
+    }
+
+    /// The first level of the phones' `…/cmd` topics: the first topic filter's, `owntracks` when that is a wildcard.
+    public var commandTopicPrefix: String {
+        let first = topics.first?.split(separator: "/", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return first.isEmpty || first == "+" || first == "#" ? "owntracks" : first
     }
 
     /// The broker as logs show it, without the password.

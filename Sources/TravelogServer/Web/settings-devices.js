@@ -1,5 +1,6 @@
 // The Devices part of the Settings view: each device with its last report, battery and app; add one
-// with a QR code and a setup link per app; rename, watch for silence, rotate the token, remove.
+// with a QR code and a setup link per app; rename, watch for silence, rotate the token, remove;
+// for OwnTracks, the encryption secret, and the MQTT mode's setup (which needs no token) again.
 //
 // Tokens are stored as digests, so a token (and the links that carry it) can be shown only in the
 // answer that makes it: adding a device or giving it a new token. The page says so.
@@ -8,6 +9,7 @@ import { element } from './dom.js';
 
 const APPS = [
   ['owntracks', 'OwnTracks'],
+  ['owntracks-mqtt', 'OwnTracks (MQTT)'],
   ['overland', 'Overland'],
   ['traccar', 'Traccar Client'],
   ['osmand', 'OsmAnd'],
@@ -181,6 +183,10 @@ function deviceItem(container, device, now) {
       silenceControl(container, device),
       action('New token…', 'device-rotate', () => open(rotatePanel)),
     );
+    if (device.app === 'owntracks-mqtt') actions.append(action('Setup', 'device-show-setup', () => showStoredSetup(container, device)));
+    if (device.app === 'owntracks' || device.app === 'owntracks-mqtt') {
+      actions.append(action(device.ownTracksSecretSet ? 'Encryption: on…' : 'Encryption…', 'device-secret', () => open(secretPanel)));
+    }
   }
   actions.append(action('Remove…', 'device-remove', () => open(removePanel)));
   item.append(actions, panel);
@@ -260,6 +266,69 @@ function rotatePanel(container, device) {
   return [note, confirm, cancelButton(note)];
 }
 
+/** The OwnTracks encryption secret: set (or replace) it, or clear it. */
+function secretPanel(container, device) {
+  const form = element('form', 'device-inline device-secret-form');
+  const note = element('p', 'devices-note', device.ownTracksSecretSet
+    ? `${device.name} has an encryption secret: its encrypted messages are opened with it. Replace it, or remove it.`
+    : `The app's Encryption key, if ${device.name} encrypts its messages (the apps use its first 32 bytes).`);
+  const { label, input } = labelled('Secret', element('input'));
+  input.className = 'device-secret-input';
+  input.type = 'password';
+  input.autocomplete = 'off';
+  input.required = true;
+  input.maxLength = 1024;
+  const save = element('button', 'device-secret-save', 'Save secret');
+  save.type = 'submit';
+  form.append(note, label, save);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    save.disabled = true;
+    try {
+      await api(`/api/v1/devices/${device.id}/owntracks-secret`, jsonRequest('PUT', { secret: input.value }));
+      say(container, `${device.name}: its encrypted messages are opened with the secret set; the app's Encryption key must be the same.`);
+      await afterSecret(container, device);
+    } catch (error) {
+      say(container, error.message, true);
+      save.disabled = false;
+    }
+  });
+  if (device.ownTracksSecretSet) {
+    const clear = element('button', 'danger device-secret-clear', 'Remove secret');
+    clear.type = 'button';
+    clear.addEventListener('click', async () => {
+      clear.disabled = true;
+      try {
+        await api(`/api/v1/devices/${device.id}/owntracks-secret`, { method: 'DELETE' });
+        say(container, `${device.name}: no encryption secret; its encrypted messages are set aside among the rejected items.`);
+        await afterSecret(container, device);
+      } catch (error) {
+        say(container, error.message, true);
+        clear.disabled = false;
+      }
+    });
+    form.append(clear);
+  }
+  form.append(cancelButton(form));
+  return [form];
+}
+
+/** After the secret changed: the list again, and an MQTT phone's setup with the new key in its link. */
+async function afterSecret(container, device) {
+  await refresh(container);
+  if (device.app === 'owntracks-mqtt') await showStoredSetup(container, device);
+}
+
+/** The setup the server gives without a token (all an MQTT phone needs: it logs in to the broker). */
+async function showStoredSetup(container, device) {
+  try {
+    const setup = await api(`/api/v1/devices/${device.id}/setup?url=${encodeURIComponent(window.location.origin)}`);
+    showSetup(container, { device, setup }, 'stored');
+  } catch (error) {
+    say(container, error.message, true);
+  }
+}
+
 function removePanel(container, device) {
   const fieldset = element('fieldset', 'device-inline device-remove-choice');
   fieldset.append(element('legend', null, `Remove ${device.name}: its token stops working at once.`));
@@ -306,10 +375,14 @@ function cancelButton(inside) {
 /** The answer that made a token: per app, the QR code, the link to open on this phone, the settings. */
 function showSetup(container, answer, why) {
   const setup = container.querySelector('#device-setup');
-  const title = element('h4', null, `${why === 'added' ? 'Set up' : 'New token for'} ${answer.device.name}`);
-  const note = element('p', 'device-warning',
-    'Scan the code with the phone, or open the link on the phone itself. The token is in them and is shown only now: ' +
-    'once you close this, a new token (which stops the old one) is the way to see it again.');
+  const title = element('h4', null, `${why === 'rotated' ? 'New token for' : 'Set up'} ${answer.device.name}`);
+  const mqtt = answer.setup.some((app) => app.app === 'owntracks-mqtt');
+  const note = element('p', 'device-warning', why === 'stored'
+    ? 'Scan the code with the phone, or open the link on the phone itself. In MQTT mode the phone logs in to the broker with ' +
+      'its own password there, which the app asks for; the encryption key, when set, is in the link.'
+    : 'Scan the code with the phone, or open the link on the phone itself. The token is in them and is shown only now: ' +
+      'once you close this, a new token (which stops the old one) is the way to see it again.' +
+      (mqtt ? ' (An MQTT phone needs no token: it logs in to the broker.)' : ''));
   const apps = element('div', 'device-setup-apps');
   for (const app of answer.setup) apps.append(setupCard(app));
   const done = element('button', 'device-setup-done', 'Done');
