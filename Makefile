@@ -94,6 +94,8 @@ test: deps-test gazetteer wmm world timezones osm-sample photo-samples
 	scripts/oidc-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# OwnTracks through a real Mosquitto (password file, ACL, TLS): real payloads, bad ones, kill -9 while phones publish, the broker restarted.
 	scripts/mqtt-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# Two servers with --mqtt on one PostgreSQL: one subscribes; killed -9 amid QoS 1 publishes, the other takes over, nothing lost.
+	scripts/mqtt-postgres-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# Every parser under libFuzzer for a few seconds from its seeds, and the API against its OpenAPI document.
 	scripts/fuzz.sh --quick --seconds 3
 	scripts/schemathesis-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"

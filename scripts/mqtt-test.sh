@@ -10,7 +10,9 @@
 # for an unknown user and one another user's phone publishes under alice's topic stored nowhere.
 # Then `kill -9` of the server while a phone publishes thousands of fixes at QoS 1, and a restart:
 # every one stored, none twice. A store that fails under a message: not acknowledged, sent again,
-# stored once. Also the broker stopped and started again under the server: it
+# stored once. Every other message type (card, lwt, status, waypoints, transition) on its topic,
+# as over HTTP; `device add --app owntracks-mqtt`'s settings and link; regions drawn published to
+# the phone's …/cmd as setWaypoints (mosquitto_sub), and again on connecting. Also the broker stopped and started again under the server: it
 # reconnects, says so in its log and /metrics, and loses nothing queued meanwhile; and MQTT 5 resumes
 # the session after a restart.
 #
@@ -189,6 +191,19 @@ for file in "$payloads"/*.json "$payloads/binary.bin"; do
   curl -s -o /dev/null -u alice:alice-travelog-password -H 'Content-Type: application/json' --data-binary "@$file" \
     "http://127.0.0.1:$port/api/v1/owntracks?d=http-twin"
 done
+# The other message types, on their topics as the apps publish them and through the HTTP route:
+# a card with a face (kept as the device's, shown to friends), lwt and status (passed over, never
+# set aside).
+face="iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+publish alice owntracks/alice/phone/info -r -m "{\"_type\":\"card\",\"name\":\"Alice A.\",\"face\":\"$face\",\"tid\":\"AL\"}"
+publish alice owntracks/alice/phone -m '{"_type":"lwt","tst":1440399000}'
+publish alice owntracks/alice/phone/status -m '{"_type":"status","android":{"hib":1,"bo":1,"loc":0,"ps":0,"wifi":1}}'
+publish alice owntracks/alice/phone/waypoints -m '{"_type":"waypoints","waypoints":[{"_type":"waypoint","desc":"Office","lat":52.4,"lon":10.1,"rad":120,"tst":1440300000}]}'
+for body in "{\"_type\":\"card\",\"name\":\"Alice's twin\",\"face\":\"$face\"}" '{"_type":"lwt","tst":1440399000}' \
+            '{"_type":"status","iOS":{"altimeter":{"authorizationStatus":"authorized"}}}'; do
+  curl -sf -o /dev/null -u alice:alice-travelog-password -H 'Content-Type: application/json' --data-binary "$body" \
+    "http://127.0.0.1:$port/api/v1/owntracks?d=http-twin"
+done
 # Not for a Travelog user, and another phone writing under alice's topic (the ACL refuses it).
 publish mallory owntracks/mallory/phone -m '{"_type":"location","tst":1440390001,"lat":1,"lon":1}'
 publish mallory owntracks/alice/phone -m '{"_type":"location","tst":1440390002,"lat":2,"lon":2}'
@@ -202,6 +217,10 @@ done
 api alice "/api/v1/locations?device=phone&limit=100000" >"$work/mqtt.json"
 api alice "/api/v1/locations?device=http-twin&limit=100000" >"$work/http.json"
 api alice "/api/v1/rejected?limit=1000" >"$work/rejected.json"
+api alice "/api/v1/regions" >"$work/regions.json"
+# The friends an HTTP phone is answered with: alice's other devices, with the cards they sent.
+curl -sf -u alice:alice-travelog-password -H 'Content-Type: application/json' --data-binary '' \
+  "http://127.0.0.1:$port/api/v1/owntracks?d=http-twin" >"$work/friends.json"
 api bob "/api/v1/locations?limit=100000" >"$work/bob.json"
 "$python" - "$work" "$payloads" <<'EOF'
 import json, sys, pathlib
@@ -243,8 +262,58 @@ assert len(bob) == 1, f"FAIL: bob has {len(bob)} locations"
 for feature in json.loads((work / "mqtt.json").read_text())["features"]:
     assert feature["geometry"]["coordinates"] not in ([1, 1], [2, 2]), "FAIL: mallory's message was stored under alice"
 print("ok: nothing stored for an unknown user, nor for a phone writing under another user's topic")
+for item in items:
+    assert not any(f'"_type":"{kind}"' in item["raw"].replace(" ", "") for kind in ("lwt", "status", "card", "waypoints", "transition")), \
+        f"FAIL: a valid {item['raw'][:80]} was set aside: {item['reason']}"
+regions = sorted(region["name"] for region in json.loads((work / "regions.json").read_text()))
+assert "Office" in regions, f"FAIL: the waypoints published did not become a region: {regions}"
+cards = [m for m in json.loads((work / "friends.json").read_text()) if m.get("_type") == "card"]
+phone = [card for card in cards if card.get("topic") == "owntracks/alice/phone"]
+assert phone and phone[0]["name"] == "Alice A." and phone[0].get("face", "").startswith("iVBOR"), f"FAIL: the phone's card: {cards}"
+print(f"ok: waypoint(s) became regions {regions}; the card published on …/info kept and shown to friends; lwt, status, card, transition not set aside")
 EOF
 grep -q "no enabled Travelog user 'mallory'" "$work/server.log" || { echo "FAIL: the unknown user is not in the log"; exit 1; }
+
+# --- an MQTT phone's setup (travelog device add --app owntracks-mqtt) and its regions on …/cmd
+"$travelog" device add mqttphone --user alice --app owntracks-mqtt --owntracks-secret "$owntracks_secret" \
+  --broker "mqtts://localhost:$tls_port" --no-qr >"$work/mqtt-setup.txt"
+"$python" - "$work/mqtt-setup.txt" "$tls_port" "$owntracks_secret" <<'EOF'
+import base64, json, re, sys, urllib.parse
+text, port, secret = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
+flat = " ".join(text.split())
+for line in ["Mode MQTT", "Host localhost", f"Port {port}", "TLS on", "Username alice", "Device ID mqttphone",
+             "Topic owntracks/alice/mqttphone", f"Encryption key {secret}"]:
+    assert line in flat, f"FAIL: device add --app owntracks-mqtt does not print '{line}':\n{text}"
+link = re.search(r"owntracks:///config\?inline=(\S+)", text).group(1)
+configuration = json.loads(base64.b64decode(urllib.parse.unquote(link)))
+expected = {"_type": "configuration", "mode": 0, "host": "localhost", "port": port, "tls": True, "username": "alice",
+            "deviceId": "mqttphone", "encryptionKey": secret, "cmd": True}
+assert all(configuration.get(k) == v for k, v in expected.items()), f"FAIL: the .otrc link's configuration: {configuration}"
+print("ok: device add --app owntracks-mqtt prints the MQTT settings and an inline configuration link (mode 0, broker, key)")
+EOF
+mosquitto_sub -h 127.0.0.1 -p "$plain_port" -u alice -P alice-broker-password -q 1 -t owntracks/alice/mqttphone/cmd \
+  -C 2 -W 60 >"$work/cmd.out" 2>"$work/cmd.err" &
+sub_pid=$!
+sleep 1
+curl -sf -o /dev/null -u alice:alice-travelog-password -H 'Content-Type: application/json' \
+  --data-binary '{"name":"Gym","circle":{"latitude":52.45,"longitude":10.05,"radiusMeters":80}}' "http://127.0.0.1:$port/api/v1/regions" \
+  || { echo "FAIL: could not draw a region"; exit 1; }
+for _ in $(seq 1 100); do [ -s "$work/cmd.out" ] && break; sleep 0.1; done
+# Once on connecting too: the server restarted sends the regions again.
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+start_server
+wait "$sub_pid" || { echo "FAIL: mosquitto_sub did not get two commands on owntracks/alice/mqttphone/cmd:"; cat "$work/cmd.out" "$work/cmd.err"; exit 1; }
+"$python" - "$work/cmd.out" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 2, f"FAIL: {len(lines)} commands"
+for line in lines:
+    command = json.loads(line)
+    assert command["_type"] == "cmd" and command["action"] == "setWaypoints", f"FAIL: {line}"
+    names = sorted(w["desc"] for w in command["waypoints"]["waypoints"])
+    assert "Gym" in names and "Office" in names, f"FAIL: the waypoints sent: {names}"
+print(f"ok: a region drawn on the page was published to owntracks/alice/mqttphone/cmd as setWaypoints ({', '.join(names)}), and again when the server connected")
+EOF
 
 # --- kill -9 while a phone publishes at QoS 1, then a restart: nothing lost, nothing twice
 count=3000

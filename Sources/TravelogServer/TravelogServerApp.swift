@@ -43,6 +43,8 @@ public struct TravelogServerApp: Sendable {
     public var oidc: OIDCProvider? = nil
     /// The MQTT broker OwnTracks phones publish to (`travelog serve --mqtt`), or `nil`.
     public var mqtt: MQTTSettings? = nil
+    /// The regions sent to MQTT phones (through the subscriber's connection, when there is one).
+    let ownTracksCommands: OwnTracksCommandPublisher
     /// The one-time link that creates the first account, while the database has none (`travelog serve` makes it).
     public var firstRun: FirstRunSetup? = nil
     /// The version, database and data files the administrator's view shows (`travelog serve` fills it in).
@@ -81,6 +83,7 @@ public struct TravelogServerApp: Sendable {
         writer.regions = regions
         self.writer = writer
         web = WebAssets(leafletDirectory: configuration.leafletDirectory)
+        ownTracksCommands = OwnTracksCommandPublisher(store: store, logger: logger)
     }
 
     /// Every route, behind the metrics and authentication middleware.
@@ -113,8 +116,9 @@ public struct TravelogServerApp: Sendable {
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes,
                      limits: configuration.uploadLimits).add(to: router)
         ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
-        DeviceRoutes(manager: DeviceManager(store: store, accounts: accounts), tiles: tiles, configuration: configuration).add(to: router)
-        RegionRoutes(store: store).add(to: router)
+        DeviceRoutes(manager: DeviceManager(store: store, accounts: accounts), tiles: tiles, configuration: configuration,
+                     mqttBroker: mqtt?.phoneBroker).add(to: router)
+        RegionRoutes(store: store, changed: { [ownTracksCommands] in await ownTracksCommands.regionsChanged(userID: $0) }).add(to: router)
         TileRoutes(store: store, tiles: tiles, worldOutlines: worldOutlines,
                    basemap: TileServerBasemap(urlTemplate: configuration.tileURLTemplate,
                                               cacheDirectory: configuration.tileCacheDirectory)).add(to: router)
@@ -156,7 +160,8 @@ public struct TravelogServerApp: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
             services: ([hub, journal, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
-                + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger)] } ?? []),
+                + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger,
+                                                 commands: ownTracksCommands)] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

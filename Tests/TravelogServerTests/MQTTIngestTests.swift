@@ -14,7 +14,7 @@ struct MQTTIngestTests {
                             logger: Logger(label: "mqtt-test"))
     }
 
-    @Test("owntracks/USER/DEVICE stores under that user's device; a new device name makes the device, as over HTTP")
+    @Test("owntracks/USER/DEVICE stores under that user's device; a new device name makes the device (an owntracks-mqtt one), as over HTTP")
     func topicNamesUserAndDevice() async throws {
         let fixture = try await ServerFixture.make()
         let ingest = Self.ingest(fixture)
@@ -23,7 +23,7 @@ struct MQTTIngestTests {
         let phone = try await fixture.app.store.locations(LocationQuery(userID: fixture.ada.id, deviceIDs: [fixture.adaPhone.id]))
         #expect(phone.map(\.source) == [.owntracks])
         let tablet = try #require(try await fixture.app.store.device(named: "tablet", userID: fixture.ada.id))
-        #expect(tablet.app == .owntracks)
+        #expect(tablet.app == .owntracksMQTT)
         #expect(try await fixture.storedCount(fixture.bob) == 0)
     }
 

@@ -28,31 +28,71 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
     let ingest: OwnTracksMQTTIngest
     let metrics: ServerMetrics?
     let logger: Logger
+    /// Sends the phones their regions over this connection (none: not sent).
+    let commands: OwnTracksCommandPublisher?
+    /// Several server processes on one database (PostgreSQL): only the one holding this role
+    /// subscribes (none: this process is the only one).
+    let role: (any ExclusiveRole)?
     private let stopping = Atomic<Bool>(false)
     private let isConnected = Atomic<Bool>(false)
     private let failures = Atomic<Int>(0)
     /// Set once in `run`, used by the network thread and `stop` (libmosquitto is thread-safe).
     private var client: OpaquePointer?
 
-    init(settings: MQTTSettings, ingest: OwnTracksMQTTIngest, metrics: ServerMetrics?, logger: Logger) {
+    init(settings: MQTTSettings, ingest: OwnTracksMQTTIngest, metrics: ServerMetrics?, logger: Logger,
+         commands: OwnTracksCommandPublisher? = nil, role: (any ExclusiveRole)? = nil) {
         self.settings = settings
         self.ingest = ingest
         self.metrics = metrics
         self.logger = logger
+        self.commands = commands
+        self.role = role
     }
 
-    /// A subscriber storing through `writer`, as the HTTP OwnTracks route does.
-    convenience init(settings: MQTTSettings, store: any TravelogStore, writer: HistoryWriter, metrics: ServerMetrics?, logger: Logger) {
+    /// A subscriber storing through `writer`, as the HTTP OwnTracks route does; on a store shared by
+    /// several processes, one of them subscribes at a time.
+    convenience init(settings: MQTTSettings, store: any TravelogStore, writer: HistoryWriter, metrics: ServerMetrics?, logger: Logger,
+                     commands: OwnTracksCommandPublisher? = nil) {
         let ingest = OwnTracksIngest(writer: writer, regions: OwnTracksRegionSync(store: store, evaluator: writer.regions))
-        self.init(settings: settings, ingest: OwnTracksMQTTIngest(ingest: ingest, metrics: metrics, logger: logger, userMap: settings.userMap),
-                  metrics: metrics, logger: logger)
+        self.init(settings: settings, ingest: OwnTracksMQTTIngest(ingest: ingest, metrics: metrics, logger: logger, userMap: settings.userMap,
+                                                                  commands: commands),
+                  metrics: metrics, logger: logger, commands: commands, role: store as? any ExclusiveRole)
     }
+
+    /// The role several processes take turns at.
+    static let roleName = "mqtt-subscriber"
 
     /// `mosquitto_lib_init` is not thread-safe: called once per process.
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
     func run() async throws {
         guard Self.libraryReady else { throw MQTTSubscriberError.setUp("libmosquitto could not be initialised") }
+        guard let role else { return try await subscribe() }
+        // Another process may hold the subscription: wait for it (the broker keeps the session's
+        // queue meanwhile), subscribe while holding the role, wait again if the hold is lost.
+        logger.info("MQTT: waiting to be the one server process that subscribes (\(Self.roleName))")
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                // Waiting for the role ends when the server stops.
+                try await cancelWhenGracefulShutdown {
+                    try await role.holdingRole(Self.roleName) { [self] in
+                        logger.info("MQTT: this process subscribes (it holds \(Self.roleName))")
+                        try await subscribe()
+                    }
+                }
+            } catch is CancellationError {
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+            } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                logger.warning("MQTT: the hold on \(Self.roleName) was lost (\(error)); waiting to take it again")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Subscribes until the server stops (or the task is cancelled: the role was lost).
+    private func subscribe() async throws {
+        stopping.store(false, ordering: .sequentiallyConsistent)
         let client = try makeClient()
         self.client = client
         defer { mosquitto_destroy(client) }
@@ -68,6 +108,7 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
         // Until the server stops; then the loop ends once a message being stored is stored.
         try? await gracefulShutdown()
         stopping.store(true, ordering: .sequentiallyConsistent)
+        commands?.connected(nil)
         mosquitto_disconnect(client)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
@@ -156,12 +197,19 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
         metrics?.recordMQTTConnected(true)
         let session = sessionPresent ? "session resumed" : "subscribing to \(settings.topics.joined(separator: " "))"
         logger.info("MQTT: connected to \(settings.brokerDescription) as \(settings.clientID), \(session)")
+        guard let client else { return }
         // A resumed session keeps its subscriptions; subscribing again would make the broker send
         // every retained message once more.
-        guard !sessionPresent, let client else { return }
-        for topic in settings.topics {
-            let rc = mosquitto_subscribe(client, nil, topic, 1)
-            if rc != MOSQ_ERR_SUCCESS.rawValue { logger.error("MQTT: subscribing to \(topic): \(Self.errorText(rc))") }
+        if !sessionPresent {
+            for topic in settings.topics {
+                let rc = mosquitto_subscribe(client, nil, topic, 1)
+                if rc != MOSQ_ERR_SUCCESS.rawValue { logger.error("MQTT: subscribing to \(topic): \(Self.errorText(rc))") }
+            }
+        }
+        if let commands {
+            let topicUsers = Dictionary(settings.userMap.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            commands.connected(.init(client: client, prefix: settings.commandTopicPrefix, topicUsers: topicUsers))
+            Task { await commands.offerToAll() }
         }
     }
 
@@ -172,6 +220,7 @@ final class MQTTSubscriber: Service, @unchecked Sendable {
     }
 
     private func connectionLost() {
+        commands?.connected(nil)
         isConnected.store(false, ordering: .sequentiallyConsistent)
         metrics?.recordMQTTConnected(false)
         metrics?.recordMQTTDisconnect()

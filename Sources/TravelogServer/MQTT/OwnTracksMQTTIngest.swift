@@ -15,6 +15,8 @@ struct OwnTracksMQTTIngest: Sendable {
     let logger: Logger
     /// Travelog user names by the topic's (`MQTTSettings.userMap`).
     var userMap: [String: String] = [:]
+    /// Offers the device its user's regions after its message, when they changed (none: not offered).
+    var commands: OwnTracksCommandPublisher? = nil
     /// A payload larger than this is set aside unread (a phone's message is a few hundred bytes).
     static let maximumPayloadBytes = 256 << 10
     static let route = "mqtt"
@@ -61,7 +63,7 @@ struct OwnTracksMQTTIngest: Sendable {
             logger.warning("MQTT: '\(topic)': no enabled Travelog user '\(userMap[levels[1]] ?? levels[1])': the message is not stored")
             return .unknownUser
         }
-        var target = DeviceTarget.named(levels[2], userID: user.id, app: .owntracks)
+        var target = DeviceTarget.named(levels[2], userID: user.id, app: .owntracksMQTT)
         let body = payload.count > Self.maximumPayloadBytes ? nil : SpooledBody(bytes: payload)
         do throws(HistoryWriteError) {
             let outcome: HistoryWriter.Outcome
@@ -72,6 +74,9 @@ struct OwnTracksMQTTIngest: Sendable {
                                         position: "message", raw: .bytes(Array("\(topic)\n".utf8) + payload.prefix(RejectedItem.maximumRawBytes)))
                 outcome = try await ingest.writer.write([item], to: &target, source: .owntracks, visitSource: .file,
                                                         route: Self.route, policy: .keepValid)
+            }
+            if let commands, let device = target.knownDevice ?? outcome.device {
+                await commands.offerIfChanged(to: device, topicUser: levels[1])
             }
             return outcome.refused > 0 && outcome.stored.inserted + outcome.stored.duplicates == 0 ? .setAside : .stored
         } catch {

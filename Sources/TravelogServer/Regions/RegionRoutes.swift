@@ -9,6 +9,8 @@ import TravelogStore
 /// the journal does. Another user's region is a 404, as one that does not exist.
 struct RegionRoutes {
     let store: any AccountStore & RegionStore
+    /// Told after a user's regions changed (the MQTT phones are sent them: `OwnTracksCommandPublisher`).
+    var changed: @Sendable (UserID) async -> Void = { _ in }
 
     func add(to router: RouteRegistry) {
         let reader = RegionReader(store: store)
@@ -26,6 +28,7 @@ struct RegionRoutes {
             let region = try await stored { () throws(StoreError) in
                 try await store.addRegion(definition, userID: identity.user.id, at: Date())
             }
+            await changed(identity.user.id)
             return try Response.json(RegionJSON(region), status: .created)
         }
         router.get("/api/v1/regions/transitions") { request, context in
@@ -65,6 +68,7 @@ struct RegionRoutes {
             let region = try await stored { () throws(StoreError) in
                 try await store.updateRegion(id: id, userID: identity.user.id, definition, at: Date())
             }
+            await changed(identity.user.id)
             return try Response.json(RegionJSON(region))
         }
         router.delete("/api/v1/regions/{id}") { _, context in
@@ -73,6 +77,7 @@ struct RegionRoutes {
             guard try await stored({ () throws(StoreError) in try await store.removeRegion(id: id, userID: identity.user.id) }) else {
                 throw APIError.notFound("no region \(id)")
             }
+            await changed(identity.user.id)
             return Response(status: .noContent)
         }
     }
