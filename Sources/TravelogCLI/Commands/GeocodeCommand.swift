@@ -58,9 +58,13 @@ struct GeocodeCommand: ParsableCommand {
     /// `travelog geocode forward TEXT`
     struct Forward: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the places a text names (\"Paris, France\", \"Springfield, IL\"), best first.")
+            abstract: "Print the places a text names (\"Paris, France\", \"Springfield, IL\"), best first.",
+            discussion: "Street addresses (\"Mannerheimintie 10, Helsinki\", \"10 Mannerheimintie\") are found down to the house number where an extract added by `travelog osm add` has them.")
 
         @OptionGroup var gazetteerOptions: GazetteerOptions
+
+        /// Street addresses from the extracts added by `travelog osm add`.
+        @OptionGroup var osmOptions: OSMCommand.FolderOptions
 
         @Flag(help: "Print one JSON object per line.")
         var json = false
@@ -76,7 +80,8 @@ struct GeocodeCommand: ParsableCommand {
         }
 
         func run() throws {
-            let geocoder = try ForwardGeocoder(gazetteer: gazetteerOptions.load())
+            var geocoder = try ForwardGeocoder(gazetteer: gazetteerOptions.load())
+            geocoder.streetLevel = try osmOptions.searchIndex()
             let placemarks = geocoder.placemarks(for: text, limit: limit)
             if placemarks.isEmpty && !json { print("No place found for \"\(text)\".") }
             for (rank, placemark) in placemarks.enumerated() {

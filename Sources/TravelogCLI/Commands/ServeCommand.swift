@@ -130,6 +130,15 @@ struct ServeCommand: AsyncParsableCommand {
         }
         app.facts = ServerFacts(databaseKind: isSQLite ? "sqlite" : "postgresql", databaseDescription: storeOptions.databaseDescription,
                                 dataFiles: gazetteerOptions.serverDataFiles())
+        do {
+            let started = Date()
+            app.localSearch = try osmOptions.searchIndex(streetAddresses: app.streetLevel)
+            if let index = app.localSearch {
+                logger.info("local search: \(index.count) OSM places indexed in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+            }
+        } catch {
+            logger.warning("local search does not use the OSM extracts: \(error)")
+        }
         if let settings = try oidcOptions.settings() {
             do {
                 app.oidc = try await OIDCProvider.discover(settings)

@@ -168,8 +168,10 @@ extension OSMSearchIndex {
             address: kind == .street ? nil : OSMSearchResult.formatAddress(street: street, number: number, postalCode: postcode, city: city),
             category: kind == .pointOfInterest ? place.category : nil, coordinate: entry.coordinate,
             distanceMeters: near.map { $0.distanceMeters(to: entry.coordinate) },
-            openingHours: place[tag: "opening_hours"], website: place[tag: "website"] ?? place[tag: "contact:website"],
-            phone: place[tag: "phone"] ?? place[tag: "contact:phone"], thoroughfare: kind == .street ? place.name : street,
+            // An address's hours and contacts would be those of what is there: the point of interest has them.
+            openingHours: kind == .pointOfInterest ? place[tag: "opening_hours"] : nil,
+            website: kind == .pointOfInterest ? place[tag: "website"] ?? place[tag: "contact:website"] : nil,
+            phone: kind == .pointOfInterest ? place[tag: "phone"] ?? place[tag: "contact:phone"] : nil, thoroughfare: kind == .street ? place.name : street,
             subThoroughfare: number, postalCode: postcode, locality: city, elementType: place.elementType, osmID: place.id, score: score)
     }
 
