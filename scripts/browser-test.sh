@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The page in a real browser: Debian's chromium, headless, driven over the DevTools protocol by
 # Tests/Browser/page_test.py (Debian's python3-websocket). Needs chromium, python3-websocket and
-# libjs-leaflet with libjs-leaflet.markercluster (`make test` installs them). $TRAVELOG_MAP_SCREENSHOTS (a
-# folder) keeps screenshots of the map's pins, popup, legend and fit.
+# libjs-leaflet with libjs-leaflet.markercluster (`make test` installs them), and for the search box
+# the Helsinki extract .build-data/Helsinki.osm.pbf (`make osm-sample`, which `make test` runs).
+# $TRAVELOG_MAP_SCREENSHOTS (a folder) keeps screenshots of the map's pins, popup, legend and fit.
 #
 #   scripts/browser-test.sh [--travelog PATH]                   the page test (default: the debug build)
 #   scripts/browser-test.sh --bench-million [--travelog PATH]   time to the first drawn path over 1M stored points
@@ -84,10 +85,21 @@ if [ "$mode" = bench ]; then
   echo "seeded $points points ($first_day to $last_day) in $((SECONDS - started)) s"
 fi
 
+# The page test's server knows central Helsinki from OpenStreetMap (`make osm-sample`), for the
+# search box (Tests/Browser/search_check.py): the extract added with `travelog osm add`.
+osm_options=()
+if [ "$mode" = test ]; then
+  osm_sample="$root/.build-data/Helsinki.osm.pbf"
+  [ -s "$osm_sample" ] || { echo "FAIL: $osm_sample is missing (make osm-sample)"; exit 1; }
+  "$travelog" osm add --osm-dir "$work/osm" "$osm_sample" >"$work/osm-add.log" 2>&1 \
+    || { echo "FAIL: travelog osm add $osm_sample:"; cat "$work/osm-add.log"; exit 1; }
+  osm_options=(--osm-dir "$work/osm")
+fi
+
 # The server on a free port; tiles from the discard port, where nothing answers.
 tile_origin="http://127.0.0.1:9/"
 export TRAVELOG_WORLD="$root/.build-data/world.tlworld"
-start_test_server "$work/server.log" --tiles "${tile_origin}{z}/{x}/{y}.png"
+start_test_server "$work/server.log" --tiles "${tile_origin}{z}/{x}/{y}.png" "${osm_options[@]}"
 if [ "$mode" = bench ] && [ -z "$postgres" ]; then
   # The bench measures a server started on a database it served before: a first server logs in
   # (which builds the person's history index) until the index is saved next to the database,

@@ -36,6 +36,7 @@ from layout_check import check_layout
 from features_check import check_features
 from devices_check import check_devices
 from settings_check import check_settings
+from search_check import check_search
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -443,6 +444,7 @@ def run_test(arguments):
     check_features(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_devices(devtools, report, base_url, folder)
     check_settings(devtools, report, base_url, arguments.user, arguments.password, folder, axe_source)
+    check_search(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")
