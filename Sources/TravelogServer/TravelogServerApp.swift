@@ -128,6 +128,8 @@ public struct TravelogServerApp: Sendable {
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
+        ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones),
+                    web: web, configuration: configuration, placeTimeZones: placeTimeZones).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in
             let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil

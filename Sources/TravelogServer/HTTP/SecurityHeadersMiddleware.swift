@@ -24,6 +24,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.xContentTypeOptions] = "nosniff"
         headers[.xFrameOptions] = "DENY"
         headers[.referrerPolicy] = "no-referrer"
+        // Nothing a Travelog server answers is for search engines (a share link least of all).
+        headers[.xRobotsTag] = "noindex, nofollow"
         headers[.crossOriginOpenerPolicy] = "same-origin"
         headers[.crossOriginResourcePolicy] = "same-origin"
         if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = apiPolicy }
@@ -33,5 +35,6 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let xRobotsTag = HTTPField.Name("X-Robots-Tag")!
     static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
 }

@@ -15,6 +15,15 @@ struct ReadParameters {
     var devices: [Device]
     var area: CoordinateBox?
 
+    /// Parameters given by the server itself (a share link's range and owner's devices).
+    init(from: Date?, to: Date?, timeZone: TimeZone, devices: [Device], area: CoordinateBox? = nil) {
+        self.from = from
+        self.to = to
+        self.timeZone = timeZone
+        self.devices = devices
+        self.area = area
+    }
+
     init(_ request: Request, identity: Identity, store: any AccountStore) async throws {
         if let name = request.query("timezone") {
             guard let zone = TimeZone(identifier: name) else {

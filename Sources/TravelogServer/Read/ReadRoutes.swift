@@ -85,11 +85,17 @@ struct ReadRoutes {
             }
             budget = value
         }
+        return try await pathAnswer(userID: identity.user.id, parameters: parameters, zoom: zoom, budget: budget)
+    }
+
+    /// The path of a user's range at a zoom, at most `budget` points: what `/api/v1/path` answers
+    /// and a share link's page draws (`ShareRoutes`, with the share's range and owner).
+    func pathAnswer(userID: UserID, parameters: ReadParameters, zoom: Int, budget: Int) async throws -> Response {
         var features: [String] = []
         var rawTotal = 0, drawnTotal = 0
         for device in parameters.devices {
             let box = PathBox(PathBuilder(zoom: zoom))
-            var query = parameters.query(userID: identity.user.id)
+            var query = parameters.query(userID: userID)
             query.deviceIDs = [device.id]
             // The path needs each fix's time, coordinate and accuracy only.
             try await store.forEachTrackBatch(query, batchSize: 20_000) { batch in
@@ -108,7 +114,7 @@ struct ReadRoutes {
         // The length is the statistics' figure for the same range (the person's fused track unless
         // devices are named), so the map, the day's distance and the timeline agree.
         let distanceTotal = try await HistoryStatistics.compute(
-            store: store, userID: identity.user.id, devices: parameters.devices, from: parameters.from, to: parameters.to,
+            store: store, userID: userID, devices: parameters.devices, from: parameters.from, to: parameters.to,
             area: parameters.area, period: .day, timeZone: parameters.timeZone, placeOffsetSeconds: placeOffset).total.distanceMeters
         let text = #"{"type":"FeatureCollection","properties":{"zoom":\#(zoom),"rawPointCount":\#(rawTotal),"#
             + #""pointCount":\#(drawnTotal),"distanceMeters":\#(GeoJSONPoint.number(distanceTotal, places: 1))},"#
