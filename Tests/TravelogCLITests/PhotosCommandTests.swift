@@ -33,7 +33,7 @@ struct PhotosCommandTests {
         try await ImportExportCommandTests.run(["import", "--db", workspace.database, "--user", "ada", day, "--device", "phone"])
         let store = try SQLiteLocationStore(path: workspace.database)
         let user = try #require(try await store.user(named: "ada"))
-        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: nil, zones: nil)
+        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: nil, zoneAt: nil)
         let geotagger = PhotoGeotagger(clock: .offset(seconds: 0))
         func place(_ minute: Double) async throws -> PhotoPlacement? {
             let metadata = try PhotoMetadataReader.read(data: Self.photo(minute: minute), path: "m\(minute).jpg")
@@ -120,7 +120,7 @@ struct PhotosCommandTests {
         let record = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
         let store = try SQLiteLocationStore(path: workspace.database)
         let user = try #require(try await store.user(named: "ada"))
-        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: nil, zones: nil)
+        let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: nil, zoneAt: nil)
         let placed = try await PhotoGeotagger(clock: .offset(seconds: 0)).geotag(path: walk.path, history: history)
         let coordinate = try #require(placed.placement?.coordinate)
         #expect(abs((record["GPSLatitude"] as? Double ?? 0) - coordinate.latitude) < 1e-7)
