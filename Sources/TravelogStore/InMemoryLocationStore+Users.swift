@@ -40,6 +40,9 @@ extension InMemoryLocationStore {
             state.passwordHashes[id] = nil
             state.tokenDigests = state.tokenDigests.filter { !devices.contains($0.value) }
             state.sessions = state.sessions.filter { $0.value.userID != id }
+            let shares = Set(state.shares.values.filter { $0.record.userID == id }.map(\.id))
+            state.shares = state.shares.filter { !shares.contains($0.key) }
+            state.shareDigests = state.shareDigests.filter { !shares.contains($0.value) }
             state.imports = state.imports.filter { !devices.contains($0.value.deviceID) }
             state.runningImports = state.runningImports.filter { !devices.contains($0.value.deviceID) }
             for (itemID, item) in state.rejectedItems where item.userID == id {

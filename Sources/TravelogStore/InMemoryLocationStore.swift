@@ -31,6 +31,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var deviceStates: [DeviceID: DeviceState] = [:]
         /// Photos (`InMemoryLocationStore+Photos.swift`).
         var photos: [PhotoID: StoredPhoto] = [:]
+        var shares: [ShareID: StoredShare] = [:]
+        var shareDigests: [SecretDigest: ShareID] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {
