@@ -353,7 +353,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TravelogJournalTests",
-            dependencies: ["TravelogJournal", "TravelogSQLite", "TravelogTestSupport"],
+            dependencies: ["TravelogJournal", "TravelogGeocoding", "TravelogSQLite", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -6,9 +6,17 @@ import TravelogFormats
 /// A visit as the journal shows it: what to call it, and its times in the local time of the place.
 public struct JournalEntry: Encodable, Hashable, Sendable {
     public var id: Int64
-    /// The person's title, else the place's name, else the name the data gave, else the gazetteer's
-    /// description of where it is.
+    /// The person's title, else the place's name, else the name the data gave, else the point of
+    /// interest it most likely was, else its street address, else the gazetteer's description of
+    /// where it is (``describe(_:)-swift.type.method``).
     public var place: String
+    /// The point of interest (an OSM extract's) the visit most likely was, and its OSM category.
+    public var poi: String?
+    public var poiCategory: String?
+    /// The street address there ("Merikannontie 8, 00260 Helsinki"), from an OSM extract.
+    public var address: String?
+    /// The town, from the gazetteer.
+    public var locality: String?
     public var placeID: Int64?
     /// ISO 8601 in UTC.
     public var arrival: String
@@ -31,8 +39,11 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
     public init(_ stored: StoredVisit, place: StoredPlace?, deviceName: String, placeTimeZone: TimeZone? = nil) {
         let visit = stored.visit
         id = stored.id.rawValue
-        self.place = stored.title ?? place?.name ?? visit.name ?? Self.describe(visit.placemark)
-            ?? String(format: "%.5f, %.5f", visit.center.latitude, visit.center.longitude)
+        self.place = stored.title ?? place?.name ?? Self.describe(visit)
+        poi = visit.placemark?.poi
+        poiCategory = visit.placemark?.poiCategory
+        address = visit.placemark?.address
+        locality = visit.placemark?.locality ?? visit.placemark?.name
         placeID = stored.placeID?.rawValue
         let zone = visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? placeTimeZone
         timeZone = zone?.identifier
@@ -51,7 +62,7 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, place, placeID, arrival, departure, localArrival, localDeparture, timeZone, latitude, longitude, radius
+        case id, place, poi, poiCategory, address, locality, placeID, arrival, departure, localArrival, localDeparture, timeZone, latitude, longitude, radius
         case durationSeconds, source, device, countryCode, hidden
     }
 
@@ -60,6 +71,10 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(place, forKey: .place)
+        try container.encode(poi, forKey: .poi)
+        try container.encode(poiCategory, forKey: .poiCategory)
+        try container.encode(address, forKey: .address)
+        try container.encode(locality, forKey: .locality)
         try container.encode(placeID, forKey: .placeID)
         try container.encode(arrival, forKey: .arrival)
         try container.encode(departure, forKey: .departure)
@@ -74,6 +89,18 @@ public struct JournalEntry: Encodable, Hashable, Sendable {
         try container.encode(device, forKey: .device)
         try container.encode(countryCode, forKey: .countryCode)
         try container.encode(hidden, forKey: .hidden)
+    }
+
+    /// What a visit is called without a title or a place of the person's: the name the data gave,
+    /// else the point of interest, else the street address, else the town ("Kreuzberg, Berlin, DE"),
+    /// else its coordinates.
+    static func describe(_ visit: JournalVisit) -> String {
+        describedName(visit) ?? String(format: "%.5f, %.5f", visit.center.latitude, visit.center.longitude)
+    }
+
+    /// ``describe(_:)-swift.type.method`` without the coordinates: `nil` when nothing names it.
+    static func describedName(_ visit: JournalVisit) -> String? {
+        visit.name ?? visit.placemark?.poi ?? visit.placemark?.address ?? describe(visit.placemark)
     }
 
     /// "Kreuzberg, Berlin, DE".

@@ -3,35 +3,45 @@ import TravelogCore
 import TravelogStore
 
 extension JournalProcessor {
-    /// Gives the visits stored without a description of their place (before a gazetteer was
-    /// installed, or by a `travelog import` that found none) the describer's: journal entries
-    /// titled with bare coordinates get the place's name, and the countries and cities of a range
-    /// count them. A person's title and a source's own name are left as they are (an entry shows
-    /// them first). Does nothing without a describer.
-    /// - Returns: how many visits were described.
-    /// - Complexity: one read of the user's visits, then one write per visit described.
+    /// Describes the visits stored without a description of their place, or described with other
+    /// data than the describer's (``PlaceDescriber/fingerprint``: before a gazetteer was installed,
+    /// by a `travelog import` that found none, before an OSM extract was added): journal entries
+    /// titled with bare coordinates get the place's name, entries at a café the café's, and the
+    /// countries and cities of a range count them. Only the description changes: a person's title,
+    /// deletion, merge and place, and a source's own name, are left as they are (an entry shows the
+    /// title and names first). With `force`, every visit in the range is described anew. Does
+    /// nothing without a describer.
+    /// - Returns: how many visits' descriptions changed.
+    /// - Complexity: one read of the user's visits in the range, then one write per visit whose
+    ///   description changed.
     @discardableResult
-    public func describeUndescribed(userID: UserID) async throws -> Int {
+    public func describeStale(userID: UserID, from: Date? = nil, to: Date? = nil, force: Bool = false) async throws -> Int {
         guard let describer else { return 0 }
-        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: nil, to: nil, includeHidden: true)
+        let visits = try await store.visits(userID: userID, deviceIDs: nil, from: from, to: to, includeHidden: true)
         var described = 0
-        for stored in visits where stored.visit.placemark == nil {
-            guard let placemark = describer.placemark(for: stored.visit.center) else { continue }
+        let fingerprint = describer.fingerprint
+        for stored in visits {
+            let current = stored.visit.placemark
+            let stale = current == nil || (fingerprint != nil && current?.describedBy != fingerprint)
+            guard force || stale,
+                  let placemark = describer.placemark(forVisitAt: stored.visit.center, radiusMeters: stored.visit.radiusMeters),
+                  placemark != current else { continue }
             do {
                 _ = try await store.editVisit(id: stored.id, VisitEdit(placemark: placemark))
                 described += 1
-            } catch StoreError.unknownVisit {
+            } catch {
                 // Replaced meanwhile by processing, which describes what it stores.
+                guard let storeError = error as? StoreError, case .unknownVisit = storeError else { throw error }
             }
         }
         return described
     }
 
-    /// `describeUndescribed(userID:)` for every user. - Returns: how many visits were described.
+    /// `describeStale(userID:)` for every user. - Returns: how many visits' descriptions changed.
     @discardableResult
-    public func describeUndescribed() async throws -> Int {
+    public func describeStale() async throws -> Int {
         var described = 0
-        for user in try await store.users() { described += try await describeUndescribed(userID: user.id) }
+        for user in try await store.users() { described += try await describeStale(userID: user.id) }
         return described
     }
 

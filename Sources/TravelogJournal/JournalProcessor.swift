@@ -170,7 +170,7 @@ public struct JournalProcessor: Sendable {
         let detected = merger.merged(visits).map { visit in
             JournalVisit(deviceID: device.id, source: .detected, arrival: visit.arrival, departure: visit.departure,
                          center: visit.center, radiusMeters: visit.radiusMeters, locationCount: visit.locationCount,
-                         placemark: describer?.placemark(for: visit.center))
+                         placemark: describer?.placemark(forVisitAt: visit.center, radiusMeters: visit.radiusMeters))
         }
         let journal = try await withoutDescribed(detected, device: device, from: from, to: to)
         // Every visit found arrives after `from`, so that is what is replaced.
@@ -190,7 +190,7 @@ public struct JournalProcessor: Sendable {
             var visit = visit
             visit.deviceID = device.id
             visit.source = source
-            if visit.placemark == nil { visit.placemark = describer?.placemark(for: visit.center) }
+            if visit.placemark == nil { visit.placemark = describer?.placemark(forVisitAt: visit.center, radiusMeters: visit.radiusMeters) }
             // A stay the data gives no end for is ongoing only while it is recent; in old data its
             // evidence ends where it starts (as a detected visit ends at its last fix).
             if visit.departure == nil, now().timeIntervalSince(visit.arrival) > tuning.maximumSilenceSeconds {

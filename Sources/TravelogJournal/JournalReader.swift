@@ -50,7 +50,7 @@ public struct JournalReader: Sendable {
         let visits = try await shownVisits(userID: userID, from: nil, to: nil)
         return try await store.places(userID: userID).map { place in
             let own = visits.filter { $0.placeID == place.id }
-            return PlaceEntry(id: place.id.rawValue, name: place.name ?? own.first.flatMap { JournalEntry.describe($0.visit.placemark) },
+            return PlaceEntry(id: place.id.rawValue, name: place.name ?? own.first.flatMap { JournalEntry.describedName($0.visit) },
                               latitude: place.center.latitude, longitude: place.center.longitude, radius: place.radiusMeters,
                               visits: own.count, lastVisit: own.map(\.visit.arrival).max().map { LocalTime.iso($0, in: nil) })
         }

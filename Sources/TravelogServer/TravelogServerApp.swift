@@ -51,11 +51,14 @@ public struct TravelogServerApp: Sendable {
     public var facts = ServerFacts()
     /// Local search and forward geocoding of addresses over the OSM extracts added (`travelog osm add`), or `nil`.
     public var localSearch: OSMSearchIndex? = nil
-    /// Street-level reverse geocoding from the OSM extracts added (`travelog osm add`), or `nil`.
-    public var streetLevel: OSMReverseGeocoder? = nil
+    /// Street-level reverse geocoding from the OSM extracts added (`travelog osm add`), or `nil`:
+    /// it also names the journal's points of interest and addresses.
+    public let streetLevel: OSMReverseGeocoder?
 
     public init(store: any TravelogStore, configuration: ServerConfiguration = ServerConfiguration(),
-                gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, logger: Logger = Logger(label: "travelog")) {
+                gazetteer: Gazetteer? = nil, timeZones: TimeZoneBoundaries? = nil, streetLevel: OSMReverseGeocoder? = nil,
+                logger: Logger = Logger(label: "travelog")) {
+        self.streetLevel = streetLevel
         self.store = store
         self.configuration = configuration
         self.gazetteer = gazetteer
@@ -63,7 +66,7 @@ public struct TravelogServerApp: Sendable {
                                   sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
         hub = LiveHub()
         metrics = ServerMetrics()
-        let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0, timeZones: timeZones) }
+        let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0, timeZones: timeZones, streetLevel: streetLevel) }
         placeTimeZones = describer.map { PlaceTimeZones(describer: $0, boundaries: timeZones) }
         let notifications = NotificationDispatcher(store: store, logger: logger, addressPolicy: configuration.addressPolicy)
         self.notifications = notifications

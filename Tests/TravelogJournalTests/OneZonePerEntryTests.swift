@@ -47,7 +47,7 @@ struct OneZonePerEntryTests {
         try await Day.store(Day.dayOfFixes(), in: store, device: device)
         _ = try await JournalProcessor(store: store, describer: nil).process(device: device)
         let processor = JournalProcessor(store: store, describer: BerlinDescriber())
-        #expect(try await processor.describeUndescribed(userID: device.userID) == 3)
+        #expect(try await processor.describeStale(userID: device.userID) == 3)
         let entries = try await JournalReader(store: store).entries(userID: device.userID, from: nil, to: nil)
         #expect(entries.map(\.timeZone) == ["Europe/Berlin", "Europe/Berlin", "Europe/Berlin"])
         #expect(entries.map(\.place) == ["Berlin, DE", "Berlin, DE", "Berlin, DE"])

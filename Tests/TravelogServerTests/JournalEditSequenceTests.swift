@@ -74,6 +74,6 @@ struct DescribedLaterTests {
                 #expect(countries?.first?["code"] as? String == "DE")
             }
         }
-        #expect(try await described.journal.processor.describeUndescribed() == 0, "nothing is described twice")
+        #expect(try await described.journal.processor.describeStale() == 0, "nothing is described twice")
     }
 }

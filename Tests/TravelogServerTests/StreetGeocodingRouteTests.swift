@@ -20,8 +20,8 @@ struct StreetGeocodingRouteTests {
         let folder = OSMExtractFolder(path: TestDirectory.makeFolder("server-osm").path)
         _ = try folder.add(extractPath: SharedFixtures.repositoryRoot.appendingPathComponent("Fuzz/Seeds/osm-pbf/small-dense.osm.pbf").path)
         let store = try SQLiteLocationStore(path: TestDirectory.makeFolder("server-osm-db").appendingPathComponent("travelog.sqlite").path)
-        var app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4), gazetteer: try ServerFixture.gazetteer())
-        app.streetLevel = OSMReverseGeocoder(places: try folder.open())
+        let app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4), gazetteer: try ServerFixture.gazetteer(),
+                                    streetLevel: OSMReverseGeocoder(places: try folder.open()))
         let ada = try await app.accounts.addUser(named: "ada", password: ServerFixture.adaPassword)
         let (_, token) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: nil, scope: .read)
         try await app.makeApplication().test(.router) { client in

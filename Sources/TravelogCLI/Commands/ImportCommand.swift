@@ -94,7 +94,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         // Entries an earlier import stored without a gazetteer get their places' names now that one is here.
-        let described = try await journal.describeUndescribed(userID: user.id)
+        let described = try await journal.describeStale(userID: user.id)
         if json {
             print(ImportSummaryText.json(reports))
         } else if described > 0 {

@@ -31,7 +31,7 @@ struct JournalOptions: ParsableArguments {
             let latest = try await store.latestDetectedArrival(device: device)
             _ = try await processor.process(device: device, from: latest, to: nil)
         }
-        try await processor.describeUndescribed(userID: user.id)
+        try await processor.describeStale(userID: user.id)
         return describer.map { PlaceTimeZones(describer: $0, boundaries: $0.timeZones) }
     }
 }
@@ -66,7 +66,7 @@ struct VisitsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visits",
         abstract: "The journal: where you stayed, in the local time of each place.",
-        subcommands: [List.self, Rename.self, Delete.self, Restore.self, Merge.self, Unmerge.self],
+        subcommands: [List.self, Rename.self, Delete.self, Restore.self, Merge.self, Unmerge.self, Describe.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
@@ -145,6 +145,24 @@ struct VisitsCommand: AsyncParsableCommand {
             let (store, user) = try await journal.open()
             let merged = try await JournalEditor(store: store).merge(visits: ids.map(VisitID.init(rawValue:)), userID: user.id)
             print("entries merged into \(merged.id)")
+        }
+    }
+
+    struct Describe: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe entries anew with the gazetteer and OSM extracts at hand: the point of interest, address and town.",
+            discussion: "Titles, deletions, merges and places of your own stay as they are; entries already described with the same data are described again too.")
+        @OptionGroup var journal: JournalOptions
+        @OptionGroup var range: TimeRangeOptions
+        @Option(name: .customLong("osm-dir"), help: ArgumentHelp("The folder of OSM places files (default: as `travelog osm`).", valueName: "path"))
+        var osmDirectory: String?
+
+        func run() async throws {
+            let (store, user) = try await journal.open()
+            guard let describer = journal.gazetteerOptions.describer(osmFolder: osmDirectory) else { throw ExitCode.failure }
+            let processor = JournalProcessor(store: store, describer: describer)
+            let described = try await processor.describeStale(userID: user.id, from: range.fromDate, to: range.toDate, force: true)
+            print("\(described) entries described anew" + (describer.streetLevel == nil ? " (no OSM extract is added: towns only)" : ""))
         }
     }
 

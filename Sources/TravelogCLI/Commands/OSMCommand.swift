@@ -35,21 +35,29 @@ struct OSMCommand: ParsableCommand {
         /// the default database, in `share/travelog` of `make install`, and in `.build-data/`.
         /// - Throws: `OSMPlacesError` for a damaged places file.
         func streetLevelGeocoder() throws -> OSMReverseGeocoder? {
-            let candidates = DataFiles.candidates(fileName: OSMExtractFolder.folderName, option: osmDirectory,
-                                                  variable: "TRAVELOG_OSM_DIR", environment: ProcessInfo.processInfo.environment)
-            guard let path = DataFiles.existing(among: candidates) else { return nil }
-            let set = try OSMExtractFolder(path: path).open()
-            return set.files.isEmpty ? nil : OSMReverseGeocoder(places: set)
+            try OSMCommand.streetLevelGeocoder(folder: osmDirectory)
         }
     }
 
+    /// Street-level reverse geocoding over the extracts of `folder`, else of the default folder
+    /// (see ``FolderOptions/streetLevelGeocoder()``), `nil` when none is added.
+    /// - Throws: `OSMPlacesError` for a damaged places file.
+    static func streetLevelGeocoder(folder: String?) throws -> OSMReverseGeocoder? {
+        let candidates = DataFiles.candidates(fileName: OSMExtractFolder.folderName, option: folder,
+                                              variable: "TRAVELOG_OSM_DIR", environment: ProcessInfo.processInfo.environment)
+        guard let path = DataFiles.existing(among: candidates) else { return nil }
+        let set = try OSMExtractFolder(path: path).open()
+        return set.files.isEmpty ? nil : OSMReverseGeocoder(places: set)
+    }
+
     /// `travelog osm add FILE.osm.pbf`
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read an extract and keep its addresses, points of interest and streets.",
             discussion: "An extract of the same name replaces the one added before; where extracts overlap, the most recently added one is used.")
 
         @OptionGroup var folderOptions: FolderOptions
+        @OptionGroup var journal: JournalRedescriptionOptions
 
         @Option(help: ArgumentHelp("Decoding threads (default: the processors available).", valueName: "n"))
         var threads: Int?
@@ -61,7 +69,7 @@ struct OSMCommand: ParsableCommand {
             if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         }
 
-        func run() throws {
+        func run() async throws {
             let progress = ProgressBar(label: "osm add")
             let started = Date()
             let builder = OSMPlacesBuilder(reader: threads.map { OSMPBFReader(threads: $0) } ?? OSMPBFReader())
@@ -90,6 +98,7 @@ struct OSMCommand: ParsableCommand {
                   + "\(kinds[.street] ?? 0) streets) in \(file.path), \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
             if shadowing > 0 { print("\(shadowing) of them are also in other extracts; this one's are used") }
             print("Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright)")
+            await journal.describe(osmFolder: folderOptions.osmDirectory)
         }
     }
 
@@ -127,18 +136,20 @@ struct OSMCommand: ParsableCommand {
     }
 
     /// `travelog osm remove NAME`
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an extract added before (by the name `osm list` shows).")
 
         @OptionGroup var folderOptions: FolderOptions
+        @OptionGroup var journal: JournalRedescriptionOptions
 
         @Argument(help: ArgumentHelp("The extract's name (Helsinki, or Helsinki.osm.pbf).", valueName: "name"))
         var name: String
 
-        func run() throws {
+        func run() async throws {
             let folder = folderOptions.folder
             try folder.remove(name: name)
             print("Removed \(OSMExtractFolder.name(ofExtract: name)) from \(folder.path)")
+            await journal.describe(osmFolder: folderOptions.osmDirectory)
         }
     }
 }

@@ -122,12 +122,14 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("journal places stay undescribed and the geocoding API is off: \(error)")
         }
         let timeZones = gazetteer == nil ? nil : gazetteerOptions.timeZoneBoundaries { logger.notice("\($0)") }
-        var app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones, logger: logger)
+        var streetLevel: OSMReverseGeocoder?
         do {
-            app.streetLevel = try osmOptions.streetLevelGeocoder()
+            streetLevel = try osmOptions.streetLevelGeocoder()
         } catch {
             logger.warning("the OSM extracts are not used: \(error)")
         }
+        var app = TravelogServerApp(store: store, configuration: configuration, gazetteer: gazetteer, timeZones: timeZones,
+                                    streetLevel: streetLevel, logger: logger)
         app.facts = ServerFacts(databaseKind: isSQLite ? "sqlite" : "postgresql", databaseDescription: storeOptions.databaseDescription,
                                 dataFiles: gazetteerOptions.serverDataFiles())
         do {

@@ -90,14 +90,25 @@ extension GazetteerOptions {
     }
 
     /// The journal's place describer, or `nil` (with a note on standard error) when no gazetteer is
-    /// found: the journal then works without place names and local time zones.
-    func describer() -> GazetteerDescriber? {
+    /// found: the journal then works without place names and local time zones. It names points of
+    /// interest and addresses from the OSM extracts of `osmFolder` (else `$TRAVELOG_OSM_DIR`, else
+    /// the default folder), when any is added.
+    func describer(osmFolder: String? = nil) -> GazetteerDescriber? {
+        let gazetteer: Gazetteer
         do {
-            return GazetteerDescriber(gazetteer: try load(), timeZones: timeZoneBoundaries())
+            gazetteer = try load()
         } catch {
-            FileHandle.standardError.write(Data("note: journal places are not described: \(error)\n".utf8))
+            FileHandle.standardError.write(Data(("note: journal entries are not described (they are titled with their coordinates "
+                + "until a gazetteer is found, then described by the next import, `travelog visits describe` or the server): \(error)\n").utf8))
             return nil
         }
+        var streetLevel: OSMReverseGeocoder?
+        do {
+            streetLevel = try OSMCommand.streetLevelGeocoder(folder: osmFolder)
+        } catch {
+            FileHandle.standardError.write(Data("note: journal entries are described without OSM extracts: \(error)\n".utf8))
+        }
+        return GazetteerDescriber(gazetteer: gazetteer, timeZones: timeZoneBoundaries(), streetLevel: streetLevel)
     }
 }
 

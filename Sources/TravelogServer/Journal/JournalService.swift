@@ -141,7 +141,7 @@ public final class JournalService: Service, Sendable {
         // Entries stored before a gazetteer was found get their places' names, beside the live work.
         let describing = Task { [processor, logger] in
             do {
-                let described = try await processor.describeUndescribed()
+                let described = try await processor.describeStale()
                 if described > 0 { logger.info("journal: \(described) entries stored without a place's name now have one") }
             } catch {
                 logger.warning("journal: describing entries stored without a place's name failed: \(error)")

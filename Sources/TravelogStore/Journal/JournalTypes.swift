@@ -43,15 +43,29 @@ public struct VisitPlacemark: Hashable, Sendable, Codable {
     public var isoCountryCode: String?
     /// IANA time zone of the place.
     public var timeZone: String?
+    /// The point of interest the visit most likely was ("Café Regatta"), from an OSM extract.
+    public var poi: String?
+    /// Its OSM category (`amenity=cafe`).
+    public var poiCategory: String?
+    /// The street address there ("Merikannontie 8, 00260 Helsinki"), from an OSM extract.
+    public var address: String?
+    /// What described it (the gazetteer's and the OSM extracts' fingerprint): when the data at hand
+    /// differs, the visit is described again (`JournalProcessor.describeStale`).
+    public var describedBy: String?
 
     public init(name: String, locality: String? = nil, administrativeArea: String? = nil, country: String? = nil,
-                isoCountryCode: String? = nil, timeZone: String? = nil) {
+                isoCountryCode: String? = nil, timeZone: String? = nil, poi: String? = nil, poiCategory: String? = nil,
+                address: String? = nil, describedBy: String? = nil) {
         self.name = name
         self.locality = locality
         self.administrativeArea = administrativeArea
         self.country = country
         self.isoCountryCode = isoCountryCode
         self.timeZone = timeZone
+        self.poi = poi
+        self.poiCategory = poiCategory
+        self.address = address
+        self.describedBy = describedBy
     }
 }
 
