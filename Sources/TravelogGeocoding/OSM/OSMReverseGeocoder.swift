@@ -61,13 +61,13 @@ public struct OSMReverseGeocoder: Sendable {
     public static let onAddressMeters = 2.0
     static let cellDegrees = 0.002
 
-    private let places: [OSMPlace]
+    let places: [OSMPlace]
     private let addressTree: PointKDTree
     private let addressIndexes: [Int]
-    private let poiTree: PointKDTree
-    private let poiIndexes: [Int]
+    let poiTree: PointKDTree
+    let poiIndexes: [Int]
     /// Areas and streets by grid cell: indexes into `places`.
-    private let areaCells: [GridCell: [Int]]
+    let areaCells: [GridCell: [Int]]
     private let streetCells: [GridCell: [Int]]
 
     struct GridCell: Hashable, Sendable {
@@ -84,9 +84,13 @@ public struct OSMReverseGeocoder: Sendable {
         }
     }
 
+    /// The extracts indexed, as "Helsinki.osm.pbf 2834, …" (what a journal entry was described with).
+    public let sources: String
+
     /// Indexes every distinct place of the set.
     /// - Complexity: O(n log n) for n places, plus the points of areas and streets.
     public init(places set: OSMPlaceSet) {
+        sources = set.files.map { "\($0.sourceName) \($0.count)" }.joined(separator: ", ")
         var places: [OSMPlace] = []
         set.forEachPlace { file, index in places.append(set.files[file].place(at: index)) }
         self.places = places
