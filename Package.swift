@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TravelogGeocoding", targets: ["TravelogGeocoding"]),
         .library(name: "TravelogRender", targets: ["TravelogRender"]),
         .library(name: "TravelogOSM", targets: ["TravelogOSM"]),
+        .library(name: "TravelogRouting", targets: ["TravelogRouting"]),
         .executable(name: "travelog", targets: ["travelog"]),
         .executable(name: "travelog-track", targets: ["travelog-track"]),
     ],
@@ -237,6 +238,7 @@ let package = Package(
                 "TravelogImport",
                 "TravelogJournal",
                 "TravelogGeocoding",
+                "TravelogRouting",
                 "TravelogRender",
                 "TravelogAccounts",
                 "TravelogNotify",
@@ -276,6 +278,7 @@ let package = Package(
                 "TravelogImport",
                 "TravelogGeocoding",
                 "TravelogOSM",
+                "TravelogRouting",
                 "TravelogTracking",
                 "TravelogTracker",
                 "TravelogTrackCLI",
@@ -360,6 +363,8 @@ let package = Package(
             name: "TravelogServerTests",
             dependencies: [
                 "TravelogServer",
+                "TravelogRouting",
+                "TravelogOSM",
                 "TravelogAccounts",
                 "TravelogNotify",
                 "TravelogGeocoding",
@@ -394,6 +399,11 @@ let package = Package(
         .testTarget(
             name: "TravelogOSMTests",
             dependencies: ["TravelogOSM", "TravelogGeocoding", "TravelogCore", "CZlib", "TravelogTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TravelogRoutingTests",
+            dependencies: ["TravelogRouting", "TravelogOSM", "TravelogCore", "TravelogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

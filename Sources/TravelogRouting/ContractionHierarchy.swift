@@ -104,26 +104,28 @@ struct ContractionHierarchyBuilder {
         }
     }
 
-    private mutating func priority(of vertex: Int32) -> Int64 {
+    /// The priority of contracting `vertex` now, given the shortcuts it would need.
+    private func priority(of vertex: Int32, shortcuts: Int) -> Int64 {
         let degree = outEdges[Int(vertex)].count(where: { !contracted[Int($0.other)] })
             + inEdges[Int(vertex)].count(where: { !contracted[Int($0.other)] })
-        return Int64(shortcuts(of: vertex).count - degree) * 4 + Int64(contractedNeighbours[Int(vertex)])
+        return Int64(shortcuts - degree) * 4 + Int64(contractedNeighbours[Int(vertex)])
     }
 
     /// Contracts every vertex and returns the hierarchy.
     mutating func build() -> ContractionHierarchy {
         let count = contracted.count
         var queue = MinHeap()
-        for vertex in 0..<count { queue.push(priority(of: Int32(vertex)), Int32(vertex)) }
+        for vertex in 0..<count { queue.push(priority(of: Int32(vertex), shortcuts: shortcuts(of: Int32(vertex)).count), Int32(vertex)) }
         var rank = [Int32](repeating: 0, count: count)
         var nextRank: Int32 = 0
         while let (_, vertex) = queue.pop() {
-            let current = priority(of: vertex)
+            let needed = shortcuts(of: vertex)
+            let current = priority(of: vertex, shortcuts: needed.count)
             if let next = queue.minimumKey, current > next {
                 queue.push(current, vertex)
                 continue
             }
-            for (from, to, weight) in shortcuts(of: vertex) { addEdge(from, to, weight, middle: vertex) }
+            for (from, to, weight) in needed { addEdge(from, to, weight, middle: vertex) }
             contracted[Int(vertex)] = true
             rank[Int(vertex)] = nextRank
             nextRank += 1

@@ -17,6 +17,7 @@ public final class RoadGraph: @unchecked Sendable {
     let segmentWay: UnsafeBufferPointer<Int32>
     let segmentFlags: UnsafeBufferPointer<UInt8>
     let segmentSpeed: UnsafeBufferPointer<UInt8>
+    let segmentConnected: UnsafeBufferPointer<UInt8>
     let wayID: UnsafeBufferPointer<Int64>
     let wayName: UnsafeBufferPointer<Int32>
     let nameOffsets: UnsafeBufferPointer<UInt32>
@@ -64,6 +65,7 @@ public final class RoadGraph: @unchecked Sendable {
         segmentWay = try section(Int32.self, S.segmentWay.rawValue)
         segmentFlags = try section(UInt8.self, S.segmentFlags.rawValue)
         segmentSpeed = try section(UInt8.self, S.segmentSpeed.rawValue)
+        segmentConnected = try section(UInt8.self, S.segmentConnected.rawValue)
         wayID = try section(Int64.self, S.wayID.rawValue)
         wayName = try section(Int32.self, S.wayName.rawValue)
         nameOffsets = try section(UInt32.self, S.nameOffsets.rawValue)
@@ -98,6 +100,7 @@ public final class RoadGraph: @unchecked Sendable {
                     .nodeLatitudeE7, "a coordinate out of range")
         let segmentArrayCounts: [Int] = [graph.segmentTo.count, graph.segmentLengthCentimeters.count, graph.segmentWay.count, graph.segmentFlags.count]
         let sameCounts = segmentArrayCounts.allSatisfy { $0 == segments } && graph.segmentSpeed.count == 3 * segments
+            && graph.segmentConnected.count == segments
         try require(sameCounts, .segmentTo, "segment arrays differ in length")
         try require(graph.segmentFrom.allSatisfy { $0 >= 0 && Int($0) < nodes } && graph.segmentTo.allSatisfy { $0 >= 0 && Int($0) < nodes },
                     .segmentFrom, "a segment's node out of range")
@@ -130,9 +133,18 @@ public final class RoadGraph: @unchecked Sendable {
     /// (beside its final name, then renamed: a reader never sees half of one).
     /// - Throws: ``OSMPBFError`` for the extract, ``RoadGraphFileError`` for the file.
     public static func build(extractPath: String, outputPath: String, reader: OSMPBFReader = OSMPBFReader()) throws -> RoadGraph {
-        let data = try RoadGraphBuilder(reader: reader).graph(fromFile: extractPath)
+        try build(try RoadGraphBuilder(reader: reader).graph(fromFile: extractPath), outputPath: outputPath)
+    }
+
+    /// Builds the hierarchies of a graph and writes its file.
+    static func build(_ graph: RoadGraphData, outputPath: String) throws -> RoadGraph {
+        var data = graph
+        data.segmentConnected = [UInt8](repeating: 0, count: data.segmentCount)
         let hierarchies = DirectionsMode.allCases.map { mode in
             let turns = TurnGraph(data, mode: mode)
+            for (state, connected) in turns.largestComponent().enumerated() where connected {
+                data.segmentConnected[state >> 1] |= 1 << UInt8(mode.index)
+            }
             var builder = ContractionHierarchyBuilder(vertexCount: turns.stateCount) { state, edge in
                 guard turns.cost[Int(state)] != TurnGraph.unusable else { return }
                 turns.successors(of: state, edge)
@@ -197,6 +209,7 @@ public final class RoadGraph: @unchecked Sendable {
         data.segmentWay = Array(segmentWay)
         data.segmentFlags = Array(segmentFlags)
         data.segmentSpeed = Array(segmentSpeed)
+        data.segmentConnected = Array(segmentConnected)
         data.wayID = Array(wayID)
         data.wayName = Array(wayName)
         for index in stride(from: 0, to: restrictionWords.count, by: 4) {

@@ -14,6 +14,9 @@ struct RoadGraphData: Sendable {
     var segmentWay: [Int32] = []
     /// Per segment: bit `2 × mode + 0` forward allowed, `2 × mode + 1` backward allowed; ``roundaboutBit``, ``ferryBit``.
     var segmentFlags: [UInt8] = []
+    /// Per segment, a bit per mode (1 << mode.index): the segment has a direction in the mode's
+    /// largest strongly connected component (``TurnGraph/largestComponent()``); ends snap only onto these.
+    var segmentConnected: [UInt8] = []
     /// Per segment and mode (`3 × segment + mode.index`), km/h.
     var segmentSpeed: [UInt8] = []
     var wayID: [Int64] = []

@@ -4,16 +4,16 @@ import Foundation
 /// sections, and each section's array of little-endian fixed-width numbers, aligned to 8 bytes so
 /// that the file is used where it lies, memory-mapped, without being read or copied.
 ///
-/// Layout: magic `TLROUTE1`, section count (UInt32), a reserved UInt32, then per section its byte
+/// Layout: magic `TLROUTE2`, section count (UInt32), a reserved UInt32, then per section its byte
 /// offset and element count (UInt64 each), then the sections in ``Section`` order.
 enum RoadGraphFile {
     static let fileExtension = "tlroute"
-    static let magic = Array("TLROUTE1".utf8)
+    static let magic = Array("TLROUTE2".utf8)
 
     /// The sections, in file order: the base graph, then eight per mode.
     enum Section: Int, CaseIterable {
         case nodeLatitudeE7, nodeLongitudeE7, nodeBarrier
-        case segmentFrom, segmentTo, segmentLengthCentimeters, segmentWay, segmentFlags, segmentSpeed
+        case segmentFrom, segmentTo, segmentLengthCentimeters, segmentWay, segmentFlags, segmentSpeed, segmentConnected
         case wayID, wayName, nameOffsets, nameBytes, restrictions, boundingBox
         case hierarchies  // then 3 × 8 sections of the modes' hierarchies
 
@@ -33,11 +33,11 @@ enum RoadGraphFile {
         var sections: [[UInt8]] = [
             bytes(data.nodeLatitudeE7), bytes(data.nodeLongitudeE7), bytes(data.nodeBarrier),
             bytes(data.segmentFrom), bytes(data.segmentTo), bytes(data.segmentLengthCentimeters), bytes(data.segmentWay),
-            bytes(data.segmentFlags), bytes(data.segmentSpeed),
+            bytes(data.segmentFlags), bytes(data.segmentSpeed), bytes(data.segmentConnected),
             bytes(data.wayID), bytes(data.wayName), bytes(nameOffsets), nameBytes, bytes(restrictions), bytes(data.boundingBox),
         ]
         var counts = [data.nodeCount, data.nodeCount, data.nodeCount, data.segmentCount, data.segmentCount, data.segmentCount,
-                      data.segmentCount, data.segmentCount, data.segmentSpeed.count, data.wayID.count, data.wayName.count,
+                      data.segmentCount, data.segmentCount, data.segmentSpeed.count, data.segmentConnected.count, data.wayID.count, data.wayName.count,
                       nameOffsets.count, nameBytes.count, restrictions.count, 4]
         for hierarchy in hierarchies {
             sections += [bytes(hierarchy.upOutOffsets), bytes(hierarchy.upOutTarget), bytes(hierarchy.upOutWeight), bytes(hierarchy.upOutMiddle),

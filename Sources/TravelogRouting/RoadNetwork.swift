@@ -64,12 +64,28 @@ extension RoadGraph {
             throw .noRoadNearby(end: .to, mode: mode, withinMeters: maximumSnapMeters)
         }
         var searched = (forward: 0, backward: 0)
-        guard let path = bestPath(from: source, to: target, mode: mode, searched: &searched) else {
-            // The end in the smaller part of the network is the one cut off (its search ran dry first).
-            throw .notConnected(mode: mode, unreachable: searched.forward < searched.backward ? .from : .to)
+        if let path = bestPath(from: source, to: target, mode: mode, searched: &searched) {
+            return route(path, from: source, to: target, requested: (from, to), mode: mode)
         }
-        return route(path, from: source, to: target, requested: (from, to), mode: mode)
+        // Not connected: an end on roads cut off from the rest (a one-way street leaving the
+        // extract, a private yard, an island) starts from the nearest connected road instead, when
+        // one is near; otherwise that end is named.
+        let sourceConnected = isConnected(segment: source.segment, mode: mode)
+        let targetConnected = isConnected(segment: target.segment, mode: mode)
+        let limit = min(maximumSnapMeters, Self.maximumDetourSnapMeters)
+        let connectedSource = sourceConnected ? source : snap(from, mode: mode, maximumMeters: limit, connectedOnly: true)
+        let connectedTarget = targetConnected ? target : snap(to, mode: mode, maximumMeters: limit, connectedOnly: true)
+        guard let connectedSource else { throw .notConnected(mode: mode, unreachable: .from) }
+        guard let connectedTarget else { throw .notConnected(mode: mode, unreachable: .to) }
+        guard let path = bestPath(from: connectedSource, to: connectedTarget, mode: mode, searched: &searched) else {
+            throw .notConnected(mode: mode, unreachable: .to)
+        }
+        return route(path, from: connectedSource, to: connectedTarget, requested: (from, to), mode: mode)
     }
+
+    /// How far an end on cut-off roads may be moved onto the connected network, in metres.
+    static let maximumDetourSnapMeters = 200.0
+
 
     func route(_ path: StatePath, from source: SnappedPoint, to target: SnappedPoint,
                requested: (Coordinate, Coordinate), mode: DirectionsMode) -> Route {

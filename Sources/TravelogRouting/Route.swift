@@ -72,8 +72,9 @@ public enum DirectionsError: Error, Equatable, Sendable, CustomStringConvertible
         case .differentExtracts:
             "from and to lie in different OSM extracts; add one extract that covers both"
         case .notConnected(let mode, let end):
-            "no route by \(mode.rawValue): \(end.rawValue) cannot be reached from \(end == .to ? "from" : "to") on roads open to \(mode.rawValue) "
-                + "(a one-way, a barrier, a turn restriction or water without a ferry lies between them)"
+            "no route by \(mode.rawValue): \(end.rawValue) lies on roads cut off from the rest of those open to \(mode.rawValue) "
+                + "(a one-way street, a barrier, a turn restriction or water without a ferry), and no connected road is within "
+                + "\(Int(RoadGraph.maximumDetourSnapMeters)) m of it"
         }
     }
 }

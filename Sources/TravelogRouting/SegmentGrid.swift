@@ -55,10 +55,11 @@ struct SnappedPoint: Sendable {
 }
 
 extension RoadGraph {
-    /// The nearest point on a segment `mode` may travel (in either direction), within `maximumMeters`.
+    /// The nearest point on a segment the mode may travel (with `connectedOnly`, one of the mode's
+    /// largest strongly connected component: in a direction that leads everywhere), within `maximumMeters`.
     /// A local equirectangular projection picks the segment and the point; the distance reported is geodesic.
     /// - Complexity: O(segments in the cells searched).
-    func snap(_ point: Coordinate, mode: DirectionsMode, maximumMeters: Double) -> SnappedPoint? {
+    func snap(_ point: Coordinate, mode: DirectionsMode, maximumMeters: Double, connectedOnly: Bool = false) -> SnappedPoint? {
         let metersPerDegreeLatitude = 111_132.0
         let metersPerDegreeLongitude = 111_320.0 * cos(point.latitude * .pi / 180)
         var best: (segment: Int, fraction: Double, squared: Double)?
@@ -69,6 +70,7 @@ extension RoadGraph {
             grid.segments(near: point, ring: ring) { index in
                 let segment = Int(index)
                 guard usable(segment: segment, direction: 0, mode: mode) || usable(segment: segment, direction: 1, mode: mode) else { return }
+                if connectedOnly && !isConnected(segment: segment, mode: mode) { return }
                 let a = segmentFrom[segment], b = segmentTo[segment]
                 let ax = (Double(nodeLongitudeE7[Int(a)]) / 1e7 - point.longitude) * metersPerDegreeLongitude
                 let ay = (Double(nodeLatitudeE7[Int(a)]) / 1e7 - point.latitude) * metersPerDegreeLatitude
@@ -91,4 +93,7 @@ extension RoadGraph {
         guard distance <= maximumMeters else { return nil }
         return SnappedPoint(segment: best.segment, fraction: best.fraction, coordinate: snapped, distanceMeters: distance)
     }
+
+    /// Whether a segment has a direction in the mode's largest strongly connected component.
+    func isConnected(segment: Int, mode: DirectionsMode) -> Bool { segmentConnected[segment] & (1 << UInt8(mode.index)) != 0 }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogOSM
+@testable import TravelogRouting
+
+/// A small made-up network, its objects fed as the builder's passes feed them.
+struct TestNetwork {
+    var nodes: [OSMNode] = []
+    var ways: [OSMWay] = []
+    var relations: [OSMRelation] = []
+
+    /// A node on a grid of about 111 m by 55 m steps from (60.0, 25.0).
+    mutating func node(_ id: Int64, row: Int, column: Int, tags: [String: String] = [:]) {
+        nodes.append(OSMNode(id: id, latitude: 60 + Double(row) * 0.001, longitude: 25 + Double(column) * 0.001,
+                             tags: tags.sorted { $0.key < $1.key }.map { OSMTag(key: $0.key, value: $0.value) }))
+    }
+
+    mutating func way(_ id: Int64, _ nodeIDs: [Int64], _ tags: [String: String]) {
+        ways.append(OSMWay(id: id, nodeIDs: nodeIDs, tags: tags.sorted { $0.key < $1.key }.map { OSMTag(key: $0.key, value: $0.value) }))
+    }
+
+    mutating func restriction(_ id: Int64, from: Int64, via: Int64, to: Int64, _ kind: String) {
+        relations.append(OSMRelation(id: id, members: [.init(type: .way, id: from, role: "from"), .init(type: .node, id: via, role: "via"),
+                                                      .init(type: .way, id: to, role: "to")],
+                                     tags: [OSMTag(key: "type", value: "restriction"), OSMTag(key: "restriction", value: kind)]))
+    }
+
+    func network() throws -> RoadNetwork {
+        var assembly = RoadGraphAssembly()
+        for relation in relations { assembly.add(relation) }
+        for way in ways { assembly.add(way) }
+        for node in nodes { assembly.add(node) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-routing-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let graph = try RoadGraph.build(assembly.finish(boundingBox: nil), outputPath: folder + "/test.tlroute")
+        return RoadNetwork(graphs: [graph])
+    }
+
+    static func point(row: Double, column: Double) -> Coordinate {
+        Coordinate(validLatitude: 60 + row * 0.001, longitude: 25 + column * 0.001)!
+    }
+}
+
+@Suite("Directions on small networks")
+struct RoadNetworkTests {
+    /// A square block: A(0,0) – B(0,2) – C(2,2) – D(2,0) – A, residential, named by side.
+    static func block(_ adjust: (inout TestNetwork) -> Void = { _ in }) throws -> RoadNetwork {
+        var network = TestNetwork()
+        network.node(1, row: 0, column: 0)
+        network.node(2, row: 0, column: 2)
+        network.node(3, row: 2, column: 2)
+        network.node(4, row: 2, column: 0)
+        network.way(10, [1, 2], ["highway": "residential", "name": "Southgate"])
+        network.way(11, [2, 3], ["highway": "residential", "name": "Eastgate"])
+        network.way(12, [3, 4], ["highway": "residential", "name": "Northgate"])
+        network.way(13, [4, 1], ["highway": "residential", "name": "Westgate"])
+        adjust(&network)
+        return try network.network()
+    }
+
+    @Test("a route along a street turns onto the next one, its steps add up, its ends are snapped onto the segments")
+    func turns() throws {
+        let network = try Self.block()
+        let route = try network.route(from: TestNetwork.point(row: 0.2, column: 1), to: TestNetwork.point(row: 1, column: 1.7), mode: .driving)
+        #expect(route.steps.map(\.instruction) == ["Head east on Southgate", "Turn left onto Eastgate", "Arrive at the destination"])
+        #expect(abs(route.source.snapped.latitude - 60) < 1e-9 && abs(route.source.snapped.longitude - 25.001) < 1e-9)
+        #expect(abs(route.distanceMeters - route.steps.reduce(0) { $0 + $1.distanceMeters }) < 1e-6)
+        // 55.8 m along Southgate, 111.3 m up Eastgate (GeographicLib-style geodesic lengths at 60°N).
+        #expect(abs(route.distanceMeters - (55.8 + 111.3)) < 1, "\(route.distanceMeters)")
+        #expect(route.mode.transportType == "automobile")
+    }
+
+    @Test("a one-way street is driven around the block but walked straight; cycling follows oneway:bicycle=no")
+    func oneWay() throws {
+        let network = try Self.block { network in
+            network.ways[0] = OSMWay(id: 10, nodeIDs: [1, 2], tags: [OSMTag(key: "highway", value: "residential"), OSMTag(key: "name", value: "Southgate"),
+                                                                      OSMTag(key: "oneway", value: "-1"), OSMTag(key: "oneway:bicycle", value: "no")])
+        }
+        let from = TestNetwork.point(row: 0, column: 0.5), to = TestNetwork.point(row: 0, column: 1.5)
+        let driving = try network.route(from: from, to: to, mode: .driving)
+        let walking = try network.route(from: from, to: to, mode: .walking)
+        let cycling = try network.route(from: from, to: to, mode: .cycling)
+        #expect(abs(walking.distanceMeters - 55.8) < 1)
+        #expect(abs(cycling.distanceMeters - 55.8) < 1)
+        #expect(driving.distanceMeters > 300, "\(driving.distanceMeters): against oneway=-1")
+    }
+
+    @Test("a no_left_turn restriction sends the route the long way; without it the turn is taken")
+    func restriction() throws {
+        let from = TestNetwork.point(row: 0, column: 1), to = TestNetwork.point(row: 1, column: 2)
+        let free = try Self.block().route(from: from, to: to, mode: .driving)
+        let restricted = try Self.block { $0.restriction(100, from: 10, via: 2, to: 11, "no_left_turn") }.route(from: from, to: to, mode: .driving)
+        #expect(free.distanceMeters < 200)
+        #expect(restricted.distanceMeters > 200, "\(restricted.distanceMeters)")
+        #expect(restricted.steps.contains { $0.roadName == "Westgate" })
+        // The restriction binds vehicles, not walkers.
+        let walked = try Self.block { $0.restriction(100, from: 10, via: 2, to: 11, "no_left_turn") }.route(from: from, to: to, mode: .walking)
+        #expect(walked.distanceMeters < 200)
+    }
+
+    @Test("a bollard stops cars, not bicycles or walkers")
+    func barrier() throws {
+        let network = try Self.block { network in
+            network.nodes[1] = OSMNode(id: 2, latitude: 60, longitude: 25.002, tags: [OSMTag(key: "barrier", value: "bollard")])
+        }
+        let from = TestNetwork.point(row: 0, column: 1), to = TestNetwork.point(row: 1, column: 2)
+        #expect(try network.route(from: from, to: to, mode: .driving).distanceMeters > 200)
+        #expect(try network.route(from: from, to: to, mode: .cycling).distanceMeters < 200)
+    }
+
+    @Test("errors name the end and why: outside coverage, no road near, not connected, no network")
+    func errors() throws {
+        var island = TestNetwork()
+        island.node(1, row: 0, column: 0)
+        island.node(2, row: 0, column: 2)
+        island.node(3, row: 5, column: 0)
+        island.node(4, row: 5, column: 2)
+        island.node(5, row: 0, column: 30)
+        island.node(6, row: 1, column: 30)
+        island.way(1, [1, 2], ["highway": "residential"])
+        island.way(2, [3, 4], ["highway": "residential"])
+        island.way(3, [5, 6], ["highway": "footway"])
+        let network = try island.network()
+        #expect(throws: DirectionsError.outsideCoverage(end: .to, latitude: 50, longitude: 25)) {
+            try network.route(from: TestNetwork.point(row: 0, column: 1), to: Coordinate(validLatitude: 50, longitude: 25)!, mode: .driving)
+        }
+        #expect(throws: DirectionsError.noRoadNearby(end: .from, mode: .driving, withinMeters: RoadNetwork.maximumSnapMeters)) {
+            try network.route(from: TestNetwork.point(row: 0.5, column: 30), to: TestNetwork.point(row: 0, column: 1), mode: .driving)
+        }
+        // Both pieces of road are two-way and as big: snapping cannot pick one, so the pair is not connected.
+        do {
+            _ = try network.route(from: TestNetwork.point(row: 0, column: 1), to: TestNetwork.point(row: 5, column: 1), mode: .driving)
+            Issue.record("a route between two unconnected streets")
+        } catch DirectionsError.notConnected(let mode, _) {
+            #expect(mode == .driving)
+        }
+        #expect(throws: DirectionsError.noRoadNetwork) {
+            try RoadNetwork(graphs: []).route(from: TestNetwork.point(row: 0, column: 0), to: TestNetwork.point(row: 0, column: 1), mode: .walking)
+        }
+        #expect(network.coverageGeoJSON().hasPrefix(#"{"type":"MultiPolygon","coordinates":[[[[25.0000000,60.0000000],"#))
+    }
+}
