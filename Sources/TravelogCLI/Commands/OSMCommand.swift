@@ -3,6 +3,7 @@ import Foundation
 import TravelogFormats
 import TravelogGeocoding
 import TravelogOSM
+import TravelogRouting
 import TravelogTrackCLI
 
 /// `travelog osm add|list|remove`: OpenStreetMap extracts (`.osm.pbf`) turned into compact places
@@ -97,6 +98,12 @@ struct OSMCommand: ParsableCommand {
             print("\(file.sourceName): \(file.count) places (\(kinds[.address] ?? 0) addresses, \(kinds[.pointOfInterest] ?? 0) points of interest, "
                   + "\(kinds[.street] ?? 0) streets) in \(file.path), \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
             if shadowing > 0 { print("\(shadowing) of them are also in other extracts; this one's are used") }
+            let graphStarted = Date()
+            let graph = try RoadGraph.build(extractPath: extract,
+                                            outputPath: RoadNetwork.filePath(folder: folder.path, name: OSMExtractFolder.name(ofExtract: extract)),
+                                            reader: threads.map { OSMPBFReader(threads: $0) } ?? OSMPBFReader())
+            print("Road graph for directions: \(graph.nodeCount) nodes, \(graph.segmentCount) segments in \(graph.path), "
+                  + "\(String(format: "%.2f", Date().timeIntervalSince(graphStarted))) s")
             print("Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright)")
             await journal.describe(osmFolder: folderOptions.osmDirectory)
         }
@@ -148,6 +155,8 @@ struct OSMCommand: ParsableCommand {
         func run() async throws {
             let folder = folderOptions.folder
             try folder.remove(name: name)
+            let graph = RoadNetwork.filePath(folder: folder.path, name: OSMExtractFolder.name(ofExtract: name))
+            if FileManager.default.fileExists(atPath: graph) { try FileManager.default.removeItem(atPath: graph) }
             print("Removed \(OSMExtractFolder.name(ofExtract: name)) from \(folder.path)")
             await journal.describe(osmFolder: folderOptions.osmDirectory)
         }

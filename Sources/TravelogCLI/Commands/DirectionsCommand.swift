@@ -1,0 +1,172 @@
+import ArgumentParser
+import Foundation
+import TravelogCore
+import TravelogFormats
+import TravelogGeocoding
+import TravelogRouting
+import TravelogTrackCLI
+
+extension DirectionsMode: ExpressibleByArgument {}
+
+/// `travelog directions FROM TO [--mode] [--depart] [--json]` and `--batch`: routes on the road
+/// graphs `travelog osm add` built, with their steps.
+struct DirectionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "directions",
+        abstract: "Directions between two points on the roads of the OSM extracts added (distance, travel time, steps).",
+        discussion: """
+            FROM and TO are `lat,lon` in degrees, or a place name looked up in the gazetteer (its best match). \
+            With --batch, reads one pair `lat,lon lat,lon` per line from standard input and prints one line per pair: \
+            the distance in metres and the time in seconds separated by a tab (a JSON route with --json), \
+            or `error: …` for a pair without a route; the exit status is 1 when any pair failed.
+            """)
+
+    @OptionGroup var osmOptions: OSMCommand.FolderOptions
+
+    /// Place names for FROM and TO.
+    @OptionGroup var gazetteerOptions: GazetteerOptions
+
+    @Option(help: "driving (the fastest way), walking (the shortest) or cycling (the fastest).")
+    var mode: DirectionsMode = .driving
+
+    @Option(help: ArgumentHelp("The time of departure (ISO 8601, or `now`): the arrival is printed too.", valueName: "time"))
+    var depart: String?
+
+    @Flag(help: "Print the route as JSON (the fields of GET /api/v1/directions).")
+    var json = false
+
+    @Flag(help: "Read pairs of points from standard input, one pair a line.")
+    var batch = false
+
+    @Argument(help: ArgumentHelp("Where from: lat,lon or a place name.", valueName: "from"))
+    var from: String?
+
+    @Argument(help: ArgumentHelp("Where to: lat,lon or a place name.", valueName: "to"))
+    var to: String?
+
+    func validate() throws {
+        if batch {
+            guard from == nil, to == nil else { throw ValidationError("--batch reads its pairs from standard input: give no FROM and TO") }
+        } else {
+            guard from != nil, to != nil else { throw ValidationError("expected FROM and TO (lat,lon each), or --batch") }
+        }
+        if let depart, departure(depart) == nil {
+            throw ValidationError("--depart '\(depart)' is not a time: expected ISO 8601 (2026-06-01T08:30:00+03:00) or now")
+        }
+    }
+
+    private func departure(_ text: String) -> Date? {
+        text == "now" ? Date() : TimeRangeBound.parse(text, timeZone: .current, endOfDay: false)
+    }
+
+    /// `lat,lon` in degrees; `nil` when the text is not two numbers.
+    /// - Throws: ``DirectionsInputError`` for numbers out of range.
+    static func coordinate(_ text: String) throws -> Coordinate? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
+        do {
+            return try Coordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            throw DirectionsInputError.invalidCoordinate(text, reason: "\(error)")
+        }
+    }
+
+    private func resolve(_ text: String, end: String) throws -> Coordinate {
+        if let coordinate = try Self.coordinate(text) { return coordinate }
+        let gazetteer = try gazetteerOptions.load()
+        guard let place = ForwardGeocoder(gazetteer: gazetteer).placemarks(for: text, limit: 1).first else {
+            throw DirectionsInputError.unknownPlace(text, end: end)
+        }
+        return place.coordinate
+    }
+
+    func run() throws {
+        let network = try osmOptions.roadNetwork()
+        if batch {
+            var failed = false
+            while let line = readLine() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { continue }
+                do {
+                    let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    guard parts.count == 2, let from = try Self.coordinate(String(parts[0])), let to = try Self.coordinate(String(parts[1])) else {
+                        throw DirectionsInputError.invalidLine(trimmed)
+                    }
+                    let route = try network.route(from: from, to: to, mode: mode)
+                    if json {
+                        print(try Self.json(route, departure: depart.flatMap(departure)))
+                    } else {
+                        print(String(format: "%.1f\t%.1f", route.distanceMeters, route.expectedTravelTimeSeconds))
+                    }
+                } catch {
+                    failed = true
+                    print("error: \(error)")
+                }
+            }
+            if failed { throw ExitCode(1) }
+            return
+        }
+        guard let from, let to else { return }
+        let route = try network.route(from: try resolve(from, end: "from"), to: try resolve(to, end: "to"), mode: mode)
+        let departed = depart.flatMap(departure)
+        if json {
+            print(try Self.json(route, departure: departed))
+            return
+        }
+        print(String(format: "%@ by %@: %.1f km, %@", route.name.isEmpty ? "Route" : route.name, mode.rawValue,
+                     route.distanceMeters / 1000, Self.duration(route.expectedTravelTimeSeconds)))
+        if let departed {
+            let arrival = departed.addingTimeInterval(route.expectedTravelTimeSeconds)
+            print("Depart \(ISO8601TimeFormatter.string(departed)), arrive \(ISO8601TimeFormatter.string(arrival))")
+        }
+        print(String(format: "From %.6f,%.6f (%.0f m to %@)", route.source.snapped.latitude, route.source.snapped.longitude,
+                     route.source.snapDistanceMeters, route.source.roadName ?? "an unnamed road"))
+        for (index, step) in route.steps.enumerated() {
+            let length = step.maneuver == "arrive" ? "" : String(format: "  %.0f m, %@", step.distanceMeters, Self.duration(step.expectedTravelTimeSeconds))
+            print("\(index + 1). \(step.instruction)\(length)")
+        }
+        print(String(format: "To %.6f,%.6f (%.0f m to %@)", route.destination.snapped.latitude, route.destination.snapped.longitude,
+                     route.destination.snapDistanceMeters, route.destination.roadName ?? "an unnamed road"))
+        print("Map data © OpenStreetMap contributors, ODbL 1.0")
+    }
+
+    static func json(_ route: Route, departure: Date?) throws -> String {
+        let document = RouteJSON(route, departure: departure.map(ISO8601TimeFormatter.string),
+                                 arrival: departure.map { ISO8601TimeFormatter.string($0.addingTimeInterval(route.expectedTravelTimeSeconds)) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self)
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        return minutes < 60 ? "\(max(1, minutes)) min" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
+
+/// Input `travelog directions` cannot use.
+enum DirectionsInputError: Error, CustomStringConvertible {
+    case invalidCoordinate(String, reason: String)
+    case unknownPlace(String, end: String)
+    case invalidLine(String)
+
+    var description: String {
+        switch self {
+        case .invalidCoordinate(let text, let reason): "'\(text)' is not a coordinate: \(reason)"
+        case .unknownPlace(let text, let end): "\(end): no place found for '\(text)' (give lat,lon)"
+        case .invalidLine(let line): "'\(line)' is not a pair: expected `lat,lon lat,lon`"
+        }
+    }
+}
+
+extension OSMCommand.FolderOptions {
+    /// The road graphs of the extracts added (`.tlroute` beside each `.tlosm`), in the folder that
+    /// ``streetLevelGeocoder()`` reads; an empty network when there is none.
+    /// - Throws: `RoadGraphFileError` for a damaged graph file.
+    func roadNetwork() throws -> RoadNetwork {
+        let candidates = DataFiles.candidates(fileName: OSMExtractFolder.folderName, option: osmDirectory,
+                                              variable: "TRAVELOG_OSM_DIR", environment: ProcessInfo.processInfo.environment)
+        guard let path = DataFiles.existing(among: candidates) else { return RoadNetwork(graphs: []) }
+        return try RoadNetwork.open(folder: path, names: OSMExtractFolder(path: path).names())
+    }
+}
