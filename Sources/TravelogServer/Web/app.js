@@ -8,6 +8,7 @@ import { bindDates, rangeFromLocation, setRange, today } from './dates.js';
 import { bindDevices, loadDevices } from './devices.js';
 import { $, showStatus } from './dom.js';
 import { bindJournal, loadJournal, showDayThumbnails } from './journal.js';
+import { bindPhotos, loadPhotos } from './photos.js';
 import { bindFollow, closeLive, connectLive } from './live.js';
 import { bindList, clearList, loadList } from './locations.js';
 import { clearPath, drawn, ensureMap, loadLatest, loadTiledRange, loadVectorRange, removeCurrent } from './map.js';
@@ -133,6 +134,7 @@ function reload(place) {
     link.href = `/api/v1/export?${rangeQuery({ format: link.dataset.format })}`;
   }
   showDayThumbnails();
+  loadPhotos();
   update({ distanceMeters: null, locationCount: null });
   if (TravelogLayers.usesTiles(state.range)) {
     loadTiledRange({ place, whenDrawn: () => { loadList(); loadJournal(); } });
@@ -172,6 +174,7 @@ function bindControls() {
   bindDevices();
   bindList();
   bindJournal();
+  bindPhotos();
   bindFollow();
   bindRejected();
   bindSearch();
