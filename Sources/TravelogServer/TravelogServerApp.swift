@@ -12,6 +12,7 @@ import TravelogGeocoding
 import TravelogImport
 import TravelogJournal
 import TravelogRender
+import TravelogRouting
 import UnixSignals
 
 /// The server: routes, the services behind them, and a run loop that stops gracefully on SIGTERM
@@ -49,6 +50,8 @@ public struct TravelogServerApp: Sendable {
     public var firstRun: FirstRunSetup? = nil
     /// The version, database and data files the administrator's view shows (`travelog serve` fills it in).
     public var facts = ServerFacts()
+    /// The road graphs of the OSM extracts added (`travelog osm add`): directions, or `nil`.
+    public var roadNetwork: RoadNetwork? = nil
     /// Local search and forward geocoding of addresses over the OSM extracts added (`travelog osm add`), or `nil`.
     public var localSearch: OSMSearchIndex? = nil
     /// Street-level reverse geocoding from the OSM extracts added (`travelog osm add`), or `nil`:
@@ -130,6 +133,7 @@ public struct TravelogServerApp: Sendable {
                       localSearch: localSearch).add(to: router)
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
+        DirectionsRoutes(network: roadNetwork).add(to: router)
         PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
         ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones),
                     web: web, configuration: configuration, placeTimeZones: placeTimeZones).add(to: router)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TravelogGeocoding
 import TravelogPostgres
+import TravelogRouting
 import TravelogSQLite
 import TravelogServer
 import TravelogStore
@@ -132,6 +133,11 @@ struct ServeCommand: AsyncParsableCommand {
                                     streetLevel: streetLevel, logger: logger)
         app.facts = ServerFacts(databaseKind: isSQLite ? "sqlite" : "postgresql", databaseDescription: storeOptions.databaseDescription,
                                 dataFiles: gazetteerOptions.serverDataFiles())
+        do {
+            app.roadNetwork = try osmOptions.roadNetwork()
+        } catch {
+            logger.warning("directions are off, a road graph is damaged: \(error)")
+        }
         do {
             let started = Date()
             app.localSearch = try osmOptions.searchIndex(streetAddresses: app.streetLevel)
