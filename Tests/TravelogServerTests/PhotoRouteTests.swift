@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogServer
+import TravelogStore
+import TravelogTestSupport
+
+@Suite("The photo routes")
+struct PhotoRouteTests {
+    typealias B = ExifJPEGBuilder
+
+    /// A decodable photo at 2024-06-01T10:00:00+02:00 in Helsinki, turned (orientation 6).
+    static func photo() -> Data {
+        var builder = ExifJPEGBuilder()
+        builder.ifd0 = [(B.orientation, .short(6))]
+        builder.exif = [(B.dateTimeOriginal, .ascii("2024:06:01 10:00:00")), (B.offsetTimeOriginal, .ascii("+02:00"))]
+        builder.gps = [(B.latitudeRef, .ascii("N")), (B.latitude, B.dms(60.1699)), (B.longitudeRef, .ascii("E")),
+                       (B.longitude, B.dms(24.9384))]
+        return builder.decodableJPEG()
+    }
+
+    static func fixture() async throws -> ServerFixture {
+        var configuration = ServerConfiguration(port: 0, bcryptCost: 4)
+        configuration.photoDirectory = TestDirectory.makeFolder("server-photos")
+        return try await ServerFixture.make(configuration: configuration)
+    }
+
+    @Test("an upload is listed, read, thumbnailed and deleted by its owner; another user's id is a 404 everywhere")
+    func uploadListReadDelete() async throws {
+        let fixture = try await Self.fixture()
+        let ada = Auth.basic("ada", ServerFixture.adaPassword)
+        let bob = Auth.basic("bob", ServerFixture.bobPassword)
+        try await fixture.test { client in
+            let id = try await client.execute(uri: "/api/v1/photos?filename=helsinki.jpg", method: .post, headers: ada,
+                                              body: ByteBuffer(bytes: Self.photo())) { response in
+                #expect(response.status == .created)
+                let photo = try #require(response.body.json as? [String: Any])
+                #expect(photo["placement"] as? String == "own-gps")
+                #expect(photo["time"] as? String == "2024-06-01T08:00:00Z")
+                #expect(photo["width"] as? Int == 48 && photo["height"] as? Int == 64, "as shown: orientation 6 turns 64×48")
+                #expect(photo["uploaded"] as? Bool == true)
+                return try #require(photo["id"] as? Int)
+            }
+            // The same file again: 200, nothing new.
+            try await client.execute(uri: "/api/v1/photos?filename=again.jpg", method: .post, headers: ada,
+                                     body: ByteBuffer(bytes: Self.photo())) { response in
+                #expect(response.status == .ok)
+                #expect((response.body.json as? [String: Any])?["id"] as? Int == id)
+            }
+            try await client.execute(uri: "/api/v1/photos?from=2024-06-01&to=2024-06-01&bbox=24,60,25,61", method: .get, headers: ada) {
+                let photos = try #require(($0.body.json as? [String: Any])?["photos"] as? [[String: Any]])
+                #expect(photos.map { $0["id"] as? Int } == [id])
+                #expect(abs((photos.first?["latitude"] as? Double ?? 0) - 60.1699) < 1e-6)
+            }
+            try await client.execute(uri: "/api/v1/photos?bbox=0,0,1,1", method: .get, headers: ada) {
+                #expect((($0.body.json as? [String: Any])?["photos"] as? [Any])?.isEmpty == true)
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)/thumbnail?size=large", method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(Array(response.body.readableBytesView.prefix(2)) == [0xFF, 0xD8])
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)/thumbnail?size=huge", method: .get, headers: ada) {
+                #expect($0.status == .badRequest)
+            }
+            // Bob: an empty list, and a 404 for ada's photo on every route.
+            try await client.execute(uri: "/api/v1/photos", method: .get, headers: bob) {
+                #expect((($0.body.json as? [String: Any])?["photos"] as? [Any])?.isEmpty == true)
+            }
+            for (uri, method) in [("/api/v1/photos/\(id)", HTTPRequest.Method.get), ("/api/v1/photos/\(id)/thumbnail", .get),
+                                  ("/api/v1/photos/\(id)", .delete)] {
+                try await client.execute(uri: uri, method: method, headers: bob) { #expect($0.status == .notFound, "\(method) \(uri)") }
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)", method: .get, headers: Auth.bearer(fixture.adaToken)) {
+                #expect($0.status == .ok, "a read token reads")
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)", method: .delete, headers: Auth.bearer(fixture.adaToken)) {
+                #expect($0.status == .forbidden, "a device token does not delete")
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)", method: .get, headers: ada) { response in
+                let photo = try #require(response.body.json as? [String: Any])
+                #expect(photo["file_name"] as? String == (photo["sha256"] as? String ?? "?") + ".jpg")
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)", method: .delete, headers: ada) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/api/v1/photos/\(id)", method: .get, headers: ada) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/v1/photos", method: .get) { #expect($0.status == .unauthorized) }
+        }
+    }
+
+    @Test("a file that is not a photo, or has no pixels, is a 422 naming it, and nothing is kept")
+    func refused() async throws {
+        let fixture = try await Self.fixture()
+        let ada = Auth.basic("ada", ServerFixture.adaPassword)
+        try await fixture.test { client in
+            for (name, body) in [("notes.txt", Data("hello".utf8)), ("empty-pixels.jpg", ExifJPEGBuilder().jpeg())] {
+                try await client.execute(uri: "/api/v1/photos?filename=\(name)", method: .post, headers: ada, body: ByteBuffer(bytes: body)) {
+                    #expect($0.status == .unprocessableContent)
+                    #expect(String(buffer: $0.body).contains(name))
+                }
+            }
+            try await client.execute(uri: "/api/v1/photos", method: .get, headers: ada) {
+                #expect((($0.body.json as? [String: Any])?["photos"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+}
