@@ -37,7 +37,8 @@ enum PlacemarkOutput {
     /// One JSON object on one line, keys in alphabetical order: `admin1`, `countryCode`,
     /// `latitude`, `longitude` (degrees, to 1e-7), `name`, `timeZone`, and for reverse geocoding also
     /// `admin2`, `country` and `distanceMeters` (to the millimetre), and where an OSM extract covers the
-    /// coordinate `poi`, `poiCategory`, `postalCode`, `subLocality`, `subThoroughfare`, `thoroughfare`.
+    /// coordinate (or gave the address forward geocoding found) `poi`, `poiCategory`, `postalCode`,
+    /// `subLocality`, `subThoroughfare`, `thoroughfare`.
     /// Unknown values are `null`.
     /// Written by `JSONLineWriter` (no Foundation per line: `--json` is as fast as the text).
     static func json(_ placemark: Placemark, reverse: Bool, into writer: JSONLineWriter) {
@@ -52,7 +53,7 @@ enum PlacemarkOutput {
         writer.member("latitude", number: placemark.coordinate.latitude, decimals: 7)
         writer.member("longitude", number: placemark.coordinate.longitude, decimals: 7)
         writer.member("name", string: placemark.name)
-        if reverse, placemark.thoroughfare != nil || placemark.pointOfInterest != nil {
+        if placemark.thoroughfare != nil || placemark.pointOfInterest != nil {
             writer.member("poi", string: placemark.pointOfInterest?.name)
             writer.member("poiCategory", string: placemark.pointOfInterest?.category)
             writer.member("postalCode", string: placemark.postalCode)
