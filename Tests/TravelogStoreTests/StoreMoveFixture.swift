@@ -50,6 +50,13 @@ enum StoreMoveFixture {
             [1, 1, nil, 21_600, .integer(1), 5_000, 4_990, 525_200_000, 134_050_000, 6.5, 54.0, .integer(1), "Overland/2024.05 \"beta\"\t"],
             [1, 2, 3_000, nil, .integer(0), nil, nil, nil, nil, nil, nil, nil, nil],
         ],
+        "photos": [
+            [1, 1, 1, "aa11", "/photos/a 'quoted'.jpg", .integer(0), "image/jpeg", 4_000_000, 4000, 3000, 6, "Canon", "EOS R",
+             "2024-05-07T09:33:04.046", 1_715_067_184_046, "OffsetTimeOriginal", 525_200_000, 134_050_000, 12.5, 271.25, 3.5, "own-gps",
+             nil, 1_700_000_000_000],
+            [2, 2, nil, "bb22", "/srv/originals/2/bb22.heic", .integer(1), "image/heic", 900, nil, nil, nil, nil, nil, nil, nil, nil,
+             nil, nil, nil, nil, nil, "unplaced", "the photo has no capture time", 1_700_000_000_001],
+        ],
         "locations": locations,
     ]
 
