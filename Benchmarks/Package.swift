@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "TravelogTracking", package: "Travelog"),
                 .product(name: "TravelogRender", package: "Travelog"),
                 .product(name: "TravelogOSM", package: "Travelog"),
+                .product(name: "TravelogRouting", package: "Travelog"),
             ],
             path: "TravelogBenchmarks",
             swiftSettings: [

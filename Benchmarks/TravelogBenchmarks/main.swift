@@ -59,6 +59,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("time-zones", TimeZoneBenchmark.run),
     ("osm-read", OSMBenchmarks.read),
     ("osm-add", OSMBenchmarks.add),
+    ("routing", RoutingBenchmark.run),
     ("search", SearchBenchmark.run),
     ("geocoding-osm", OSMGeocodingBenchmark.run),
     ("visits", VisitBenchmark.run),
