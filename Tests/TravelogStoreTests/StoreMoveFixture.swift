@@ -11,8 +11,8 @@ enum StoreMoveFixture {
             [2, "bob \"tab\t, newline\n, back\\slash\" ünïcödé 🚲", 2_000, nil, .integer(0), .integer(1)],
         ],
         "devices": [
-            [1, 1, "phone", 1_000, "overland", "d1", "write", nil], [1, 2, "watch", 1_001, nil, nil, "read", nil],
-            [2, 3, "car", 1_002, "owntracks", "d3", "write", "an OwnTracks secret, 'quoted'\t"],
+            [1, 1, "phone", 1_000, "overland", "d1", "write", nil, nil, nil], [1, 2, "watch", 1_001, nil, nil, "read", nil, nil, nil],
+            [2, 3, "car", 1_002, "owntracks-mqtt", "d3", "write", "an OwnTracks secret, 'quoted'\t", "Bob's car 🚗", "iVBORw0KGgo="],
         ],
         "sessions": [[1, "a1", 5_000], [2, "B2", 6_000], [1, "a10", 7_000]],
         "imports": [
