@@ -48,6 +48,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("gpx-read", GPXReadBenchmark.run),
     ("server-overland", ServerIngestBenchmarks.overland),
     ("migrate", MigrateBenchmark.run),
+    ("photos-add", PhotosAddBenchmark.run),
     ("server-large-body", LargeBodyBenchmark.run),
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
     ("server-slow-connections", HardeningBenchmarks.slowConnections),

@@ -1,0 +1,94 @@
+import Foundation
+
+/// `photos-add`: `travelog photos add` of a generated folder of 12-megapixel JPEGs (default 10,000;
+/// `TRAVELOG_BENCH_PHOTOS` overrides), each a copy of one noisy 4000×3000 image (made once with
+/// libvips's `vips`, Debian's libvips-tools) behind its own EXIF with a capture time 30 s after the
+/// one before, so every file is a photo of its own. Prints photos/s and the peak memory
+/// (`/usr/bin/time -v`); thumbnails are made, as the command always makes them.
+enum PhotosAddBenchmark {
+    static var count: Int { ProcessInfo.processInfo.environment["TRAVELOG_BENCH_PHOTOS"].flatMap(Int.init) ?? 10_000 }
+
+    static func run(_ context: BenchmarkContext) async throws {
+        let count = self.count
+        let folder = context.workDirectory.appendingPathComponent("photos-add-\(count)", isDirectory: true)
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(format: "P%06d.jpg", count - 1)).path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let source = try self.source(context)
+            let start = Date(timeIntervalSince1970: 1_717_228_800)   // 2024-06-01T08:00:00Z
+            for index in 0..<count {
+                let exif = self.exif(takenAt: start.addingTimeInterval(Double(index) * 30))
+                try (source.prefix(2) + exif + source.dropFirst(2)).write(to: folder.appendingPathComponent(String(format: "P%06d.jpg", index)))
+            }
+        }
+        let database = context.workDirectory.appendingPathComponent("photos-add.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        try? FileManager.default.removeItem(atPath: database + "-photos")
+        try run(context.travelogExecutable.path, ["user", "add", "--db", database, "bench", "--password-stdin"], input: "bench-password-1\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-v", context.travelogExecutable.path, "photos", "add", "--db", database, "--user", "bench", folder.path]
+        let errors = Pipe(), output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        try process.run()
+        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let seconds = ImportBenchmark.wallClockSeconds(report)
+        let peakKilobytes = report.split(separator: "\n")
+            .first { $0.contains("Maximum resident set size") }
+            .flatMap { $0.split(separator: ":").last }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        print("  \(count) photos of 12 MP: \(summary.trimmingCharacters(in: .whitespacesAndNewlines))")
+        print(String(format: "  %.1f s, %.1f photos/s, peak memory %d MB (exit status %d)", seconds, Double(count) / seconds,
+                     peakKilobytes / 1024, process.terminationStatus))
+    }
+
+    /// One 4000×3000 JPEG of noise (quality 90, about 5 MB), made once.
+    static func source(_ context: BenchmarkContext) throws -> Data {
+        let jpeg = context.workDirectory.appendingPathComponent("photo-12mp.jpg")
+        if !FileManager.default.fileExists(atPath: jpeg.path) {
+            let noise = context.workDirectory.appendingPathComponent("photo-12mp.v").path
+            try run("/usr/bin/vips", ["gaussnoise", noise, "4000", "3000", "--sigma", "40", "--mean", "128"])
+            let colour = context.workDirectory.appendingPathComponent("photo-12mp-srgb.v").path
+            try run("/usr/bin/vips", ["colourspace", noise, colour, "srgb"])
+            try run("/usr/bin/vips", ["jpegsave", colour, jpeg.path, "--Q", "90"])
+            try? FileManager.default.removeItem(atPath: noise)
+            try? FileManager.default.removeItem(atPath: colour)
+        }
+        return try Data(contentsOf: jpeg)
+    }
+
+    /// An APP1 segment with `DateTimeOriginal` and `OffsetTimeOriginal` +00:00 (EXIF 2.32, big-endian TIFF).
+    static func exif(takenAt date: Date) -> Data {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: Int) -> [UInt8] { be16(tag) + be16(type) + be32(count) + be32(value) }
+        // IFD0 at 8 (one entry: the Exif IFD at 26), the Exif IFD at 26 (two entries), their values at 56 and 76.
+        var tiff: [UInt8] = Array("MM".utf8) + be16(42) + be32(8)
+        tiff += be16(1) + entry(0x8769, 4, 1, 26) + be32(0)
+        tiff += be16(2) + entry(0x9003, 2, 20, 56) + entry(0x9011, 2, 7, 76) + be32(0)
+        tiff += Array(formatter.string(from: date).utf8) + [0] + Array("+00:00".utf8) + [0]
+        let body = Array("Exif".utf8) + [0, 0] + tiff
+        return Data([0xFF, 0xE1] + be16(body.count + 2) + body)
+    }
+
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+    }
+}
