@@ -157,6 +157,41 @@ def check_devices(devtools, report, base_url, folder=None, user="ada"):
            f"a new token is given after a confirmation: old token HTTP {old_status}, new HTTP {new_status}")
     devtools.evaluate("document.querySelector('#device-setup .device-setup-done').click()")
 
+    # An OwnTracks phone in MQTT mode: its setup (no token needed), and its encryption secret set on the page.
+    devtools.evaluate("document.getElementById('device-add-name').value = 'mqttphone';"
+                      " document.getElementById('device-add-app').value = 'owntracks-mqtt';"
+                      " document.querySelector('#device-add-form button[type=submit]').click()")
+    mqtt_card = "document.querySelector('#device-setup [data-app=\"owntracks-mqtt\"]')"
+    added = devtools.wait_for(f"(() => {{ const c = {mqtt_card}; return c ? c.textContent : ''; }})()", 10) or ""
+    report("MQTT" in added and "owntracks/" in added and "/mqttphone" in added,
+           "adding an OwnTracks (MQTT) device shows the MQTT settings: mode, broker, topic")
+    devtools.evaluate("document.querySelector('#device-setup .device-setup-done').click()")
+    devtools.wait_for(f"Boolean({item('mqttphone')} && {item('mqttphone')}.querySelector('.device-secret'))", 10)
+    devtools.evaluate(f"{item('mqttphone')}.querySelector('.device-secret').click()")
+    devtools.evaluate(f"{item('mqttphone')}.querySelector('.device-secret-input').focus()")
+    devtools.call("Input.insertText", {"text": "a long shared secret"})
+    devtools.evaluate(f"{item('mqttphone')}.querySelector('.device-secret-save').click()")
+    # The setup shown again carries the key (in its link too when the server knows its broker: serve --mqtt).
+    keyed = devtools.wait_for(f"(() => {{ const c = {mqtt_card}; if (!c || !c.textContent.includes('a long shared secret')) return '';"
+                              " const a = c.querySelector('a.device-setup-link'); return a ? a.href : 'no link'; })()", 10) or ""
+    try:
+        key = configuration_of(keyed).get("encryptionKey") if keyed.startswith("owntracks:") else keyed == "no link"
+    except ValueError:
+        key = None
+    report(key in ("a long shared secret", True) and devices_of(devtools).get("mqttphone", {}).get("ownTracksSecretSet") is True,
+           f"Encryption… sets the secret: the list says so and the setup shows it ({'link key ' + repr(key) if keyed.startswith('owntracks:') else keyed or 'not shown'})")
+    screenshot(devtools, folder, "devices-mqtt-secret-1400x900.png")
+    devtools.evaluate("document.querySelector('#device-setup .device-setup-done').click()")
+    devtools.wait_for(f"Boolean({item('mqttphone')}.querySelector('.device-secret'))", 10)
+    devtools.evaluate(f"{item('mqttphone')}.querySelector('.device-secret').click()")
+    devtools.evaluate(f"{item('mqttphone')}.querySelector('.device-secret-clear').click()")
+    cleared = devtools.wait_for("fetch('/api/v1/devices').then((r) => r.json())"
+                                ".then((l) => l.some((d) => d.name === 'mqttphone' && d.ownTracksSecretSet === false))", 10)
+    report(bool(cleared), "Remove secret clears it")
+    # The list drawn anew after the removal, before the next check opens a panel in it.
+    devtools.wait_for(f"(() => {{ const b = {item('mqttphone')}.querySelector('.device-secret'); return b && b.textContent === 'Encryption…'; }})()", 10)
+    devtools.evaluate("(document.querySelector('#device-setup .device-setup-done') || {click() {}}).click()")
+
     # Remove, keeping the history; then delete it with its history.
     devtools.evaluate(f"{item('pixel7')}.querySelector('.device-remove').click()")
     devtools.evaluate(f"{item('pixel7')}.querySelector('input[value=keep]').click()")
