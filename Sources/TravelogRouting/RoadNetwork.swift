@@ -84,7 +84,7 @@ extension RoadGraph {
     }
 
     /// How far an end on cut-off roads may be moved onto the connected network, in metres.
-    static let maximumDetourSnapMeters = 200.0
+    static let maximumDetourSnapMeters = 500.0
 
 
     func route(_ path: StatePath, from source: SnappedPoint, to target: SnappedPoint,
