@@ -61,19 +61,23 @@ public struct PhotoLibrary: Sendable {
         } catch {
             return .skipped(path: name, reason: error.description)
         }
-        let known = try await store.photos(PhotoQuery(userID: userID)).first { $0.record.digest == metadata.contentDigest }
-        if let known { return .known(known) }
         let originals = folder.originals(userID: userID)
         let suffix = (name as NSString).pathExtension.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
         let target = originals.appendingPathComponent(metadata.contentDigest + (suffix.isEmpty ? "" : "." + suffix))
+        let existed = FileManager.default.fileExists(atPath: target.path)
         do {
             try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try data.write(to: target, options: .atomic)
+            if !existed { try data.write(to: target, options: .atomic) }
         } catch {
             return .skipped(path: name, reason: "cannot be kept: \((error as NSError).localizedDescription)")
         }
         let outcome = try await add(data: data, metadata: metadata, path: target.path, uploaded: true)
-        if case .skipped = outcome { try? FileManager.default.removeItem(at: target) }
+        // A copy nothing refers to goes: the file was refused, or the user has the photo from elsewhere.
+        switch outcome {
+        case .skipped where !existed: try? FileManager.default.removeItem(at: target)
+        case .known(let photo) where !existed && photo.record.path != target.path: try? FileManager.default.removeItem(at: target)
+        default: break
+        }
         return outcome
     }
 
