@@ -57,6 +57,12 @@ enum StoreMoveFixture {
             [2, 2, nil, "bb22", "/srv/originals/2/bb22.heic", .integer(1), "image/heic", 900, nil, nil, nil, nil, nil, nil, nil, nil,
              nil, nil, nil, nil, nil, "unplaced", "the photo has no capture time", 1_700_000_000_001],
         ],
+        "shares": [
+            [1, 1, "5ha1", "day", 1_714_608_000_000, 1_714_694_400_000, "A walk 'quoted'\t", nil, .integer(0), 1_700_000_000_000,
+             1_800_000_000_000, nil, 3, 1_700_000_100_000],
+            [2, 2, "5ha2", "live", 1_700_000_000_000, 1_700_086_400_000, nil, "$2b$12$hash", .integer(1), 1_700_000_000_000,
+             nil, 1_700_000_500_000, 0, nil],
+        ],
         "locations": locations,
     ]
 

@@ -59,6 +59,11 @@ extension StoreTable {
             ("direction_deg", .real), ("accuracy_m", .real), ("placement", .text), ("unplaced_reason", .text),
             ("added_at_ms", .integer),
         ]),
+        StoreTable("shares", .stored, [
+            ("id", .integer), ("token_sha256", .text), ("kind", .text), ("from_ms", .integer), ("to_ms", .integer), ("title", .text),
+            ("password_hash", .text), ("hide_visits", .boolean), ("created_at_ms", .integer), ("expires_at_ms", .integer),
+            ("revoked_at_ms", .integer), ("views", .integer), ("last_viewed_at_ms", .integer),
+        ]),
     ]
 
     /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
