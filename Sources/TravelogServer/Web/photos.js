@@ -138,7 +138,8 @@ async function upload(files) {
       });
       if (response.status === 201) added += 1;
       else if (response.ok) known += 1;
-      else failed.push(`${file.name}: ${(await response.json().catch(() => ({}))).error || response.status}`);
+      // The server's reason names the file already.
+      else failed.push((await response.json().catch(() => ({}))).error || `${file.name}: ${response.status}`);
     } catch (error) {
       failed.push(`${file.name}: ${error.message}`);
     }
