@@ -270,10 +270,10 @@ struct ShareRouteTests {
         }
     }
 
-    @Test("visitors are rate limited per address")
+    @Test("visitors are rate limited per address (over a socket: the client's address is known)")
     func rateLimited() async throws {
         let fixture = try await ServerFixture.make()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             var limited = 0
             for _ in 0..<140 {
                 try await client.execute(uri: "/api/v1/s/\(ShareLinks.newToken())", method: .get) { response in

@@ -188,9 +188,11 @@ struct ShareRoutes {
 
     // MARK: The visitor's side
 
+    /// Takes the request from the client's bucket (a request without an address, made in-process, is not counted).
     func admit(_ context: TravelogRequestContext) throws {
+        guard let address = context.clientAddress else { return }
         let now = Date()
-        if let wait = limiter.state.withLock({ $0.admit(context.clientAddress ?? "unknown", at: now) }) {
+        if let wait = limiter.state.withLock({ $0.admit(address, at: now) }) {
             throw APIError.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up))), "too many requests for share links: wait a moment")
         }
     }
