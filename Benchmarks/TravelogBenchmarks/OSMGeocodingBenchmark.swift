@@ -2,6 +2,7 @@ import Foundation
 import TravelogCore
 import TravelogFormats
 import TravelogGeocoding
+import TravelogOSM
 
 /// `geocoding-osm`: street-level reverse geocoding with the Helsinki extract (`make osm-sample`)
 /// added: in this process over 1M random points of the extract's box (the address, and a visit's

@@ -4,6 +4,7 @@ import Testing
 @testable import TravelogCLI
 import TravelogCore
 import TravelogGeocoding
+import TravelogStore
 import TravelogTestSupport
 
 @Suite("travelog osm add|list|remove, and geocode reverse with an extract")
@@ -12,23 +13,65 @@ struct OSMCommandTests {
     static let seed = SharedFixtures.repositoryRoot.appendingPathComponent("Fuzz/Seeds/osm-pbf/small-dense.osm.pbf").path
 
     @Test("add writes the places file, a second add of the same name replaces it, remove deletes it and an unknown name is an error")
-    func addListRemove() throws {
+    func addListRemove() async throws {
         let folder = TestDirectory.makeFolder("osm-cli").path
+        // --db names a database that does not exist: nothing to describe, and none is created.
+        let database = ["--db", folder + "/none.sqlite"]
         for _ in 0..<2 {
-            var add = try OSMCommand.parseAsRoot(["add", "--osm-dir", folder, Self.seed])
-            try add.run()
+            try await ImportExportCommandTests.run(["osm", "add", "--osm-dir", folder, Self.seed] + database)
         }
         #expect(OSMExtractFolder(path: folder).names() == ["small-dense"])
-        var list = try OSMCommand.parseAsRoot(["list", "--osm-dir", folder, "--json"])
-        try list.run()
-        var remove = try OSMCommand.parseAsRoot(["remove", "--osm-dir", folder, "small-dense.osm.pbf"])
-        try remove.run()
+        try await ImportExportCommandTests.run(["osm", "list", "--osm-dir", folder, "--json"])
+        try await ImportExportCommandTests.run(["osm", "remove", "--osm-dir", folder, "small-dense.osm.pbf"] + database)
         #expect(OSMExtractFolder(path: folder).names().isEmpty)
-        var again = try OSMCommand.parseAsRoot(["remove", "--osm-dir", folder, "small-dense"])
-        #expect(throws: OSMExtractFolderError.noSuchExtract(name: "small-dense", folder: folder, known: [])) { try again.run() }
-        var broken = try OSMCommand.parseAsRoot(["add", "--osm-dir", folder, folder + "/missing.osm.pbf"])
-        #expect(throws: (any Error).self) { try broken.run() }
+        await #expect(throws: OSMExtractFolderError.noSuchExtract(name: "small-dense", folder: folder, known: [])) {
+            try await ImportExportCommandTests.run(["osm", "remove", "--osm-dir", folder, "small-dense"] + database)
+        }
+        await #expect(throws: (any Error).self) {
+            try await ImportExportCommandTests.run(["osm", "add", "--osm-dir", folder, folder + "/missing.osm.pbf"] + database)
+        }
         #expect(OSMExtractFolder(path: folder).names().isEmpty)  // nothing half-written
+        #expect(!FileManager.default.fileExists(atPath: folder + "/none.sqlite"), "no database was created to describe")
+    }
+
+    @Test("osm add describes the existing journal anew (the café's name, a title kept), osm remove takes it back; visits describe does it on demand")
+    func addDescribesTheJournal() async throws {
+        let workspace = try ImportExportCommandTests.Workspace()
+        let folder = workspace.directory.appendingPathComponent("osm").path
+        let finland = try GazetteerCountry(code: "FI", alpha3Code: "FIN", name: "Finland")
+        let helsinki = GazetteerPlace(name: "Helsinki", asciiName: "Helsinki", administrativeArea: "Uusimaa", subAdministrativeArea: "",
+                                      country: finland, timeZoneIdentifier: "Europe/Helsinki", population: 558_457,
+                                      coordinate: Coordinate(validLatitude: 60.16952, longitude: 24.93545)!)
+        let gazetteerPath = workspace.directory.appendingPathComponent("helsinki.tlgaz").path
+        try Data(Gazetteer.encode([helsinki])).write(to: URL(fileURLWithPath: gazetteerPath))
+        let common = ["--db", workspace.database, "--gazetteer", gazetteerPath, "--time-zones", workspace.directory.appendingPathComponent("none").path]
+        // Two hours at the café (a fix a minute, a few metres off), then an hour 1 km away.
+        var rows = ["time,latitude,longitude"]
+        for minute in 0..<180 {
+            let (latitude, longitude) = minute < 120 ? (60.16475 + Double(minute % 5) * 0.00001, 24.93780)
+                                                     : (60.1720 + Double(minute % 5) * 0.00001, 24.9250)
+            rows.append(String(format: "2024-06-01T%02d:%02d:00Z,%.6f,%.6f", 8 + minute / 60, minute % 60, latitude, longitude))
+        }
+        let day = try workspace.file("day.csv", rows.joined(separator: "\n") + "\n")
+        try await ImportExportCommandTests.run(["import", "--user", "ada", day, "--device", "phone"] + common + ["--osm-dir", folder])
+        let before = try await JournalCommandTests.visits(workspace.database)
+        try #require(before.count == 2)
+        #expect(before.allSatisfy { $0.visit.placemark?.poi == nil })
+        try await ImportExportCommandTests.run(["visits", "rename", String(before[1].id.rawValue), "The walk's end"] + common)
+
+        try await ImportExportCommandTests.run(["osm", "add", "--osm-dir", folder, Self.seed] + common)
+        let added = try await JournalCommandTests.visits(workspace.database)
+        #expect(added.map(\.id) == before.map(\.id))
+        #expect(added[0].visit.placemark?.poi == "Café Regatta")
+        #expect(added[0].visit.placemark?.address == "Merikannontie 8, Helsinki")
+        #expect(added[1].title == "The walk's end", "a title stays")
+
+        try await ImportExportCommandTests.run(["osm", "remove", "--osm-dir", folder, "small-dense"] + common)
+        #expect(try await JournalCommandTests.visits(workspace.database)[0].visit.placemark?.poi == nil, "described without the extract again")
+        try await ImportExportCommandTests.run(["osm", "add", "--osm-dir", folder, Self.seed, "--no-describe"] + common)
+        #expect(try await JournalCommandTests.visits(workspace.database)[0].visit.placemark?.poi == nil, "--no-describe leaves it")
+        try await ImportExportCommandTests.run(["visits", "describe", "--osm-dir", folder, "--from", "2024-06-01", "--to", "2024-06-02"] + common)
+        #expect(try await JournalCommandTests.visits(workspace.database)[0].visit.placemark?.poi == "Café Regatta")
     }
 
     @Test("geocode reverse names the street, number and café where the extract covers the point, and --json adds their keys")

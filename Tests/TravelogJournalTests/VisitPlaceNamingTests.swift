@@ -139,9 +139,10 @@ struct VisitPlaceNamingTests {
     }
 
     /// Every café, restaurant and bar of the real Helsinki extract (`make osm-sample`), with a stay
-    /// 15 m from it in one of eight directions: how often is it named after it? The city centre is
-    /// dense (another café or a shop is often nearer than 15 m to the stay's centre), so not always.
-    @Test("on the Helsinki extract, a stay 15 m from a café, restaurant or bar is named after it (≥ 75 %)",
+    /// centred 5 m from it in one of eight directions: how often is it named after it? The city
+    /// centre is dense (two nodes for one restaurant, a bar next door), so not always: 92.5 % when
+    /// this was written; 15 m off, where the neighbour is often nearer and rightly wins, 45 %.
+    @Test("on the Helsinki extract, a stay at a café, restaurant or bar is named after it (≥ 90 %)",
           .enabled(if: BuildData.exists("Helsinki.osm.pbf"), BuildData.absentReason("Helsinki.osm.pbf", goal: "osm-sample",
                                                                                     checks: "naming visits on a real city's places")))
     func helsinkiCafes() throws {
@@ -155,16 +156,16 @@ struct VisitPlaceNamingTests {
                   let name = place.name else { continue }
             for direction in 0..<8 {
                 let angle = Double(direction) * .pi / 4
-                let center = Self.offset(place.coordinate, east: 15 * sin(angle), north: 15 * cos(angle))
+                let center = Self.offset(place.coordinate, east: 5 * sin(angle), north: 5 * cos(angle))
                 tried += 1
                 let found = geocoder.pointOfInterest(forVisitAt: center, radiusMeters: 30)
                 if found?.place.name == name { named += 1 } else if misses.count < 5 { misses.append("\(name) → \(found?.place.name ?? "none")") }
             }
         }
         let share = Double(named) / Double(max(tried, 1))
-        print("Helsinki: \(named) of \(tried) stays 15 m from a café, restaurant or bar named after it (\(String(format: "%.1f", share * 100)) %)")
+        print("Helsinki: \(named) of \(tried) stays 5 m from a café, restaurant or bar named after it (\(String(format: "%.1f", share * 100)) %)")
         #expect(tried > 400, "the extract has its cafés and restaurants: \(tried)")
-        #expect(share >= 0.75, "\(misses)")
+        #expect(share >= 0.90, "\(misses)")
     }
 
     /// A real GPSLogger day (Reitti's fixture, Lübeck), moved so that its church visit lies beside

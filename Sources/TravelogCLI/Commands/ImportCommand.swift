@@ -42,6 +42,10 @@ struct ImportCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var gazetteerOptions: GazetteerOptions
+    @Option(name: .customLong("osm-dir"), help: ArgumentHelp(
+        "The folder of OSM places files that name the journal's points of interest and addresses (default: as `travelog osm`).",
+        valueName: "path"))
+    var osmDirectory: String?
 
     @Argument(help: ArgumentHelp("The files to import; a folder is searched (with its subfolders) for location files.",
                                  valueName: "file-or-folder"))
@@ -58,7 +62,7 @@ struct ImportCommand: AsyncParsableCommand {
         let user = try await account.resolveUser(in: store, createIfEmpty: true)
         var plausibility = LocationPlausibility()
         if let earliest { plausibility.earliest = Date(timeIntervalSince1970: Double(CivilDate(isoDate: earliest)?.daysSince1970 ?? 0) * 86_400) }
-        let journal = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+        let journal = JournalProcessor(store: store, describer: gazetteerOptions.describer(osmFolder: osmDirectory))
         var writer = HistoryWriter(store: store, journal: journal, plausibility: plausibility)
         // Every stored location goes through the user's regions; recent crossings wait in the outbox.
         writer.regions = RegionEvaluator(store: store)

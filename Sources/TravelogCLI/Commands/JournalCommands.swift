@@ -11,6 +11,10 @@ struct JournalOptions: ParsableArguments {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var account: AccountOptions
     @OptionGroup var gazetteerOptions: GazetteerOptions
+    @Option(name: .customLong("osm-dir"), help: ArgumentHelp(
+        "The folder of OSM places files that name the journal's points of interest and addresses (default: as `travelog osm`).",
+        valueName: "path"))
+    var osmDirectory: String?
 
     func open() async throws -> (any TravelogStore, User) {
         let store = try await storeOptions.openStore()
@@ -25,7 +29,7 @@ struct JournalOptions: ParsableArguments {
     /// - Returns: the places' time zones, for entries that have none (nil without a gazetteer).
     @discardableResult
     func update(_ store: any TravelogStore, user: User) async throws -> PlaceTimeZones? {
-        let describer = gazetteerOptions.describer()
+        let describer = gazetteerOptions.describer(osmFolder: osmDirectory)
         let processor = JournalProcessor(store: store, describer: describer)
         for device in try await store.devices(userID: user.id) {
             let latest = try await store.latestDetectedArrival(device: device)
@@ -154,12 +158,10 @@ struct VisitsCommand: AsyncParsableCommand {
             discussion: "Titles, deletions, merges and places of your own stay as they are; entries already described with the same data are described again too.")
         @OptionGroup var journal: JournalOptions
         @OptionGroup var range: TimeRangeOptions
-        @Option(name: .customLong("osm-dir"), help: ArgumentHelp("The folder of OSM places files (default: as `travelog osm`).", valueName: "path"))
-        var osmDirectory: String?
 
         func run() async throws {
             let (store, user) = try await journal.open()
-            guard let describer = journal.gazetteerOptions.describer(osmFolder: osmDirectory) else { throw ExitCode.failure }
+            guard let describer = journal.gazetteerOptions.describer(osmFolder: journal.osmDirectory) else { throw ExitCode.failure }
             let processor = JournalProcessor(store: store, describer: describer)
             let described = try await processor.describeStale(userID: user.id, from: range.fromDate, to: range.toDate, force: true)
             print("\(described) entries described anew" + (describer.streetLevel == nil ? " (no OSM extract is added: towns only)" : ""))

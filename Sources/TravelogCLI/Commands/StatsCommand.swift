@@ -27,6 +27,10 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var account: AccountOptions
     @OptionGroup var range: TimeRangeOptions
     @OptionGroup var gazetteerOptions: GazetteerOptions
+    @Option(name: .customLong("osm-dir"), help: ArgumentHelp(
+        "The folder of OSM places files that name the journal's points of interest and addresses (default: as `travelog osm`).",
+        valueName: "path"))
+    var osmDirectory: String?
 
     @Option(help: "Group by day, week (ISO), month or year.")
     var by: CalendarPeriod = .day
@@ -48,7 +52,7 @@ struct StatsCommand: AsyncParsableCommand {
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let devices = try await account.devices(named: device, of: user, in: store)
         if whereabouts {
-            let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer())
+            let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer(osmFolder: osmDirectory))
             for device in devices {
                 _ = try await processor.process(device: device, from: try await store.latestDetectedArrival(device: device), to: nil)
             }

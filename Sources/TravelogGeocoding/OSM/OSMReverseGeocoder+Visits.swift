@@ -22,12 +22,41 @@ extension OSMReverseGeocoder {
     /// visit's radius (``visitSearchRadius(_:)``), each scored by how much its category is a place
     /// people stay at (``OSMStayCategories``) and by its distance, `w / (1 + (d / s)²)` with `s` a
     /// third of the searched radius, at least 12 m; areas (a café's building, a museum) count from
-    /// their outline, 0 inside. `nil` when none is near or the best is a place nobody stays at.
+    /// their outline, and inside from half their equivalent radius (a park is a weaker guess than
+    /// a café's room), and not at all when a stay place inside them is within reach (the hotel's
+    /// restaurant). `nil` when none is near or the best is a place nobody stays at.
     /// Ties: the nearer, then the lower OSM id, so the answer does not depend on the extracts' order.
     /// - Complexity: O(log n) for the tree, plus the areas of the nine grid cells around the centre.
     public func pointOfInterest(forVisitAt center: Coordinate, radiusMeters: Double) -> VisitCandidate? {
         let radius = Self.visitSearchRadius(radiusMeters)
         let scale = max(radius / 3, 12)
+        var nodes: [(index: Int, distance: Double)] = []
+        var areas: [(index: Int, distance: Double, inside: Bool)] = []
+        // Points (nodes); areas are measured from their outline below.
+        poiTree.forEach(within: radius * radius, of: ReverseGeocoder.earthCenteredPoint(center)) { position, _ in
+            let index = poiIndexes[position]
+            guard !places[index].kind.contains(.area) else { return }
+            nodes.append((index, center.distanceMeters(to: places[index].coordinate)))
+        }
+        var seen = Set<Int>()
+        let cell = GridCell(center)
+        let span = Int32((radius / 111_000 / Self.cellDegrees).rounded(.up))
+        for row in (cell.row - span)...(cell.row + span) {
+            for column in (cell.column - span)...(cell.column + span) {
+                for index in areaCells[GridCell(row: row, column: column)] ?? [] where places[index].kind.contains(.pointOfInterest) {
+                    guard seen.insert(index).inserted else { continue }
+                    let rings = places[index].geometry
+                    if Self.contains(rings, center) {
+                        // Inside a building or a park, where it is is less telling the larger it is:
+                        // it counts from half its equivalent radius (a café's room: a few metres; a
+                        // park or a station: tens).
+                        areas.append((index, Self.equivalentRadius(rings, at: center) / 2, true))
+                    } else {
+                        areas.append((index, Self.distanceToArea(rings, from: center), false))
+                    }
+                }
+            }
+        }
         var best: VisitCandidate?
         func consider(_ index: Int, distance: Double) {
             let place = places[index]
@@ -42,25 +71,34 @@ extension OSMReverseGeocoder {
                 best = candidate
             }
         }
-        var seen = Set<Int>()
-        // Points (nodes); areas are measured from their outline below.
-        poiTree.forEach(within: radius * radius, of: ReverseGeocoder.earthCenteredPoint(center)) { position, _ in
-            let index = poiIndexes[position]
-            guard !places[index].kind.contains(.area) else { return }
-            seen.insert(index)
-            consider(index, distance: center.distanceMeters(to: places[index].coordinate))
-        }
-        let cell = GridCell(center)
-        let span = Int32((radius / 111_000 / Self.cellDegrees).rounded(.up))
-        for row in (cell.row - span)...(cell.row + span) {
-            for column in (cell.column - span)...(cell.column + span) {
-                for index in areaCells[GridCell(row: row, column: column)] ?? [] where places[index].kind.contains(.pointOfInterest) {
-                    guard seen.insert(index).inserted else { continue }
-                    consider(index, distance: Self.distanceToArea(places[index].geometry, from: center))
-                }
-            }
+        for node in nodes { consider(node.index, distance: node.distance) }
+        for area in areas {
+            // A place inside the hotel or the station around the stay (its restaurant, a café) says
+            // more than the building does: the building is then not a candidate.
+            if area.inside, nodes.contains(where: { node in
+                node.distance <= radius && OSMStayCategories.weight(places[node.index].category ?? "") > 0
+                    && Self.contains(places[area.index].geometry, places[node.index].coordinate)
+            }) { continue }
+            consider(area.index, distance: area.distance)
         }
         return best
+    }
+
+    /// The radius of a circle of the rings' area, metres (a local plane around `point`).
+    static func equivalentRadius(_ rings: [[Coordinate]], at point: Coordinate) -> Double {
+        let metersPerDegree = WGS84.semiMajorAxisMeters * .pi / 180
+        let scale = cos(point.latitude * .pi / 180)
+        var area = 0.0
+        for ring in rings {
+            var twice = 0.0
+            for (a, b) in zip(ring, ring.dropFirst()) {
+                let ax = (a.longitude - point.longitude) * scale * metersPerDegree, ay = (a.latitude - point.latitude) * metersPerDegree
+                let bx = (b.longitude - point.longitude) * scale * metersPerDegree, by = (b.latitude - point.latitude) * metersPerDegree
+                twice += ax * by - bx * ay
+            }
+            area += abs(twice) / 2
+        }
+        return (area / .pi).squareRoot()
     }
 
     /// Metres from a point to rings: 0 inside, else to the nearest edge (a local plane: exact
