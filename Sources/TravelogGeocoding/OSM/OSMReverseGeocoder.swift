@@ -170,9 +170,18 @@ public struct OSMReverseGeocoder: Sendable {
 
     /// The nearest point of a tree within a radius, by geodesic distance (ties: the lower index).
     private func nearest(in tree: PointKDTree, _ indexes: [Int], to coordinate: Coordinate, withinMeters radius: Double) -> (index: Int, distanceMeters: Double)? {
-        var best: (index: Int, distanceMeters: Double)?
-        // The chord is never longer than the geodesic: every point within `radius` is within the chord `radius`.
-        tree.forEach(within: radius * radius, of: ReverseGeocoder.earthCenteredPoint(coordinate)) { position, _ in
+        // The chord is never longer than the geodesic: no point is within `radius` unless the nearest
+        // by chord is, and none is nearer along the surface than the nearest by chord's geodesic
+        // distance unless its chord is shorter. So one geodesic, and one more for each point within
+        // that bound (as `ReverseGeocoder.nearest` does), instead of one for every point within
+        // `radius`: a street of addresses has dozens within 50 m.
+        let query = ReverseGeocoder.earthCenteredPoint(coordinate)
+        guard let first = tree.nearest(to: query), first.squaredDistance <= radius * radius else { return nil }
+        let firstDistance = coordinate.distanceMeters(to: places[indexes[first.index]].coordinate)
+        var best: (index: Int, distanceMeters: Double)? = firstDistance <= radius ? (indexes[first.index], firstDistance) : nil
+        let bound = min(radius, firstDistance)
+        tree.forEach(within: bound * bound, of: query) { position, _ in
+            guard position != first.index else { return }
             let index = indexes[position]
             let distance = coordinate.distanceMeters(to: places[index].coordinate)
             guard distance <= radius else { return }
