@@ -31,7 +31,7 @@ extension JournalProcessor {
                 described += 1
             } catch {
                 // Replaced meanwhile by processing, which describes what it stores.
-                guard let storeError = error as? StoreError, case .unknownVisit = storeError else { throw error }
+                guard case .unknownVisit = error else { throw error }
             }
         }
         return described

@@ -54,6 +54,8 @@ public struct TravelogServerApp: Sendable {
     public var roadNetwork: RoadNetwork? = nil
     /// Local search and forward geocoding of addresses over the OSM extracts added (`travelog osm add`), or `nil`.
     public var localSearch: OSMSearchIndex? = nil
+    /// Share links' visitors, per address: requests at once, and more per second after (tests lower them).
+    public var shareVisitorLimit: (burst: Double, perSecond: Double) = (120, 2)
     /// Street-level reverse geocoding from the OSM extracts added (`travelog osm add`), or `nil`:
     /// it also names the journal's points of interest and addresses.
     public let streetLevel: OSMReverseGeocoder?
@@ -136,7 +138,8 @@ public struct TravelogServerApp: Sendable {
         DirectionsRoutes(network: roadNetwork).add(to: router)
         PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
         ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones),
-                    web: web, configuration: configuration, placeTimeZones: placeTimeZones).add(to: router)
+                    web: web, configuration: configuration, placeTimeZones: placeTimeZones,
+                    limiter: RequestRateLimiter(burst: shareVisitorLimit.burst, perSecond: shareVisitorLimit.perSecond)).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in
             let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil
