@@ -67,6 +67,12 @@ public struct LocalSearch: Sendable {
     /// - Throws: ``RequestError``.
     public static func request(text: String?, near: String?, region: String?, category: String?, limit: Int?) throws(RequestError) -> Request {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyText }
+        // A form's empty field is an absent one (the page and HTML forms send `region=` and `category=`).
+        func given(_ value: String?) -> String? {
+            guard let value, !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            return value
+        }
+        let near = given(near), region = given(region), category = given(category)
         let count = text.unicodeScalars.count
         guard count <= maximumTextCharacters else { throw .textTooLong(characters: count) }
         var origin: Coordinate?
