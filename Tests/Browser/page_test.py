@@ -37,6 +37,7 @@ from features_check import check_features
 from devices_check import check_devices
 from settings_check import check_settings
 from search_check import check_search
+from directions_check import check_directions
 from shares_check import check_shares
 
 #: The longest a live location may take from the POST to the drawn path.
@@ -446,6 +447,7 @@ def run_test(arguments):
     check_devices(devtools, report, base_url, folder)
     check_settings(devtools, report, base_url, arguments.user, arguments.password, folder, axe_source)
     check_search(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
+    check_directions(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_shares(devtools, report, base_url, arguments.devtools_port, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")

@@ -6,6 +6,7 @@ import { api, onUnauthorized, rangeQuery } from './api.js';
 import { bindCalendar, lastDayWithData, setFirstYear } from './calendar.js';
 import { bindDates, rangeFromLocation, setRange, today } from './dates.js';
 import { bindDevices, loadDevices } from './devices.js';
+import { bindDirections } from './directions.js';
 import { $, showStatus } from './dom.js';
 import { bindJournal, loadJournal, showDayThumbnails } from './journal.js';
 import { bindPhotos, loadPhotos } from './photos.js';
@@ -178,6 +179,7 @@ function bindControls() {
   bindFollow();
   bindRejected();
   bindSearch();
+  bindDirections();
   $('login-form').addEventListener('submit', logIn);
   $('logout').addEventListener('click', logOut);
   for (const radio of document.querySelectorAll('input[name="units"]')) {

@@ -5,6 +5,7 @@
 // the old title).
 import { api, jsonRequest, rangeQuery, timeZone } from './api.js';
 import { addDays, daysBetween } from './dates.js';
+import { openDirections } from './directions.js';
 import { $, element, showStatus } from './dom.js';
 import { durationText, formatDistance, placeSubtitle, units } from './format.js';
 import { drawn, showOnMap, knowDevice } from './map.js';
@@ -88,6 +89,11 @@ function nextVisit(visit) {
   return journal.visits.find((other) => other.id !== visit.id && other.arrival > visit.arrival) || null;
 }
 
+/** An entry as an end of the Directions panel (directions.js). */
+function visitPlace(visit) {
+  return { latitude: visit.latitude, longitude: visit.longitude, label: visit.place };
+}
+
 /** One button per entry opening a small menu of its actions (keyboard: Enter/Space opens, arrows move, Escape closes). */
 function visitMenu(visit) {
   const wrapper = element('div', 'entry-menu');
@@ -104,6 +110,8 @@ function visitMenu(visit) {
   if (next) items.push(['merge', `Merge ${visitLabel(visit)} with ${visitLabel(next)}`, mergeVisit]);
   items.push(['delete', 'Delete…', deleteVisit]);
   if (visit.placeID !== null && visit.placeID !== undefined) items.push(['name-place', 'Name this place…', namePlace]);
+  items.push(['directions-from', 'Directions from here', (entry) => openDirections({ from: visitPlace(entry) })]);
+  items.push(['directions-to', 'Directions to here', (entry) => openDirections({ to: visitPlace(entry) })]);
   for (const [name, label, handler] of items) {
     const item = element('button', '', label);
     item.type = 'button';

@@ -2,7 +2,9 @@
 // types, asked for near the map's centre within the span it shows, the person's own places first;
 // arrows, Enter and Escape work as in a combobox. Choosing a result moves the map there and drops a
 // pin whose callout names the place (address, category, opening hours, website, phone) and credits
-// OpenStreetMap for its data. A new search, Escape or the × takes the pin away.
+// OpenStreetMap for its data. A new search, Escape or the × takes the pin away. Its suggestions
+// (placeSuggestions) serve the Directions panel's From and To as well (directions.js), and a pin's
+// callout carries what other modules add (addCalloutAction: Directions from / to here).
 //
 // `#map[data-search-pin]` is the pin's "latitude,longitude" while one is shown, for tests.
 import { api } from './api.js';
@@ -28,8 +30,8 @@ const PIN_PANE_Z_INDEX = 660;
 const KIND_LABELS = { poi: 'Place', address: 'Address', street: 'Street', town: 'Town', place: 'Your place', visit: 'Visit' };
 const OSM_COPYRIGHT = 'https://www.openstreetmap.org/copyright';
 
-/** `chosen`: a result of the list shown was chosen (focusing the field again does not reopen the list). */
-const search = { timer: null, abort: null, results: [], active: -1, pin: null, chosen: false };
+/** The search box's pin, and what else a pin's callout offers (directions.js adds its buttons). */
+const search = { pin: null, suggestions: null, calloutActions: [] };
 
 /** The query's parameters: the text, and the map's centre and the span it shows (degrees). */
 function searchQuery(text) {
@@ -47,28 +49,6 @@ function searchQuery(text) {
   return parameters.toString();
 }
 
-function input() { return $('search-input'); }
-
-/** Shows or hides the results' box, as the combobox says. */
-function setOpen(open) {
-  $('search-panel').hidden = !open;
-  // The ARIA 1.1 combobox: the wrapper is expanded and owns the list; the field points at the active row.
-  $('search-combobox').setAttribute('aria-expanded', open ? 'true' : 'false');
-  if (!open) setActive(-1);
-}
-
-function setActive(index) {
-  search.active = index;
-  const rows = [...$('search-results').children];
-  rows.forEach((row, position) => row.setAttribute('aria-selected', position === index ? 'true' : 'false'));
-  if (index >= 0 && rows[index]) {
-    input().setAttribute('aria-activedescendant', rows[index].id);
-    rows[index].scrollIntoView({ block: 'nearest' });
-  } else {
-    input().removeAttribute('aria-activedescendant');
-  }
-}
-
 /** "Café", else what the kind is called. */
 function categoryLabel(result) {
   return result.categoryName || KIND_LABELS[result.kind] || '';
@@ -81,29 +61,6 @@ function ownNote(result) {
   return Number.isNaN(lastVisit) ? 'yours' : `yours · last there ${formatDay(lastVisit)}`;
 }
 
-function resultRow(result, index) {
-  const row = element('li', 'search-result');
-  row.id = `search-result-${index}`;
-  row.setAttribute('role', 'option');
-  row.setAttribute('aria-selected', 'false');
-  row.dataset.kind = result.kind;
-  if (result.own) row.classList.add('is-own');
-  const head = element('span', 'search-result-head');
-  head.append(element('span', 'search-result-name', result.name));
-  if (typeof result.distanceMeters === 'number') {
-    head.append(element('span', 'search-result-distance', formatDistanceAway(result.distanceMeters)));
-  }
-  const details = [categoryLabel(result), result.address].filter(Boolean).join(' · ');
-  row.append(head);
-  if (result.own) row.append(element('span', 'search-result-own', ownNote(result)));
-  if (details) row.append(element('span', 'search-result-details', details));
-  // mousedown: the field keeps the focus (and the list stays) until the click chooses.
-  row.addEventListener('mousedown', (event) => event.preventDefault());
-  // A tap or a click: the field lets go of the focus, so a phone's keyboard leaves the map in view.
-  row.addEventListener('click', () => { choose(index); input().blur(); });
-  return row;
-}
-
 function osmCredit() {
   const credit = element('span', 'osm-credit');
   const link = element('a', '', '© OpenStreetMap contributors');
@@ -114,94 +71,175 @@ function osmCredit() {
   return credit;
 }
 
-/** The results, the person's own places first (in the server's order otherwise), and the footer. */
-function showResults(answer) {
-  const results = [...answer.results].sort((a, b) => Number(Boolean(b.own)) - Number(Boolean(a.own)));
-  search.results = results;
-  $('search-results').replaceChildren(...results.map(resultRow));
-  const footer = $('search-footer');
-  footer.classList.remove('is-error');
-  footer.replaceChildren();
-  if (results.length === 0) footer.append(element('span', '', `Nothing found for ‘${answer.query}’.`));
-  if (answer.attribution) footer.append(osmCredit());
-  footer.hidden = footer.childElementCount === 0;
-  setOpen(true);
-  setActive(-1);
-}
+/**
+ * Suggestions of places for a text field, as an ARIA 1.1 combobox: results as the person types
+ * (after a pause), asked for near the map's centre, the person's own places first; arrows, Enter
+ * and Escape as in a combobox, a tap or a click chooses. The search box over the map and the
+ * Directions panel's From and To (directions.js) each have one.
+ * @param parts.field the text input; `combobox` its wrapper (role combobox); `panel` the box that
+ *   opens; `list` its listbox; `footer` the line under it; `container` the element whose focus keeps
+ *   the list open and that is aria-busy while a request is under way
+ * @param parts.idPrefix the rows' ids are `${idPrefix}-${index}`
+ * @param parts.onChoose called with the result chosen
+ * @param parts.onEdit called when the text changes (the choice made before no longer holds)
+ * @param parts.onEscape called by Escape when the list is closed (after the field is emptied)
+ * @returns {{clear: function(): void, close: function(): void}}
+ */
+export function placeSuggestions({ field, combobox, panel, list, footer, container, idPrefix, onChoose, onEdit = () => {}, onEscape = () => {} }) {
+  /** `chosen`: a result of the list shown was chosen (focusing the field again does not reopen the list). */
+  const suggest = { timer: null, abort: null, results: [], active: -1, chosen: false };
 
-function showError(message) {
-  search.results = [];
-  $('search-results').replaceChildren();
-  const footer = $('search-footer');
-  footer.replaceChildren(element('span', '', message));
-  footer.classList.add('is-error');
-  footer.hidden = false;
-  setOpen(true);
-}
+  /** Shows or hides the results' box, as the combobox says. */
+  function setOpen(open) {
+    panel.hidden = !open;
+    // The ARIA 1.1 combobox: the wrapper is expanded and owns the list; the field points at the active row.
+    combobox.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (!open) setActive(-1);
+  }
 
-async function runSearch(text) {
-  if (search.abort) search.abort.abort();
-  const abort = new AbortController();
-  search.abort = abort;
-  $('map-search').setAttribute('aria-busy', 'true');
-  try {
-    const answer = await api(`/api/v1/search?${searchQuery(text)}`, { signal: abort.signal });
-    if (abort.signal.aborted || input().value.trim() !== text) return;
-    showResults(answer);
-  } catch (error) {
-    if (error.name === 'AbortError' || error.status === 401) return;
-    showError(error.status === 404 ? 'This server does not offer search.' : `Search failed: ${error.message}`);
-  } finally {
-    if (search.abort === abort) {
-      search.abort = null;
-      $('map-search').setAttribute('aria-busy', 'false');
+  function setActive(index) {
+    suggest.active = index;
+    const rows = [...list.children];
+    rows.forEach((row, position) => row.setAttribute('aria-selected', position === index ? 'true' : 'false'));
+    if (index >= 0 && rows[index]) {
+      field.setAttribute('aria-activedescendant', rows[index].id);
+      rows[index].scrollIntoView({ block: 'nearest' });
+    } else {
+      field.removeAttribute('aria-activedescendant');
     }
   }
-}
 
-/** A change of the text: a new search (the pin of the last one goes), after a pause in the typing. */
-function onInput() {
-  const text = input().value.trim();
-  window.clearTimeout(search.timer);
-  removePin();
-  search.chosen = false;
-  $('search-clear').hidden = input().value === '';
-  if (text.length < MINIMUM_QUERY_LENGTH && !BEYOND_LATIN.test(text)) {
-    if (search.abort) search.abort.abort();
-    search.results = [];
+  function resultRow(result, index) {
+    const row = element('li', 'search-result');
+    row.id = `${idPrefix}-${index}`;
+    row.setAttribute('role', 'option');
+    row.setAttribute('aria-selected', 'false');
+    row.dataset.kind = result.kind;
+    if (result.own) row.classList.add('is-own');
+    const head = element('span', 'search-result-head');
+    head.append(element('span', 'search-result-name', result.name));
+    if (typeof result.distanceMeters === 'number') {
+      head.append(element('span', 'search-result-distance', formatDistanceAway(result.distanceMeters)));
+    }
+    const details = [categoryLabel(result), result.address].filter(Boolean).join(' · ');
+    row.append(head);
+    if (result.own) row.append(element('span', 'search-result-own', ownNote(result)));
+    if (details) row.append(element('span', 'search-result-details', details));
+    // mousedown: the field keeps the focus (and the list stays) until the click chooses.
+    row.addEventListener('mousedown', (event) => event.preventDefault());
+    // A tap or a click: the field lets go of the focus, so a phone's keyboard leaves the map in view.
+    row.addEventListener('click', () => { choose(index); field.blur(); });
+    return row;
+  }
+
+  /** The results, the person's own places first (in the server's order otherwise), and the footer. */
+  function showResults(answer) {
+    const results = [...answer.results].sort((a, b) => Number(Boolean(b.own)) - Number(Boolean(a.own)));
+    suggest.results = results;
+    list.replaceChildren(...results.map(resultRow));
+    footer.classList.remove('is-error');
+    footer.replaceChildren();
+    if (results.length === 0) footer.append(element('span', '', `Nothing found for ‘${answer.query}’.`));
+    if (answer.attribution) footer.append(osmCredit());
+    footer.hidden = footer.childElementCount === 0;
+    setOpen(true);
+    setActive(-1);
+  }
+
+  function showError(message) {
+    suggest.results = [];
+    list.replaceChildren();
+    footer.replaceChildren(element('span', '', message));
+    footer.classList.add('is-error');
+    footer.hidden = false;
+    setOpen(true);
+  }
+
+  async function runSearch(text) {
+    if (suggest.abort) suggest.abort.abort();
+    const abort = new AbortController();
+    suggest.abort = abort;
+    container.setAttribute('aria-busy', 'true');
+    try {
+      const answer = await api(`/api/v1/search?${searchQuery(text)}`, { signal: abort.signal });
+      if (abort.signal.aborted || field.value.trim() !== text) return;
+      showResults(answer);
+    } catch (error) {
+      if (error.name === 'AbortError' || error.status === 401) return;
+      showError(error.status === 404 ? 'This server does not offer search.' : `Search failed: ${error.message}`);
+    } finally {
+      if (suggest.abort === abort) {
+        suggest.abort = null;
+        container.setAttribute('aria-busy', 'false');
+      }
+    }
+  }
+
+  /** A change of the text: a new search, after a pause in the typing. */
+  function onInput() {
+    const text = field.value.trim();
+    window.clearTimeout(suggest.timer);
+    suggest.chosen = false;
+    onEdit();
+    if (text.length < MINIMUM_QUERY_LENGTH && !BEYOND_LATIN.test(text)) {
+      if (suggest.abort) suggest.abort.abort();
+      suggest.results = [];
+      setOpen(false);
+      return;
+    }
+    suggest.timer = window.setTimeout(() => runSearch(text), DEBOUNCE_MILLISECONDS);
+  }
+
+  function onKeyDown(event) {
+    const count = suggest.results.length;
+    const open = !panel.hidden;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (!open && count > 0) setOpen(true);
+      if (count === 0) return;
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive(suggest.active < 0 ? (step > 0 ? 0 : count - 1) : (suggest.active + step + count) % count);
+      event.preventDefault();
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      if (open && count > 0) choose(suggest.active >= 0 ? suggest.active : 0);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      if (open) setOpen(false);
+      else { clear(); onEscape(); }
+    }
+  }
+
+  function choose(index) {
+    const result = suggest.results[index];
+    if (!result) return;
+    field.value = result.name;
+    suggest.chosen = true;
     setOpen(false);
-    return;
+    onChoose(result);
   }
-  search.timer = window.setTimeout(() => runSearch(text), DEBOUNCE_MILLISECONDS);
+
+  /** Empties the field and closes the list. */
+  function clear() {
+    window.clearTimeout(suggest.timer);
+    if (suggest.abort) suggest.abort.abort();
+    field.value = '';
+    suggest.results = [];
+    setOpen(false);
+  }
+
+  field.addEventListener('input', onInput);
+  field.addEventListener('keydown', onKeyDown);
+  field.addEventListener('focus', () => { if (suggest.results.length && !suggest.chosen && field.value.trim()) setOpen(true); });
+  container.addEventListener('focusout', (event) => {
+    if (!container.contains(event.relatedTarget)) setOpen(false);
+  });
+  return { clear, close: () => setOpen(false) };
 }
 
-function onKeyDown(event) {
-  const count = search.results.length;
-  const open = !$('search-panel').hidden;
-  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-    if (!open && count > 0) setOpen(true);
-    if (count === 0) return;
-    const step = event.key === 'ArrowDown' ? 1 : -1;
-    setActive(search.active < 0 ? (step > 0 ? 0 : count - 1) : (search.active + step + count) % count);
-    event.preventDefault();
-  } else if (event.key === 'Enter') {
-    event.preventDefault();
-    if (open && count > 0) choose(search.active >= 0 ? search.active : 0);
-  } else if (event.key === 'Escape') {
-    event.preventDefault();
-    if (open) setOpen(false);
-    else clearSearch();
-  }
-}
-
-/** Empties the box, closes the list and takes the pin away. */
+/** Empties the search box, closes the list and takes the pin away. */
 function clearSearch() {
-  window.clearTimeout(search.timer);
-  if (search.abort) search.abort.abort();
-  input().value = '';
-  search.results = [];
+  search.suggestions.clear();
   $('search-clear').hidden = true;
-  setOpen(false);
   removePin();
 }
 
@@ -259,14 +297,22 @@ function callout(result) {
     const visits = typeof result.visitCount === 'number' ? ` · ${result.visitCount} ${result.visitCount === 1 ? 'visit' : 'visits'}` : '';
     box.append(element('div', 'search-callout-own', `${ownNote(result)}${visits}`));
   }
+  for (const make of search.calloutActions) {
+    const action = make(result);
+    if (action) box.append(action);
+  }
   if (result.source === 'osm') box.append(osmCredit());
   return box;
 }
 
+/** What a pin's callout offers beside the place's facts: `make(result)` gives an element (or null). */
+export function addCalloutAction(make) {
+  search.calloutActions.push(make);
+}
+
 /** Moves the map to a result (at a zoom for its kind) and drops a pin with its callout. */
-function choose(index) {
-  const result = search.results[index];
-  if (!result || !drawn.map) return;
+function showResult(result) {
+  if (!drawn.map) return;
   const map = drawn.map;
   removePin();
   if (!map.getPane(PIN_PANE)) map.createPane(PIN_PANE).style.zIndex = String(PIN_PANE_Z_INDEX);
@@ -279,20 +325,18 @@ function choose(index) {
     .addTo(map);
   search.pin.openPopup();
   $('map').dataset.searchPin = `${result.latitude},${result.longitude}`;
-  input().value = result.name;
-  search.chosen = true;
   $('search-clear').hidden = false;
-  setOpen(false);
 }
 
 export function bindSearch() {
-  const field = input();
-  field.addEventListener('input', onInput);
-  field.addEventListener('keydown', onKeyDown);
-  field.addEventListener('focus', () => { if (search.results.length && !search.chosen && field.value.trim()) setOpen(true); });
-  $('map-search').addEventListener('submit', (event) => event.preventDefault());
-  $('map-search').addEventListener('focusout', (event) => {
-    if (!$('map-search').contains(event.relatedTarget)) setOpen(false);
+  const field = $('search-input');
+  search.suggestions = placeSuggestions({
+    field, combobox: $('search-combobox'), panel: $('search-panel'), list: $('search-results'), footer: $('search-footer'),
+    container: $('map-search'), idPrefix: 'search-result', onChoose: showResult,
+    // A new search: the pin of the last one goes.
+    onEdit: () => { removePin(); $('search-clear').hidden = field.value === ''; },
+    onEscape: clearSearch,
   });
+  $('map-search').addEventListener('submit', (event) => event.preventDefault());
   $('search-clear').addEventListener('click', () => { clearSearch(); field.focus(); });
 }
