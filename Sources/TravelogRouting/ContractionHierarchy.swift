@@ -84,20 +84,28 @@ struct ContractionHierarchyBuilder {
     }
 
     private mutating func witnessSearch(from source: Int32, avoiding vertex: Int32, limit: Int64) {
+        Self.witnessSearch(from: source, avoiding: vertex, limit: limit, outEdges: outEdges, contracted: contracted,
+                           distance: &witnessDistance, touched: &witnessTouched, heap: &heap)
+    }
+
+    /// The witness search proper, over the adjacency passed by value so that its loop reads the
+    /// rows without the uniqueness checks a mutating method's access to `self` costs.
+    private static func witnessSearch(from source: Int32, avoiding vertex: Int32, limit: Int64, outEdges: [[Edge]], contracted: [Bool],
+                                      distance: inout [Int64], touched: inout [Int32], heap: inout MinHeap) {
         heap.removeAll()
-        witnessDistance[Int(source)] = 0
-        witnessTouched.append(source)
+        distance[Int(source)] = 0
+        touched.append(source)
         heap.push(0, source)
         var settled = 0
-        while let (distance, current) = heap.pop() {
-            guard distance == witnessDistance[Int(current)] else { continue }
+        while let (reached, current) = heap.pop() {
+            guard reached == distance[Int(current)] else { continue }
             settled += 1
-            if distance > limit || settled > Self.witnessSettleLimit { break }
+            if reached > limit || settled > witnessSettleLimit { break }
             for edge in outEdges[Int(current)] where edge.other != vertex && !contracted[Int(edge.other)] {
-                let next = distance + Int64(edge.weight)
-                if next < witnessDistance[Int(edge.other)] {
-                    if witnessDistance[Int(edge.other)] == Int64.max { witnessTouched.append(edge.other) }
-                    witnessDistance[Int(edge.other)] = next
+                let next = reached + Int64(edge.weight)
+                if next < distance[Int(edge.other)] {
+                    if distance[Int(edge.other)] == Int64.max { touched.append(edge.other) }
+                    distance[Int(edge.other)] = next
                     heap.push(next, edge.other)
                 }
             }

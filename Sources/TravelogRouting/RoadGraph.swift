@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TravelogCore
 import TravelogOSM
 
@@ -140,17 +141,27 @@ public final class RoadGraph: @unchecked Sendable {
     static func build(_ graph: RoadGraphData, outputPath: String) throws -> RoadGraph {
         var data = graph
         data.segmentConnected = [UInt8](repeating: 0, count: data.segmentCount)
-        let hierarchies = DirectionsMode.allCases.map { mode in
-            let turns = TurnGraph(data, mode: mode)
-            for (state, connected) in turns.largestComponent().enumerated() where connected {
-                data.segmentConnected[state >> 1] |= 1 << UInt8(mode.index)
-            }
+        // The three modes' hierarchies are independent: built at once, one a core.
+        let modes = DirectionsMode.allCases
+        let built = Mutex<[(components: [Bool], hierarchy: ContractionHierarchy)?]>(Array(repeating: nil, count: modes.count))
+        let source = data
+        DispatchQueue.concurrentPerform(iterations: modes.count) { index in
+            let turns = TurnGraph(source, mode: modes[index])
+            let components = turns.largestComponent()
             var builder = ContractionHierarchyBuilder(vertexCount: turns.stateCount) { state, edge in
                 guard turns.cost[Int(state)] != TurnGraph.unusable else { return }
                 turns.successors(of: state, edge)
             }
-            return builder.build()
+            let hierarchy = builder.build()
+            built.withLock { $0[index] = (components, hierarchy) }
         }
+        let results = built.withLock { $0.map { $0! } }
+        for (mode, result) in zip(modes, results) {
+            for (state, connected) in result.components.enumerated() where connected {
+                data.segmentConnected[state >> 1] |= 1 << UInt8(mode.index)
+            }
+        }
+        let hierarchies = results.map(\.hierarchy)
         let bytes = RoadGraphFile.encode(data, hierarchies: hierarchies)
         let partial = outputPath + ".partial"
         guard FileManager.default.createFile(atPath: partial, contents: Data(bytes)) else { throw RoadGraphFileError.unreadable(path: partial, errno: errno) }
