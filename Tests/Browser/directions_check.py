@@ -91,12 +91,16 @@ def inside(inner, outer, slack=1):
 def check_directions(devtools, report, base_url, token, post_locations, iso, folder, axe_source=None):
     day = seed_walk(base_url, token, post_locations, iso)
     devtools.call("Page.setBypassCSP", {"enabled": bool(axe_source)})
+    seen = len(devtools.events)
     try:
         for size, width, height, mobile in SIZES:
             set_size(devtools, width, height, mobile)
             check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_source)
         set_size(devtools, *SIZES[0][1:])
         check_handed_ends(devtools, report, base_url, day)
+        thrown = [event["params"]["exceptionDetails"].get("exception", {}).get("description", "")
+                  for event in devtools.events[seen:] if event["method"] == "Runtime.exceptionThrown"]
+        report(not thrown, "no script error on the page during the Directions checks" + ("" if not thrown else f": {thrown[:3]}"))
     finally:
         devtools.evaluate("localStorage.removeItem('travelog.directionsMode')")
         devtools.call("Page.setBypassCSP", {"enabled": False})

@@ -6,29 +6,24 @@
 // and drawn in its own pane over the path, fitted into view, with its time and distance on top
 // and its steps listed: a step hovered or focused lights up its part of the line, a click zooms to
 // it. An answer that names an end (outside the extracts' coverage, no road near, no connection:
-// 422) is said in words beside that end. Closing the panel takes the route away.
+// 422) is said in words beside that end. Closing the panel takes the route away. The same panel
+// shows a journal trip on roads ("Show on roads", GET /api/v1/match): the matched line, the roads
+// in order, the matched beside the recorded distance.
 //
 // For tests: `#directions[data-state]` is idle, loading, route or error; `[data-step-count]` the
-// steps listed; `[data-highlighted-step]` the step lit up; `#map[data-directions-route]` the drawn
-// route's "distance,points" while one is drawn.
+// steps listed; `[data-highlighted-step]` the step lit up; `[data-view]` route or trip;
+// `#map[data-directions-route]` the drawn route's "distance,points" while one is drawn,
+// `#map[data-matched-route]` a matched trip's "distance,pieces".
 import { api } from './api.js';
 import { $, element } from './dom.js';
-import { durationText, formatDistanceAway } from './format.js';
+import { CLOSEST_ZOOM, attachLayer, clearAll, clearLine, drawEnds as drawEndDots, drawLine, fitIntoView, highlight } from './directions-layer.js';
+import { count, durationText, formatDistanceAway } from './format.js';
 import { drawn } from './map.js';
 import { addCalloutAction, placeSuggestions } from './search.js';
 
 const MODES = [['driving', 'Driving'], ['walking', 'Walking'], ['cycling', 'Cycling']];
 const MODE_KEY = 'travelog.directionsMode';
 const ENDS = { from: { label: 'From', name: 'the start' }, to: { label: 'To', name: 'the destination' } };
-/** The route's pane: above the path (the overlay pane, 400), under markers (600) and the journal's pins (650). */
-const ROUTE_PANE = 'directions-route';
-const ROUTE_PANE_Z_INDEX = 450;
-/** Apart from the devices' colours (colors.js) and the trips' dashes. */
-const ROUTE_COLOR = '#5e35b1';
-const HIGHLIGHT_COLOR = '#ff8f00';
-const ROUTE_ATTRIBUTION = 'Routes: <a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>';
-/** A step zoomed to is shown at most this close. */
-const STEP_MAX_ZOOM = 18;
 /** "60.1699, 24.9384" (typed into From or To). */
 const COORDINATES = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
 /** Arrows for a step's maneuver, by its modifier (decoration: the instruction says it in words). */
@@ -37,10 +32,11 @@ const ARROWS = {
   straight: '↑', uturn: '↶',
 };
 
-/** `ends`: {latitude, longitude, label} or null each; `picking`: the end a map click sets, or null. */
+/** `ends`: {latitude, longitude, label} or null each; `picking`: the end a map click sets, or null;
+ * `view`: 'route' (From and To) or 'trip' (a journal trip on roads, `trip`). */
 const directions = {
-  ends: { from: null, to: null }, mode: 'driving', picking: null, abort: null, sequence: 0,
-  layer: null, routeLayer: null, renderer: null, highlight: null, stepSpans: [], suggestions: {}, attributed: false,
+  ends: { from: null, to: null }, mode: 'driving', picking: null, abort: null, sequence: 0, view: 'route', trip: null,
+  stepSpans: [], suggestions: {},
 };
 
 function panel() { return $('directions'); }
@@ -134,12 +130,19 @@ function build() {
     radio.name = 'directions-mode';
     radio.value = value;
     radio.checked = value === directions.mode;
-    radio.addEventListener('change', () => { if (radio.checked) { directions.mode = value; localStorage.setItem(MODE_KEY, value); requestRoute(); } });
+    radio.addEventListener('change', () => {
+      if (!radio.checked) return;
+      directions.mode = value;
+      if (directions.view === 'trip') { requestMatch(); return; }
+      localStorage.setItem(MODE_KEY, value);
+      requestRoute();
+    });
     label.append(radio, element('span', '', text));
     modes.append(label);
   }
 
   const ends = element('div', 'directions-ends');
+  ends.id = 'directions-ends';
   const swap = element('button', 'directions-swap', '⇅');
   swap.type = 'button';
   swap.id = 'directions-swap';
@@ -156,6 +159,10 @@ function build() {
   const error = element('p', 'directions-error');
   error.id = 'directions-error';
   error.setAttribute('role', 'alert');
+  const trip = element('p', 'directions-trip');
+  trip.id = 'directions-trip';
+  const roads = element('p', 'directions-roads');
+  roads.id = 'directions-roads';
   const steps = element('ol', 'directions-steps');
   steps.id = 'directions-steps';
   steps.setAttribute('aria-label', 'Steps of the route');
@@ -167,10 +174,39 @@ function build() {
   link.target = '_blank';
   link.rel = 'noopener';
   credit.append('Route data: ', link);
-  box.replaceChildren(head, modes, ends, hint, summary, error, steps, credit);
+  box.replaceChildren(head, trip, modes, ends, hint, summary, error, roads, steps, credit);
 
   close.addEventListener('click', closeDirections);
   swap.addEventListener('click', swapEnds);
+}
+
+/** The panel shows directions between two ends ('route') or a journal trip on roads ('trip'). */
+function setView(view) {
+  if (directions.view !== view) {
+    if (directions.abort) directions.abort.abort();
+    directions.sequence += 1;
+    clearRoute();
+    setState('idle');
+  }
+  directions.view = view;
+  panel().dataset.view = view;
+  $('directions-title').textContent = view === 'trip' ? 'Trip on roads' : 'Directions';
+  $('directions-ends').hidden = view === 'trip';
+  $('directions-trip').hidden = view !== 'trip';
+  if (view === 'trip') {
+    setPicking(null);
+    for (const end of ['from', 'to']) directions.suggestions[end].close();
+    drawEndDots({ from: null, to: null });
+  } else {
+    const saved = localStorage.getItem(MODE_KEY);
+    if (MODES.some(([value]) => value === saved)) setMode(saved);
+    drawEnds();
+  }
+}
+
+function setMode(mode) {
+  directions.mode = mode;
+  for (const radio of document.querySelectorAll('input[name="directions-mode"]')) radio.checked = radio.value === mode;
 }
 
 function setState(name) {
@@ -182,11 +218,12 @@ function setState(name) {
  * (From first) gets the focus. */
 export function openDirections({ from = null, to = null } = {}) {
   const box = panel();
-  const wasHidden = box.hidden;
+  const wasHidden = box.hidden || directions.view !== 'route';
+  setView('route');
   box.hidden = false;
   $('directions-open').setAttribute('aria-expanded', 'true');
   if (drawn.map) drawn.map.closePopup();
-  ensureLayer();
+  attachLayer(onMapClick);
   if (from) setEnd('from', from, { request: false });
   if (to) setEnd('to', to, { request: false });
   box.scrollIntoView({ block: 'start', behavior: 'instant' });
@@ -201,7 +238,7 @@ export function closeDirections() {
   if (directions.abort) directions.abort.abort();
   directions.sequence += 1;
   clearRoute();
-  if (directions.layer) directions.layer.clearLayers();
+  clearAll();
   panel().hidden = true;
   $('directions-open').setAttribute('aria-expanded', 'false');
   setState('idle');
@@ -285,36 +322,14 @@ async function nameChosenPoint(end, label) {
 
 // MARK: The route
 
-function ensureLayer() {
-  const map = drawn.map;
-  if (directions.layer || !map) return;
-  if (!map.getPane(ROUTE_PANE)) map.createPane(ROUTE_PANE).style.zIndex = String(ROUTE_PANE_Z_INDEX);
-  // SVG (the page's path is on a canvas): a line of its own the pointer and the tests can find.
-  directions.renderer = L.svg({ pane: ROUTE_PANE });
-  directions.layer = L.featureGroup().addTo(map);
-  directions.routeLayer = L.featureGroup().addTo(map);
-  // "Choose on the map": the map's clicks may set an end.
-  map.on('click', onMapClick);
-}
-
-/** The ends as markers (green start, red destination), whether or not a route joins them. */
+/** The ends as dots on the map. */
 function drawEnds() {
-  ensureLayer();
-  if (!directions.layer) return;
-  directions.layer.clearLayers();
-  for (const [end, color] of [['from', '#2e7d32'], ['to', '#c62828']]) {
-    const place = directions.ends[end];
-    if (!place) continue;
-    L.circleMarker([place.latitude, place.longitude], {
-      renderer: directions.renderer, pane: ROUTE_PANE, radius: 7, color: '#fff', weight: 3, fillColor: color, fillOpacity: 1,
-      className: `directions-end-marker directions-${end}-marker`, interactive: false,
-    }).addTo(directions.layer);
-  }
+  drawEndDots(directions.ends);
 }
 
+/** Takes the line and what the panel says of it away (the ends stay). */
 function clearRoute() {
-  if (directions.routeLayer) directions.routeLayer.clearLayers();
-  directions.highlight = null;
+  clearLine();
   directions.stepSpans = [];
   $('directions-summary').replaceChildren();
   $('directions-error').textContent = '';
@@ -323,38 +338,48 @@ function clearRoute() {
   delete panel().dataset.stepCount;
   delete panel().dataset.highlightedStep;
   delete $('map').dataset.directionsRoute;
-  if (directions.attributed && drawn.map) {
-    drawn.map.attributionControl.removeAttribution(ROUTE_ATTRIBUTION);
-    directions.attributed = false;
-  }
+  $('directions-roads').replaceChildren();
+  delete $('map').dataset.matchedRoute;
 }
 
-/** Asks for the route between the two ends in the chosen mode (the latest request wins). */
-async function requestRoute() {
-  if (panel().hidden) return;
-  const { from, to } = directions.ends;
+/** Asks the server (the latest request wins): `show` gets the answer, `explain` an error. */
+async function ask(path, show, explain) {
   if (directions.abort) directions.abort.abort();
-  if (!from || !to) { clearRoute(); setState('idle'); return; }
   const abort = new AbortController();
   directions.abort = abort;
   const sequence = ++directions.sequence;
   setState('loading');
-  const point = (place) => `${place.latitude.toFixed(6)},${place.longitude.toFixed(6)}`;
-  const query = new URLSearchParams({ from: point(from), to: point(to), mode: directions.mode });
   try {
-    const route = await api(`/api/v1/directions?${query}`, { signal: abort.signal });
+    const answer = await api(path, { signal: abort.signal });
     if (sequence !== directions.sequence) return;
-    showRoute(route);
+    clearRoute();
+    show(answer);
     setState('route');
   } catch (error) {
     if (error.name === 'AbortError' || sequence !== directions.sequence) return;
     clearRoute();
     if (error.status === 401) { setState('idle'); return; }
-    showRouteError(error);
+    explain(error);
     setState('error');
   } finally {
     if (directions.abort === abort) directions.abort = null;
   }
+}
+
+/** Asks for the route between the two ends in the chosen mode (the latest request wins). */
+function requestRoute() {
+  if (panel().hidden || directions.view !== 'route') return;
+  const { from, to } = directions.ends;
+  if (!from || !to) {
+    if (directions.abort) directions.abort.abort();
+    directions.sequence += 1;
+    clearRoute();
+    setState('idle');
+    return;
+  }
+  const point = (place) => `${place.latitude.toFixed(6)},${place.longitude.toFixed(6)}`;
+  const query = new URLSearchParams({ from: point(from), to: point(to), mode: directions.mode });
+  ask(`/api/v1/directions?${query}`, showRoute, showRouteError);
 }
 
 /** The server's reason in words, the end it names marked beside its field. */
@@ -390,17 +415,9 @@ function endProblem(message) {
 function capitalized(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function showRoute(route) {
-  clearRoute();
-  ensureLayer();
   const latlngs = route.polyline.coordinates.map(([longitude, latitude]) => [latitude, longitude]);
-  const options = { renderer: directions.renderer, pane: ROUTE_PANE, interactive: false };
-  L.polyline(latlngs, { ...options, color: '#fff', weight: 9, opacity: 0.9, className: 'directions-casing' }).addTo(directions.routeLayer);
-  const line = L.polyline(latlngs, { ...options, color: ROUTE_COLOR, weight: 5, opacity: 1, className: 'directions-line' })
-    .addTo(directions.routeLayer);
+  drawLine(latlngs, 'directions-route-line');
   $('map').dataset.directionsRoute = `${route.distance},${latlngs.length}`;
-  drawn.map.attributionControl.addAttribution(ROUTE_ATTRIBUTION);
-  directions.attributed = true;
-  fitRoute(line.getBounds());
 
   const summary = $('directions-summary');
   const time = element('strong', 'directions-time', durationText(Math.max(60, route.expectedTravelTime)));
@@ -413,12 +430,6 @@ function showRoute(route) {
   route.steps.forEach((step, index) => list.append(stepRow(step, index, latlngs)));
   panel().dataset.stepCount = String(route.steps.length);
   $('directions-credit').hidden = false;
-}
-
-/** Fits a part of the map into view: on a phone clear of the search box over the map's top. */
-function fitRoute(bounds) {
-  if (!bounds.isValid()) return;
-  drawn.map.fitBounds(bounds, { paddingTopLeft: [24, 64], paddingBottomRight: [24, 24], maxZoom: STEP_MAX_ZOOM });
 }
 
 /** For each step, the first and last index of the polyline's points it covers: from the point
@@ -460,8 +471,8 @@ function stepRow(step, index, latlngs) {
   button.addEventListener('click', () => {
     highlightStep(index, part());
     const points = part();
-    if (points.length > 1) fitRoute(L.latLngBounds(points));
-    else drawn.map.setView(points[0] || [step.start.latitude, step.start.longitude], STEP_MAX_ZOOM);
+    if (points.length > 1) fitIntoView(L.latLngBounds(points));
+    else drawn.map.setView(points[0] || [step.start.latitude, step.start.longitude], CLOSEST_ZOOM);
   });
   item.append(button);
   return item;
@@ -469,23 +480,70 @@ function stepRow(step, index, latlngs) {
 
 /** Lights up a step's part of the line (null: none). */
 function highlightStep(index, points) {
-  if (directions.highlight) { directions.highlight.remove(); directions.highlight = null; }
   for (const row of $('directions-steps').querySelectorAll('.directions-step.is-highlighted')) row.classList.remove('is-highlighted');
-  if (index === null || !directions.routeLayer) { delete panel().dataset.highlightedStep; return; }
+  highlight(index === null ? null : points);
+  if (index === null) { delete panel().dataset.highlightedStep; return; }
   const row = $('directions-steps').querySelector(`[data-step="${index}"]`);
   if (row) row.classList.add('is-highlighted');
   panel().dataset.highlightedStep = String(index);
-  const latlngs = points.length > 1 ? points : [points[0], points[0]];
-  directions.highlight = L.polyline(latlngs, {
-    renderer: directions.renderer, pane: ROUTE_PANE, interactive: false, color: HIGHLIGHT_COLOR, weight: 8, opacity: 1,
-    className: 'directions-highlight',
-  }).addTo(directions.routeLayer);
+}
+
+// MARK: A journal trip on roads
+
+/** The mode a trip is matched in by default, from the journal's transport mode. */
+const MATCH_MODES = { automotive: 'driving', cycling: 'cycling', walking: 'walking', running: 'walking' };
+
+/** "Show on roads" for a journal trip (GET /api/v1/match?trip=VISIT_ID): its fixes matched to the
+ * roads, drawn as the route is, with the roads in order and the matched beside the recorded
+ * distance. `label` says which trip ("09:23–09:37 from Café Regatta"). */
+export function showTripOnRoads(trip, label) {
+  const box = panel();
+  box.hidden = false;
+  $('directions-open').setAttribute('aria-expanded', 'true');
+  if (drawn.map) drawn.map.closePopup();
+  attachLayer(onMapClick);
+  setView('trip');
+  directions.trip = trip;
+  $('directions-trip').textContent = label;
+  setMode(MATCH_MODES[trip.mode] || 'driving');
+  box.scrollIntoView({ block: 'start', behavior: 'instant' });
+  $('directions-close').focus({ preventScroll: true });
+  requestMatch();
+}
+
+function requestMatch() {
+  if (panel().hidden || directions.view !== 'trip' || !directions.trip) return;
+  const query = new URLSearchParams({ trip: String(directions.trip.fromVisit), mode: directions.mode });
+  ask(`/api/v1/match?${query}`, showMatch, (error) => {
+    $('directions-error').textContent = error.status === 0 ? 'The trip could not be matched: the server cannot be reached.'
+      : `The trip could not be matched to roads: ${error.message}.`;
+  });
+}
+
+function showMatch(match) {
+  const pieces = match.polyline.coordinates.map((line) => line.map(([longitude, latitude]) => [latitude, longitude]));
+  drawLine(pieces, 'directions-matched');
+  $('map').dataset.matchedRoute = `${match.distance},${pieces.length}`;
+
+  const summary = $('directions-summary');
+  summary.append(element('strong', 'directions-time', formatDistanceAway(match.distance)),
+    element('span', 'directions-distance', `on roads · ${formatDistanceAway(match.rawDistance)} recorded`));
+  const fixes = `${count(match.matchedFixes, 'fix', 'fixes')} matched` + (match.droppedFixes ? `, ${count(match.droppedFixes, 'fix', 'fixes')} off the roads dropped` : '');
+  summary.append(element('span', 'directions-via muted', fixes));
+  const roads = $('directions-roads');
+  if (match.roads.length) {
+    roads.append(element('span', 'label', 'Roads'), element('span', 'directions-road-list', match.roads.join(' → ')));
+  } else {
+    roads.append(element('span', 'muted', 'The roads taken have no names.'));
+  }
+  $('directions-credit').hidden = false;
 }
 
 export function bindDirections() {
   const saved = localStorage.getItem(MODE_KEY);
   if (MODES.some(([value]) => value === saved)) directions.mode = saved;
   build();
+  setView('route');
   setState('idle');
   $('directions-open').addEventListener('click', () => (panel().hidden ? openDirections() : closeDirections()));
   // A search result's pin offers it as either end.
