@@ -69,6 +69,8 @@ person_operations=(
   "PATCH /api/v1/places/{id}" "POST /api/v1/journal/process"
   "GET /api/v1/notifications/channels" "POST /api/v1/notifications/channels"
   "DELETE /api/v1/notifications/channels/{id}" "POST /api/v1/notifications/test" "GET /api/v1/notifications/log"
+  "GET /api/v1/account/two-factor" "POST /api/v1/account/two-factor" "POST /api/v1/account/two-factor/confirm"
+  "POST /api/v1/account/two-factor/disable"
 )
 mapfile -t person < <("$python" "$root/Tests/Schemathesis/seed_person.py" "$url" "$user" "$password" \
   "$root/Tests/Schemathesis/schemathesis.toml" "$work/person.toml")

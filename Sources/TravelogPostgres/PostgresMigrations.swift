@@ -447,5 +447,24 @@ enum PostgresMigrations {
             "ALTER TABLE devices ADD COLUMN owntracks_card_name text",
             "ALTER TABLE devices ADD COLUMN owntracks_card_face text",
         ]),
+        // Two-factor login: the TOTP secret, and recovery codes as digests (as SQLite's 016_two_factor).
+        ("015_two_factor", [
+            """
+            CREATE TABLE two_factor (
+                user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                totp_secret text NOT NULL,
+                enabled boolean NOT NULL DEFAULT false,
+                created_at_ms bigint NOT NULL,
+                last_used_step bigint
+            )
+            """,
+            """
+            CREATE TABLE two_factor_recovery_codes (
+                user_id bigint NOT NULL REFERENCES two_factor (user_id) ON DELETE CASCADE,
+                code_sha256 text NOT NULL,
+                PRIMARY KEY (user_id, code_sha256)
+            )
+            """,
+        ]),
     ]
 }

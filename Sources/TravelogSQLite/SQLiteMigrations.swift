@@ -318,6 +318,24 @@ enum SQLiteMigrations {
         ALTER TABLE devices ADD COLUMN owntracks_card_name TEXT;
         ALTER TABLE devices ADD COLUMN owntracks_card_face TEXT;
         """),
+        ("016_two_factor", """
+        -- Two-factor login: the TOTP secret as the authenticator app has it (codes are computed from
+        -- it, so it cannot be a digest; never logged, see docs/SECURITY.md), whether the user confirmed
+        -- it, and the step of the last code accepted (no code is accepted twice). Recovery codes are
+        -- kept as SHA-256 digests and deleted when spent.
+        CREATE TABLE two_factor (
+            user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            totp_secret TEXT NOT NULL,
+            enabled INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL,
+            last_used_step INTEGER
+        );
+        CREATE TABLE two_factor_recovery_codes (
+            user_id INTEGER NOT NULL REFERENCES two_factor(user_id) ON DELETE CASCADE,
+            code_sha256 TEXT NOT NULL,
+            PRIMARY KEY (user_id, code_sha256)
+        );
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

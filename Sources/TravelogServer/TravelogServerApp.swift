@@ -115,6 +115,7 @@ public struct TravelogServerApp: Sendable {
         sessions.add(to: router)
         SetupRoutes(setup: firstRun, store: store, sessions: sessions).add(to: router)
         AccountRoutes(accounts: accounts, sessions: sessions).add(to: router)
+        TwoFactorRoutes(accounts: accounts).add(to: router)
         AdminRoutes(store: store, accounts: accounts, tiles: tiles, facts: facts).add(to: router)
         ImportListRoutes(store: store, journal: journal, tiles: tiles).add(to: router)
         OIDCRoutes(provider: oidc, accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)

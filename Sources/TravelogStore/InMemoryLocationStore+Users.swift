@@ -38,6 +38,7 @@ extension InMemoryLocationStore {
             state.users[id] = nil
             state.photos = state.photos.filter { $0.value.userID != id }
             state.passwordHashes[id] = nil
+            state.twoFactor[id] = nil
             state.tokenDigests = state.tokenDigests.filter { !devices.contains($0.value) }
             state.sessions = state.sessions.filter { $0.value.userID != id }
             let shares = Set(state.shares.values.filter { $0.record.userID == id }.map(\.id))

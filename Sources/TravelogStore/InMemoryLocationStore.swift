@@ -33,6 +33,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var photos: [PhotoID: StoredPhoto] = [:]
         var shares: [ShareID: StoredShare] = [:]
         var shareDigests: [SecretDigest: ShareID] = [:]
+        /// Two-factor login (`InMemoryLocationStore+TwoFactor.swift`).
+        var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

@@ -8,7 +8,8 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage the people who log in.",
-        subcommands: [Add.self, Password.self, List.self, Sessions.self, Disable.self, Enable.self, Admin.self, Delete.self])
+        subcommands: [Add.self, Password.self, List.self, Sessions.self, Disable.self, Enable.self, Admin.self, Delete.self,
+                      TwoFactor.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -55,9 +56,11 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await storeOptions.openStore()
+            let accounts = AccountService(store: store)
             for user in try await store.users() {
                 let login = try await store.passwordHash(userID: user.id) != nil ? "can log in" : "no password"
-                print(([user.name, login] + Self.flags(of: user)).joined(separator: "\t"))
+                let twoFactor = try await accounts.isTwoFactorEnabled(userID: user.id) ? "2fa on" : "2fa off"
+                print(([user.name, login, twoFactor] + Self.flags(of: user)).joined(separator: "\t"))
             }
         }
 

@@ -81,6 +81,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard let user = try await accounts.user(named: name, password: secret, from: address) else {
             throw APIError.unauthorized("wrong user name or password")
         }
+        // A password alone is not enough for a user with two-factor login: a script uses a token.
+        if try await accounts.isTwoFactorEnabled(userID: user.id) {
+            throw APIError.unauthorized("\(name) has two-factor login on: HTTP Basic with the password is refused; "
+                + "use a device token (travelog device add NAME --scope read, or Settings → Devices)")
+        }
         return Identity(user: user, device: nil, method: .password)
     }
 }

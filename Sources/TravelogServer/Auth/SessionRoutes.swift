@@ -19,6 +19,8 @@ struct SessionRoutes {
     struct LoginForm: Decodable {
         var user: String
         var password: String
+        /// The second factor, for a user with two-factor login on: a TOTP code or a recovery code.
+        var code: String?
     }
 
     struct SessionInfo: Encodable {
@@ -41,11 +43,10 @@ struct SessionRoutes {
             var request = request
             let bytes = try await request.collectBytes(context: context)
             let form = try Self.loginForm(bytes, contentType: request.headers[.contentType])
-            let user = try await account { () throws(AccountError) in
-                try await accounts.user(named: form.user, password: form.password, from: context.clientAddress)
+            let outcome = try await account { () throws(AccountError) in
+                try await accounts.logIn(named: form.user, password: form.password, code: form.code, from: context.clientAddress)
             }
-            guard let user else { throw APIError.unauthorized("wrong user name or password") }
-            return try await loggedIn(user)
+            return try await loginAnswer(outcome)
         }
         router.get("/api/v1/session") { _, context in
             try Response.json(sessionInfo(try context.requireIdentity().user))
@@ -124,7 +125,7 @@ struct SessionRoutes {
             guard let user = fields["user"], let password = fields["password"] else {
                 throw .badRequest("expected the form fields 'user' and 'password'")
             }
-            return LoginForm(user: user, password: password)
+            return LoginForm(user: user, password: password, code: fields["code"])
         }
         do {
             return try JSONDecoder().decode(LoginForm.self, from: Data(bytes))
