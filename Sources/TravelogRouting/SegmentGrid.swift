@@ -34,6 +34,18 @@ struct SegmentGrid: Sendable {
 
     static func key(_ row: Int, _ column: Int) -> Int64 { Int64(row) << 32 | Int64(UInt32(truncatingIfNeeded: column)) }
 
+    /// The segments in the cells that a latitude/longitude box (degrees) touches; a segment in
+    /// several of those cells is given once per cell.
+    func segments(south: Double, west: Double, north: Double, east: Double, _ body: (Int32) -> Void) {
+        let (row0, column0) = Self.cell(latitude: south, longitude: west)
+        let (row1, column1) = Self.cell(latitude: north, longitude: east)
+        for r in row0...max(row0, row1) {
+            for c in column0...max(column0, column1) {
+                for segment in cells[Self.key(r, c)] ?? [] { body(segment) }
+            }
+        }
+    }
+
     /// The segments in the cells within `rings` cells of the point's.
     func segments(near coordinate: Coordinate, ring: Int, _ body: (Int32) -> Void) {
         let (row, column) = Self.cell(latitude: coordinate.latitude, longitude: coordinate.longitude)

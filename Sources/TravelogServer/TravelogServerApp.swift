@@ -137,6 +137,7 @@ public struct TravelogServerApp: Sendable {
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         DirectionsRoutes(network: roadNetwork).add(to: router)
+        MatchRoutes(network: roadNetwork, store: store, links: ShareLinks(store: store, accounts: accounts)).add(to: router)
         PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
         ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones),
                     web: web, configuration: configuration, placeTimeZones: placeTimeZones,

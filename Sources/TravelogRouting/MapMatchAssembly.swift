@@ -1,0 +1,90 @@
+import TravelogCore
+
+extension MapMatcher {
+    /// One stretch of a matched route: part or all of a segment, in travel order.
+    private struct Stretch {
+        let segment: Int32
+        let meters: Double
+        let end: Coordinate
+    }
+
+    /// The line, length, roads and fixes of the chosen candidates: consecutive candidates of a
+    /// piece joined by their road routes.
+    mutating func assemble(_ fixes: [Coordinate], pieces: [[MapMatchCandidate]], fixIndices: [[Int]], drops: [MapMatchDrop?],
+                           representative: [Int]) -> MapMatch {
+        var lines: [[Coordinate]] = []
+        var meters = 0.0
+        var runs: [(name: String?, meters: Double)] = []
+        var matched: [Int: (Coordinate, Int)] = [:]
+        for (pieceIndex, (piece, indices)) in zip(pieces, fixIndices).enumerated() {
+            guard let first = piece.first else { continue }
+            var line = [first.coordinate]
+            matched[indices[0]] = (first.coordinate, pieceIndex)
+            for step in 1..<piece.count {
+                let source = piece[step - 1], target = piece[step]
+                matched[indices[step]] = (target.coordinate, pieceIndex)
+                let straight = Self.planarMeters(fixes[indices[step - 1]], fixes[indices[step]])
+                let bound = Int64(((2 * straight + 200) * 100).rounded())
+                for stretch in stretches(from: source, to: target, boundCentimeters: bound) {
+                    meters += stretch.meters
+                    if line.last != stretch.end { line.append(stretch.end) }
+                    let name = graph.graph.name(ofSegment: Int(stretch.segment))
+                    if let last = runs.last, last.name == name {
+                        runs[runs.count - 1].meters += stretch.meters
+                    } else {
+                        runs.append((name, stretch.meters))
+                    }
+                }
+            }
+            lines.append(line)
+        }
+        let results = fixes.indices.map { index -> MapMatchedFix in
+            if let drop = drops[index] { return MapMatchedFix(matched: nil, piece: nil, dropped: drop) }
+            let owner = representative[index]
+            if let (point, piece) = matched[owner] { return MapMatchedFix(matched: point, piece: piece, dropped: nil) }
+            return MapMatchedFix(matched: nil, piece: nil, dropped: drops[owner] ?? .unreachable)
+        }
+        return MapMatch(mode: graph.mode, pieces: lines, distanceMeters: meters, rawDistanceMeters: Self.rawMeters(fixes),
+                        roads: Self.roads(runs), fixes: results)
+    }
+
+    /// The stretches of the road route from one candidate to the next (the straight way between
+    /// them when, against expectation, the search finds none a second time).
+    private mutating func stretches(from source: MapMatchCandidate, to target: MapMatchCandidate, boundCentimeters: Int64) -> [Stretch] {
+        guard let (states, centimeters) = search.path(from: source, to: target, boundCentimeters: boundCentimeters) else {
+            return [Stretch(segment: target.segment, meters: Self.planarMeters(source.coordinate, target.coordinate), end: target.coordinate)]
+        }
+        guard let last = states.last else { return [Stretch(segment: target.segment, meters: Double(centimeters) / 100, end: target.coordinate)] }
+        let roads = graph.graph
+        var result: [Stretch] = []
+        let start = graph.tail(ofState: states[0])
+        let sourceLength = Double(graph.lengthCentimeters(source.segment)) / 100
+        let leaving = start == roads.segmentTo[Int(source.segment)] ? 1 - source.fraction : source.fraction
+        result.append(Stretch(segment: source.segment, meters: sourceLength * leaving, end: roads.coordinate(ofNode: start)))
+        for state in states.dropLast() {
+            result.append(Stretch(segment: state >> 1, meters: Double(graph.lengthCentimeters(state >> 1)) / 100,
+                                  end: roads.coordinate(ofNode: graph.head(ofState: state))))
+        }
+        let targetLength = Double(graph.lengthCentimeters(target.segment)) / 100
+        let entering = last & 1 == 0 ? target.fraction : 1 - target.fraction
+        result.append(Stretch(segment: target.segment, meters: targetLength * entering, end: target.coordinate))
+        return result
+    }
+
+    /// The trace's own length, fix to fix (geodesic), metres.
+    static func rawMeters(_ fixes: [Coordinate]) -> Double {
+        zip(fixes, fixes.dropFirst()).reduce(0) { $0 + $1.0.distanceMeters(to: $1.1) }
+    }
+
+    /// The names of the runs of one road, a short run of another road between two left out, each
+    /// name once per stretch.
+    static func roads(_ runs: [(name: String?, meters: Double)]) -> [String] {
+        let long = runs.count > 1 ? runs.filter { $0.meters >= minimumRoadMeters } : runs
+        var names: [String] = []
+        for run in (long.isEmpty ? runs : long) {
+            guard let name = run.name, names.last != name else { continue }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import TravelogCore
+
+/// Map matching by a hidden Markov model (Newson & Krumm, "Hidden Markov Map Matching Through
+/// Noise and Sparseness", ACM SIGSPATIAL GIS 2009), as OSRM, Valhalla and GraphHopper match:
+/// - the hidden states of a fix are its *candidates*, the nearest point of each road segment the
+///   mode may use within ``searchRadiusMeters`` (the ``maximumCandidates`` nearest);
+/// - emission: a Gaussian of the fix's distance to the candidate (σ = ``sigmaMeters``);
+/// - transition: an exponential (β = ``betaMeters``) of |great-circle distance between the fixes −
+///   road distance between the candidates|, the road distance by a bounded one-to-many Dijkstra
+///   search (``MapMatchSearch``);
+/// - Viterbi's most likely sequence of candidates, joined by their road routes.
+///
+/// Before the model, as the paper does, a fix within 2σ of the last one kept joins it (a stop
+/// collapses to one point). A fix with no road within ``outlierMeters`` is dropped, and so is one
+/// that jumps far off the line of its neighbours and back. A fix that no candidate before it can
+/// reach is skipped; after ``maximumSkips`` in a row the chain is cut and a new piece starts. A gap
+/// (a tunnel, missing fixes) is routed through, within twice the straight distance plus 200 m.
+public struct MapMatcher {
+    public static let sigmaMeters = 8.0
+    public static let betaMeters = 10.0
+    /// Candidates are looked for this far from a fix first, metres.
+    public static let searchRadiusMeters = 50.0
+    /// A fix with no road within this distance is dropped, metres.
+    public static let outlierMeters = 200.0
+    public static let maximumCandidates = 8
+    /// Fixes skipped in a row before the chain is cut into a new piece.
+    public static let maximumSkips = 3
+    /// Two fixes farther apart than this are not joined by a route (a flight, a lost day), metres.
+    public static let maximumGapMeters = 20_000.0
+    /// A fix off the chord of its neighbours by more than this, twice as far from them as they are from each other, is an outlier, metres.
+    static let outlierDeviationMeters = 100.0
+    /// A road stretch shorter than this between two others is left out of the roads list (a
+    /// crossing's corner), metres.
+    static let minimumRoadMeters = 30.0
+
+    let graph: MapMatchGraph
+    var search: MapMatchSearch
+
+    init(graph: RoadGraph, mode: DirectionsMode) {
+        self.graph = MapMatchGraph.shared(graph, mode: mode)
+        search = MapMatchSearch(graph: self.graph)
+    }
+
+    private static let metersPerDegree = WGS84.semiMajorAxisMeters * .pi / 180
+
+    /// Planar distance of two nearby points (local equirectangular projection), metres.
+    static func planarMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let x = (b.longitude - a.longitude) * cos((a.latitude + b.latitude) / 2 * .pi / 180)
+        let y = b.latitude - a.latitude
+        return (x * x + y * y).squareRoot() * metersPerDegree
+    }
+
+    /// The candidates of a fix: per segment within `radius`, its nearest point; the nearest first.
+    func candidates(_ fix: Coordinate, radiusMeters: Double) -> [MapMatchCandidate] {
+        let roads = graph.graph
+        let cosine = cos(fix.latitude * .pi / 180)
+        let perLongitude = Self.metersPerDegree * cosine, perLatitude = Self.metersPerDegree
+        let latitudeReach = radiusMeters / perLatitude, longitudeReach = radiusMeters / max(perLongitude, 1)
+        var found: [(segment: Int32, fraction: Double, squared: Double)] = []
+        let radiusSquared = radiusMeters * radiusMeters
+        roads.grid.segments(south: fix.latitude - latitudeReach, west: fix.longitude - longitudeReach,
+                            north: fix.latitude + latitudeReach, east: fix.longitude + longitudeReach) { index in
+            let segment = Int(index)
+            guard graph.usable(index, forward: true) || graph.usable(index, forward: false) else { return }
+            let a = Int(roads.segmentFrom[segment]), b = Int(roads.segmentTo[segment])
+            let ax = (Double(roads.nodeLongitudeE7[a]) / 1e7 - fix.longitude) * perLongitude
+            let ay = (Double(roads.nodeLatitudeE7[a]) / 1e7 - fix.latitude) * perLatitude
+            let bx = (Double(roads.nodeLongitudeE7[b]) / 1e7 - fix.longitude) * perLongitude
+            let by = (Double(roads.nodeLatitudeE7[b]) / 1e7 - fix.latitude) * perLatitude
+            if (ax > radiusMeters && bx > radiusMeters) || (ax < -radiusMeters && bx < -radiusMeters)
+                || (ay > radiusMeters && by > radiusMeters) || (ay < -radiusMeters && by < -radiusMeters) { return }
+            let dx = bx - ax, dy = by - ay
+            let lengthSquared = dx * dx + dy * dy
+            let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
+            let px = ax + t * dx, py = ay + t * dy
+            let squared = px * px + py * py
+            guard squared <= radiusSquared, !found.contains(where: { $0.segment == index }) else { return }
+            found.append((index, t, squared))
+        }
+        found.sort { ($0.squared, $0.segment) < ($1.squared, $1.segment) }
+        return found.prefix(Self.maximumCandidates).map { item in
+            let a = roads.coordinate(ofNode: roads.segmentFrom[Int(item.segment)])
+            let b = roads.coordinate(ofNode: roads.segmentTo[Int(item.segment)])
+            let point = Coordinate(validLatitude: a.latitude + item.fraction * (b.latitude - a.latitude),
+                                   longitude: a.longitude + item.fraction * (b.longitude - a.longitude)) ?? a
+            return MapMatchCandidate(segment: item.segment, fraction: item.fraction, coordinate: point, distanceMeters: item.squared.squareRoot())
+        }
+    }
+
+    /// One Viterbi column: a kept fix, its candidates, and per candidate the best candidate of the column before.
+    private struct Column {
+        let fix: Int
+        let candidates: [MapMatchCandidate]
+        var back: [Int]
+    }
+
+    /// Matches a trace: fixes in the order recorded.
+    /// - Complexity: per kept fix, a grid lookup and up to ``maximumCandidates`` Dijkstra searches bounded by the
+    ///   distance to the next fix.
+    mutating func match(_ fixes: [Coordinate]) -> MapMatch {
+        var drops = [MapMatchDrop?](repeating: nil, count: fixes.count)
+        var representative = Array(0..<fixes.count)
+        var candidatesOf: [Int: [MapMatchCandidate]] = [:]
+        // Stops collapse; fixes far from every road are dropped.
+        var kept: [Int] = []
+        for (index, fix) in fixes.enumerated() {
+            if let last = kept.last, Self.planarMeters(fixes[last], fix) < 2 * Self.sigmaMeters {
+                representative[index] = last
+                continue
+            }
+            var found = candidates(fix, radiusMeters: Self.searchRadiusMeters)
+            if found.isEmpty { found = Array(candidates(fix, radiusMeters: Self.outlierMeters).prefix(3)) }
+            guard !found.isEmpty else {
+                drops[index] = .noRoadNearby
+                continue
+            }
+            candidatesOf[index] = found
+            kept.append(index)
+        }
+        // A jump out and back: far off the chord of its neighbours, and far from both.
+        var filtered: [Int] = []
+        for (position, index) in kept.enumerated() {
+            if let previous = filtered.last, position + 1 < kept.count {
+                let next = fixes[kept[position + 1]]
+                let toPrevious = Self.planarMeters(fixes[previous], fixes[index]), toNext = Self.planarMeters(fixes[index], next)
+                let chord = Self.planarMeters(fixes[previous], next)
+                let deviation = Self.deviationMeters(fixes[index], fixes[previous], next)
+                if deviation > Self.outlierDeviationMeters && toPrevious + toNext > 2 * max(chord, 1) {
+                    drops[index] = .outlier
+                    continue
+                }
+            }
+            filtered.append(index)
+        }
+
+        var pieces: [[MapMatchCandidate]] = []
+        var pieceFixes: [[Int]] = []
+        var columns: [Column] = []
+        var scores: [Double] = []
+        var skipped: [Int] = []
+        var position = 0
+        func finishPiece() {
+            if columns.count >= 2 {
+                let chosen = backtracked(columns, scores)
+                pieces.append(chosen.map { $0.candidates[0] })
+                pieceFixes.append(chosen.map(\.fix))
+            } else {
+                for column in columns { drops[column.fix] = .unreachable }
+            }
+            columns = []
+            scores = []
+        }
+        while position < filtered.count {
+            let index = filtered[position]
+            position += 1
+            let layer = candidatesOf[index] ?? []
+            guard let last = columns.last else {
+                columns = [Column(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count))]
+                scores = layer.map { Self.emission($0) }
+                continue
+            }
+            let straight = Self.planarMeters(fixes[last.fix], fixes[index])
+            var next = [Double](repeating: -.infinity, count: layer.count)
+            var back = [Int](repeating: -1, count: layer.count)
+            if straight <= Self.maximumGapMeters {
+                let bound = Int64(((2 * straight + 200) * 100).rounded())
+                for (from, candidate) in last.candidates.enumerated() where scores[from] > -.infinity {
+                    let distances = search.distances(from: candidate, to: layer, boundCentimeters: bound)
+                    for (to, centimeters) in distances.enumerated() {
+                        guard let centimeters else { continue }
+                        let score = scores[from] - abs(Double(centimeters) / 100 - straight) / Self.betaMeters
+                        if score > next[to] {
+                            next[to] = score
+                            back[to] = from
+                        }
+                    }
+                }
+            }
+            guard let best = next.max(), best > -.infinity else {
+                skipped.append(index)
+                if skipped.count > Self.maximumSkips {
+                    // No road joins them: the chain is cut, and the skipped fixes start the next piece.
+                    finishPiece()
+                    position -= skipped.count
+                    skipped = []
+                }
+                continue
+            }
+            for fix in skipped { drops[fix] = .unreachable }
+            skipped = []
+            scores = zip(next, layer).map { $0 - best + Self.emission($1) }
+            columns.append(Column(fix: index, candidates: layer, back: back))
+        }
+        for fix in skipped { drops[fix] = .unreachable }
+        finishPiece()
+        return assemble(fixes, pieces: pieces, fixIndices: pieceFixes, drops: drops, representative: representative)
+    }
+
+    private static func emission(_ candidate: MapMatchCandidate) -> Double {
+        let z = candidate.distanceMeters / sigmaMeters
+        return -0.5 * z * z
+    }
+
+    /// The distance of a point from the straight line between two others (planar), metres.
+    static func deviationMeters(_ point: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
+        let cosine = cos(point.latitude * .pi / 180)
+        let ax = (a.longitude - point.longitude) * cosine, ay = a.latitude - point.latitude
+        let bx = (b.longitude - point.longitude) * cosine, by = b.latitude - point.latitude
+        let dx = bx - ax, dy = by - ay
+        let lengthSquared = dx * dx + dy * dy
+        let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
+        let px = ax + t * dx, py = ay + t * dy
+        return (px * px + py * py).squareRoot() * metersPerDegree
+    }
+
+    /// The columns with the chosen candidate first in each (Viterbi's backtracking from the best last score).
+    private func backtracked(_ columns: [Column], _ scores: [Double]) -> [Column] {
+        var choice = scores.indices.max(by: { scores[$0] < scores[$1] }) ?? 0
+        var chosen: [Column] = []
+        for column in columns.reversed() {
+            chosen.append(Column(fix: column.fix, candidates: [column.candidates[choice]], back: []))
+            choice = column.back[choice]
+        }
+        return chosen.reversed()
+    }
+}
