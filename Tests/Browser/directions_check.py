@@ -118,6 +118,8 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
     geometry = devtools.evaluate(f"({{ map: {BOX}(document.getElementById('map')), panel: {BOX}(document.getElementById('directions')),"
                                  f" side: {BOX}(document.getElementById('side')), search: {BOX}(document.getElementById('map-search')),"
                                  " innerWidth: innerWidth, innerHeight: innerHeight, scrollWidth: document.documentElement.scrollWidth })")
+    outlined = devtools.wait_for("Boolean(document.querySelector('#map path.directions-coverage'))", 5)
+    report(bool(outlined), f"{size}: the map outlines where routes can be found while the panel is open")
     map_box, panel = geometry["map"], geometry["panel"]
     map_in_view = map_box[1] >= 0 and map_box[3] <= geometry["innerHeight"] + 1 and map_box[3] - map_box[1] >= 0.4 * geometry["innerHeight"]
     placed = panel[1] >= map_box[3] - 16 if mobile else panel[0] >= map_box[2] - 1 and inside(panel, geometry["side"])
@@ -171,6 +173,13 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
                                   f" return asked.length > {before} && asked[asked.length - 1].name.includes('mode={mode}') && {STATE} === 'route'; }})()", 15)
         checked = devtools.evaluate(f"document.querySelector('#directions-modes input[value={mode}]').checked")
         report(bool(asked) and checked and bool(devtools.evaluate(ROUTE)), f"{size}: {mode} is chosen, asked for and drawn ({devtools.evaluate(ROUTE)})")
+    # Swap: From and To change places and the route is asked for again.
+    before = devtools.evaluate("[document.getElementById('directions-from-input').value, document.getElementById('directions-to-input').value]")
+    click_element(devtools, "#directions-swap")
+    swapped = devtools.wait_for(f"{STATE} === 'route' && [document.getElementById('directions-from-input').value, document.getElementById('directions-to-input').value]", 10)
+    report(swapped == before[::-1], f"{size}: the swap button exchanges From and To and the route follows ({before} → {swapped})")
+    click_element(devtools, "#directions-swap")
+    devtools.wait_for(f"{STATE} === 'route' && document.getElementById('directions-from-input').value === {before[0]!r}", 10)
     check_steps(devtools, report, size, folder)
     if axe_source:
         from features_check import AXE_RUN
@@ -190,6 +199,14 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
     report(bool(failed) and "destination" in failed and "outside the coverage" in failed and marked[0] == "true" and marked[1]
            and not marked[2] and ROUTE_CREDIT not in marked[3],
            f"{size}: a To in the sea is refused in words beside To, and no route is drawn ({failed!r}; {marked[:3]})")
+    # The map moves (animated) to show both: its bounds (set at the move's end) hold the refused To.
+    sea = [float(part) for part in SEA.split(",")]
+    devtools.wait_for(f"(() => {{ const [west, south, east, north] = document.getElementById('map').dataset.bounds.split(',').map(Number);"
+                      f" return south < {sea[0]} && {sea[0]} < north && west < {sea[1]} && {sea[1]} < east; }})()", 3)
+    time.sleep(0.3)
+    dot, outline, map_box = (box(devtools, selector) for selector in ("#map path.directions-to-marker", "#map path.directions-coverage", "#map"))
+    report(dot is not None and outline is not None and inside(dot, map_box) and inside(outline, map_box, 12),
+           f"{size}: the map then shows both the refused To and the outline it lies outside (To {dot}, outline {outline})")
     screenshot(devtools, folder, f"{size}-directions-error")
 
     click_element(devtools, "#directions-close")
@@ -231,6 +248,12 @@ def check_steps(devtools, report, size, folder):
                             " && Boolean(document.querySelector('#map path.directions-highlight'))", 3)
     report(bool(lit), f"{size}: hovering step {index + 1} lights up its part of the line")
     screenshot(devtools, folder, f"{size}-directions-route")
+    devtools.evaluate(f"document.querySelector(\"#directions-steps [data-step='{index + 1}']\").focus()")
+    focused = devtools.evaluate("document.getElementById('directions').dataset.highlightedStep")
+    devtools.evaluate(f"document.querySelector(\"#directions-steps [data-step='{index + 1}']\").blur()")
+    back = devtools.evaluate("document.getElementById('directions').dataset.highlightedStep")
+    report(focused == str(index + 1) and back == str(index),
+           f"{size}: a step focused with the keyboard lights up too, and the one under the pointer again when the focus leaves ({focused}, then {back})")
     zoom_before, bounds_before = devtools.evaluate("[Number(document.getElementById('map').dataset.zoom), document.getElementById('map').dataset.bounds]")
     click(devtools, x, y)
     devtools.wait_for(f"document.getElementById('map').dataset.bounds !== {bounds_before!r}", 3)

@@ -16,7 +16,7 @@ const ATTRIBUTION = 'Routes: <a href="https://www.openstreetmap.org/copyright">Â
 /** A part fitted into view is shown at most this close. */
 export const CLOSEST_ZOOM = 18;
 
-const layer = { renderer: null, ends: null, lines: null, highlight: null, attributed: false };
+const layer = { renderer: null, coverage: null, ends: null, lines: null, highlight: null, attributed: false };
 
 /** Makes the pane and the layers once the map exists; `onClick` gets the map's clicks. */
 export function attachLayer(onClick) {
@@ -24,6 +24,7 @@ export function attachLayer(onClick) {
   if (layer.ends || !map) return;
   if (!map.getPane(PANE)) map.createPane(PANE).style.zIndex = String(PANE_Z_INDEX);
   layer.renderer = L.svg({ pane: PANE });
+  layer.coverage = L.featureGroup().addTo(map);
   layer.ends = L.featureGroup().addTo(map);
   layer.lines = L.featureGroup().addTo(map);
   map.on('click', onClick);
@@ -79,10 +80,22 @@ export function clearLine() {
   }
 }
 
-/** Takes everything away: the line and the ends. */
+/** Outlines where routes can be found (GET /api/v1/directions/coverage, a GeoJSON MultiPolygon);
+ * returns its bounds. */
+export function drawCoverage(multiPolygon) {
+  if (!layer.coverage) return L.latLngBounds([]);
+  layer.coverage.clearLayers();
+  const outline = L.geoJSON(multiPolygon, {
+    style: () => style({ color: '#5e35b1', weight: 2, opacity: 0.6, dashArray: '8 6', fill: false, className: 'directions-coverage' }),
+  }).addTo(layer.coverage);
+  return outline.getBounds();
+}
+
+/** Takes everything away: the line, the ends and the coverage's outline. */
 export function clearAll() {
   clearLine();
   if (layer.ends) layer.ends.clearLayers();
+  if (layer.coverage) layer.coverage.clearLayers();
 }
 
 /** Fits a part of the map into view: clear of the search box over the map's top. */

@@ -16,7 +16,9 @@
 // `#map[data-matched-route]` a matched trip's "distance,pieces".
 import { api } from './api.js';
 import { $, element } from './dom.js';
-import { CLOSEST_ZOOM, attachLayer, clearAll, clearLine, drawEnds as drawEndDots, drawLine, fitIntoView, highlight } from './directions-layer.js';
+import {
+  CLOSEST_ZOOM, attachLayer, clearAll, clearLine, drawCoverage, drawEnds as drawEndDots, drawLine, fitIntoView, highlight,
+} from './directions-layer.js';
 import { count, durationText, formatDistanceAway } from './format.js';
 import { drawn } from './map.js';
 import { addCalloutAction, placeSuggestions } from './search.js';
@@ -36,7 +38,7 @@ const ARROWS = {
  * `view`: 'route' (From and To) or 'trip' (a journal trip on roads, `trip`). */
 const directions = {
   ends: { from: null, to: null }, mode: 'driving', picking: null, abort: null, sequence: 0, view: 'route', trip: null,
-  stepSpans: [], suggestions: {},
+  stepSpans: [], suggestions: {}, coverage: null, coverageBounds: null,
 };
 
 function panel() { return $('directions'); }
@@ -94,6 +96,7 @@ function endRow(end) {
     field: input, combobox, panel: suggestions, list, footer, container: row, idPrefix: `directions-${end}-result`,
     onChoose: (result) => setEnd(end, { latitude: result.latitude, longitude: result.longitude, label: result.name }),
     onEdit: () => { directions.ends[end] = null; showEndError(end, ''); drawEnds(); },
+    ignore: (text) => COORDINATES.test(text),
   });
   // Coordinates typed in ("60.1699, 24.9384") are an end as they are.
   input.addEventListener('change', () => {
@@ -196,7 +199,7 @@ function setView(view) {
   if (view === 'trip') {
     setPicking(null);
     for (const end of ['from', 'to']) directions.suggestions[end].close();
-    drawEndDots({ from: null, to: null });
+    clearAll();
   } else {
     const saved = localStorage.getItem(MODE_KEY);
     if (MODES.some(([value]) => value === saved)) setMode(saved);
@@ -224,12 +227,21 @@ export function openDirections({ from = null, to = null } = {}) {
   $('directions-open').setAttribute('aria-expanded', 'true');
   if (drawn.map) drawn.map.closePopup();
   attachLayer(onMapClick);
+  showCoverage();
   if (from) setEnd('from', from, { request: false });
   if (to) setEnd('to', to, { request: false });
   box.scrollIntoView({ block: 'start', behavior: 'instant' });
   const empty = ['from', 'to'].find((end) => !directions.ends[end]);
   if (empty) field(empty).focus({ preventScroll: true });
   else if (wasHidden || from || to) requestRoute();
+}
+
+/** Outlines on the map where routes can be found, while the panel is open (asked for once). */
+async function showCoverage() {
+  try {
+    if (!directions.coverage) directions.coverage = await api('/api/v1/directions/coverage');
+    if (!panel().hidden && directions.view === 'route') directions.coverageBounds = drawCoverage(directions.coverage);
+  } catch (_) { /* no outline: the routes' answers still say where they cannot go */ }
 }
 
 /** Hides the panel and takes the route and the ends' markers off the map. */
@@ -403,6 +415,11 @@ function showRouteError(error) {
   }
   $('directions-error').textContent = message;
   if (end) showEndError(end, endProblem(error.message));
+  // An end outside the outlined coverage: the map shows both, so the person sees why.
+  if (end && error.message.includes('outside the coverage') && directions.coverageBounds && directions.coverageBounds.isValid()) {
+    const place = directions.ends[end];
+    fitIntoView(L.latLngBounds(directions.coverageBounds.getSouthWest(), directions.coverageBounds.getNorthEast()).extend([place.latitude, place.longitude]));
+  }
 }
 
 /** The short note beside the end an answer names. */
@@ -467,7 +484,12 @@ function stepRow(step, index, latlngs) {
   button.addEventListener('mouseenter', () => highlightStep(index, part()));
   button.addEventListener('focus', () => highlightStep(index, part()));
   button.addEventListener('mouseleave', () => { if (document.activeElement !== button) highlightStep(null); });
-  button.addEventListener('blur', () => highlightStep(null));
+  // Focus leaving: the step under the pointer, if any, stays lit.
+  button.addEventListener('blur', () => {
+    const hovered = $('directions-steps').querySelector('.directions-step:hover');
+    if (hovered) hovered.dispatchEvent(new Event('mouseenter'));
+    else highlightStep(null);
+  });
   button.addEventListener('click', () => {
     highlightStep(index, part());
     const points = part();

@@ -83,9 +83,12 @@ function osmCredit() {
  * @param parts.onChoose called with the result chosen
  * @param parts.onEdit called when the text changes (the choice made before no longer holds)
  * @param parts.onEscape called by Escape when the list is closed (after the field is emptied)
+ * @param parts.ignore text for which nothing is asked (the Directions panel's typed coordinates)
  * @returns {{clear: function(): void, close: function(): void}}
  */
-export function placeSuggestions({ field, combobox, panel, list, footer, container, idPrefix, onChoose, onEdit = () => {}, onEscape = () => {} }) {
+export function placeSuggestions({
+  field, combobox, panel, list, footer, container, idPrefix, onChoose, onEdit = () => {}, onEscape = () => {}, ignore = () => false,
+}) {
   /** `chosen`: a result of the list shown was chosen (focusing the field again does not reopen the list). */
   const suggest = { timer: null, abort: null, results: [], active: -1, chosen: false };
 
@@ -181,7 +184,7 @@ export function placeSuggestions({ field, combobox, panel, list, footer, contain
     window.clearTimeout(suggest.timer);
     suggest.chosen = false;
     onEdit();
-    if (text.length < MINIMUM_QUERY_LENGTH && !BEYOND_LATIN.test(text)) {
+    if ((text.length < MINIMUM_QUERY_LENGTH && !BEYOND_LATIN.test(text)) || ignore(text)) {
       if (suggest.abort) suggest.abort.abort();
       suggest.results = [];
       setOpen(false);
