@@ -39,6 +39,7 @@ from settings_check import check_settings
 from search_check import check_search
 from directions_check import check_directions
 from shares_check import check_shares
+from two_factor_check import check_two_factor
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -449,6 +450,7 @@ def run_test(arguments):
     check_search(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_directions(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_shares(devtools, report, base_url, arguments.devtools_port, folder)
+    check_two_factor(devtools, report, base_url, arguments.devtools_port, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

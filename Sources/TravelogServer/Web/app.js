@@ -15,6 +15,7 @@ import { bindList, clearList, loadList } from './locations.js';
 import { clearPath, drawn, ensureMap, loadLatest, loadTiledRange, loadVectorRange, removeCurrent } from './map.js';
 import { bindRejected, loadRejected } from './rejected.js';
 import { bindSearch } from './search.js';
+import { codeStepShown, hideCodeStep, postLogin, showCodeStep } from './login-code.js';
 import { showSetupIfNeeded } from './setup.js';
 import { routeSettings } from './settings.js';
 import { bindStats } from './stats.js';
@@ -64,6 +65,7 @@ function showLogin(message) {
   $('settings').hidden = true;
   $('account').hidden = true;
   $('login').hidden = false;
+  hideCodeStep();
   $('login-error').textContent = message || '';
   $('login-user').focus();
 }
@@ -74,13 +76,15 @@ async function logIn(event) {
   submit.disabled = true;
   $('login-error').textContent = '';
   try {
-    const info = await api('/api/v1/session', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user: $('login-user').value, password: $('login-password').value }),
-      allowUnauthorized: true,
-    });
+    const body = { user: $('login-user').value, password: $('login-password').value };
+    if (codeStepShown()) body.code = $('login-code').value;
+    const info = await postLogin(body);
+    if (info.secondFactor) {
+      showCodeStep('code' in body);
+      return;
+    }
     $('login-password').value = '';
+    hideCodeStep();
     enterApp(info);
   } catch (error) {
     $('login-error').textContent = error.status === 401 ? 'Wrong user name or password.' : (error.message || String(error));

@@ -13,6 +13,7 @@ import { field } from './settings-fields.js';
 import { renderImports } from './settings-imports.js';
 import { renderNotifications } from './settings-notifications.js';
 import { renderShares } from './settings-shares.js';
+import { renderTwoFactor } from './settings-two-factor.js';
 import { state, subscribe, update } from './state.js';
 
 /** Where the page keeps its fixed display time zone (api.js reads it; absent: the browser's). */
@@ -20,6 +21,7 @@ export const TIME_ZONE_KEY = 'travelog.timeZone';
 
 const SECTIONS = [
   { id: 'account', title: 'Account', render: renderAccount },
+  { id: 'two-factor', title: 'Two-factor login', render: renderTwoFactor },
   { id: 'devices', title: 'Devices', render: renderDeviceSettings },
   { id: 'notifications', title: 'Notifications', render: renderNotifications },
   { id: 'regions', title: 'Regions', render: renderRegions },
