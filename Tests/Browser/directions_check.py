@@ -145,6 +145,13 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
                                " && document.querySelector('#map path.directions-from-marker') ? document.getElementById('directions-from-input').value : null", 3)
     report(chosen == FROM_NAME, f"{size}: choosing {FROM_NAME} sets From and marks it on the map ({chosen!r})")
 
+    # Choosing on the map ends with Escape, nothing chosen.
+    click_element(devtools, "#directions-from-pick")
+    key(devtools, "Escape", 27)
+    cancelled = devtools.evaluate("[document.getElementById('directions-from-pick').getAttribute('aria-pressed'),"
+                                  " document.getElementById('map').classList.contains('picking-directions'), document.getElementById('directions-from-input').value]")
+    report(cancelled == ["false", False, FROM_NAME], f"{size}: Escape ends choosing on the map and keeps From ({cancelled})")
+
     # To: chosen on the map, where the day's walk started.
     click_element(devtools, "#directions-to-pick")
     picking = devtools.evaluate("[document.getElementById('directions-to-pick').getAttribute('aria-pressed'),"
