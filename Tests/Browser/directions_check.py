@@ -9,7 +9,9 @@ fitted into view, with its time and distance on top and its steps listed, and Op
 credited on the map; driving, walking and cycling each ask for and draw their route; a step hovered
 lights up its part of the line, a click zooms to it; a To outside the coverage (the sea south of
 the box) says so in words beside that end and draws no route; axe-core finds nothing serious with
-the panel open; closing it takes the route away. On the desktop also: "Directions to here" on a
+the panel open; closing it takes the route away; the day's first entry offers its trip "on roads"
+(GET /api/v1/match): the matched line drawn and fitted, its roads named, matched beside recorded
+distance. On the desktop also: "Directions to here" on a
 search result's pin and "Directions from here" on a journal entry fill that end. Screenshots go to
 the folder given.
 
@@ -220,6 +222,35 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
     closed = devtools.wait_for("document.getElementById('directions').hidden && !document.querySelector('#map .directions-line, #map .directions-end-marker')"
                                " && !document.getElementById('map').dataset.directionsRoute", 3)
     report(bool(closed), f"{size}: closing the panel takes the route and its ends off the map")
+    check_trip_on_roads(devtools, report, size, folder)
+
+
+def check_trip_on_roads(devtools, report, size, folder):
+    """"Show the trip from here on roads" on the day's first entry: the walk matched to the roads
+    (GET /api/v1/match), drawn and fitted, the roads named, the matched beside the recorded distance."""
+    devtools.evaluate("document.getElementById('section-journal').open = true")
+    devtools.wait_for("document.querySelector('#journal li:last-child .menu-button')", 10)
+    click_element(devtools, "#journal li:last-child .menu-button")
+    offered = devtools.wait_for("Boolean(document.querySelector('#journal li:last-child [data-action=show-on-roads]'))", 3)
+    if not report(bool(offered), f"{size}: the day's first entry, which a trip leaves, offers to show that trip on roads"):
+        return
+    click_element(devtools, "#journal li:last-child [data-action=show-on-roads]")
+    matched = devtools.wait_for(f"{STATE} === 'route' && document.getElementById('map').dataset.matchedRoute", 15)
+    shown = devtools.evaluate("[document.getElementById('directions').dataset.view, document.getElementById('directions-title').textContent,"
+                              " document.getElementById('directions-summary').textContent, document.getElementById('directions-roads').textContent,"
+                              " document.querySelector('#directions-modes input:checked').value, document.getElementById('directions-ends').hidden,"
+                              " document.querySelector('.leaflet-control-attribution').textContent]")
+    report(bool(matched) and shown[0] == "trip" and "recorded" in shown[2] and shown[3].startswith("Roads") and "→" in shown[3]
+           and shown[4] == "walking" and shown[5] and ROUTE_CREDIT in shown[6],
+           f"{size}: the walk is matched to the roads in walking mode, drawn, its roads named and its distances shown ({matched}; {shown[1:5]})")
+    devtools.wait_for(f"(() => {{ const line = {BOX}(document.querySelector('#map path.directions-matched')); const map = {BOX}(document.getElementById('map'));"
+                      " return line && line[0] >= map[0] - 12 && line[1] >= map[1] - 12 && line[2] <= map[2] + 12 && line[3] <= map[3] + 12; })()", 3)
+    line, map_box = box(devtools, "#map path.directions-matched"), box(devtools, "#map")
+    report(line is not None and inside(line, map_box, 12), f"{size}: the matched line is fitted into the map's view ({line} in {map_box})")
+    screenshot(devtools, folder, f"{size}-trip-on-roads")
+    click_element(devtools, "#directions-close")
+    report(bool(devtools.wait_for("document.getElementById('directions').hidden && !document.getElementById('map').dataset.matchedRoute"
+                                  " && !document.querySelector('#map .directions-line')", 3)), f"{size}: closing the panel takes the matched line away")
 
 
 def check_route_shown(devtools, report, size, mode):

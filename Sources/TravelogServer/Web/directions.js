@@ -98,14 +98,16 @@ function endRow(end) {
     onEdit: () => { directions.ends[end] = null; showEndError(end, ''); drawEnds(); },
     ignore: (text) => COORDINATES.test(text),
   });
-  // Coordinates typed in ("60.1699, 24.9384") are an end as they are.
-  input.addEventListener('change', () => {
+  // Coordinates typed in ("60.1699, 24.9384") are an end as they are, on Enter or leaving the field.
+  const acceptCoordinates = () => {
     const match = COORDINATES.exec(input.value);
     if (match && !directions.ends[end]) {
       const latitude = Number(match[1]), longitude = Number(match[2]);
       if (Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180) setEnd(end, { latitude, longitude, label: input.value.trim() });
     }
-  });
+  };
+  input.addEventListener('change', acceptCoordinates);
+  input.addEventListener('keydown', (event) => { if (event.key === 'Enter') acceptCoordinates(); });
   pick.addEventListener('click', () => setPicking(directions.picking === end ? null : end));
   return row;
 }

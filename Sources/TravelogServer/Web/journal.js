@@ -5,7 +5,7 @@
 // the old title).
 import { api, jsonRequest, rangeQuery, timeZone } from './api.js';
 import { addDays, daysBetween } from './dates.js';
-import { openDirections } from './directions.js';
+import { openDirections, showTripOnRoads } from './directions.js';
 import { $, element, showStatus } from './dom.js';
 import { durationText, formatDistance, placeSubtitle, units } from './format.js';
 import { drawn, showOnMap, knowDevice } from './map.js';
@@ -16,7 +16,7 @@ import { state, update } from './state.js';
 /** How long the Undo of a change is offered. */
 const UNDO_MILLISECONDS = 10000;
 
-const journal = { sequence: 0, visits: [], undoTimer: null };
+const journal = { sequence: 0, visits: [], trips: [], undoTimer: null };
 
 /** Loads the journal for the range: visits as pins and a list, trips as lines, statistics. */
 export async function loadJournal() {
@@ -32,6 +32,7 @@ export async function loadJournal() {
     ]);
     if (sequence !== journal.sequence) return;
     for (const visit of visits) if (visit.device) knowDevice(visit.device);
+    journal.trips = trips;
     drawJournal(visits, trips);
     showJournalList(visits);
     if (TravelogLayers.usesTiles(state.range) && stats.total) {
@@ -112,6 +113,11 @@ function visitMenu(visit) {
   if (visit.placeID !== null && visit.placeID !== undefined) items.push(['name-place', 'Name this place…', namePlace]);
   items.push(['directions-from', 'Directions from here', (entry) => openDirections({ from: visitPlace(entry) })]);
   items.push(['directions-to', 'Directions to here', (entry) => openDirections({ to: visitPlace(entry) })]);
+  const trip = journal.trips.find((leaving) => leaving.fromVisit === visit.id);
+  if (trip) {
+    const label = `Trip ${clock(trip.localStart)}–${clock(trip.localEnd, trip.localStart)} from ${visit.place}`;
+    items.push(['show-on-roads', 'Show the trip from here on roads', () => showTripOnRoads(trip, label)]);
+  }
   for (const [name, label, handler] of items) {
     const item = element('button', '', label);
     item.type = 'button';
