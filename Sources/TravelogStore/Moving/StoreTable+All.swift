@@ -64,6 +64,10 @@ extension StoreTable {
             ("password_hash", .text), ("hide_visits", .boolean), ("created_at_ms", .integer), ("expires_at_ms", .integer),
             ("revoked_at_ms", .integer), ("views", .integer), ("last_viewed_at_ms", .integer),
         ]),
+        StoreTable("two_factor", .stored, key: ["user_id"], [
+            ("totp_secret", .text), ("enabled", .boolean), ("created_at_ms", .integer), ("last_used_step", .integer),
+        ]),
+        StoreTable("two_factor_recovery_codes", .stored, key: ["user_id", "code_sha256"], [("code_sha256", .text)]),
     ]
 
     /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
