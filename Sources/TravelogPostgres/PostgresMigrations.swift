@@ -447,6 +447,32 @@ enum PostgresMigrations {
             "ALTER TABLE devices ADD COLUMN owntracks_card_name text",
             "ALTER TABLE devices ADD COLUMN owntracks_card_face text",
         ]),
+        // Privacy zones and the counts of fixes drop zones kept out (as SQLite's 015_zones).
+        ("014_zones", [
+            """
+            CREATE TABLE zones (
+                id bigserial PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                name text NOT NULL,
+                shape text NOT NULL,
+                center_latitude_e7 integer,
+                center_longitude_e7 integer,
+                radius_m double precision,
+                rings_json text,
+                rule text NOT NULL,
+                created_at_ms bigint NOT NULL,
+                UNIQUE (user_id, name)
+            )
+            """,
+            """
+            CREATE TABLE zone_drops (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                day text NOT NULL,
+                count bigint NOT NULL,
+                PRIMARY KEY (user_id, day)
+            )
+            """,
+        ]),
         // Two-factor login: the TOTP secret, and recovery codes as digests (as SQLite's 016_two_factor).
         ("015_two_factor", [
             """

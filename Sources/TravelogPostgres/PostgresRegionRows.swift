@@ -23,24 +23,49 @@ enum PostgresRegionRows {
         var beaconUUID: String?, beaconMajor: Int32?, beaconMinor: Int32?
 
         init(_ definition: RegionDefinition) throws(StoreError) {
-            switch definition.shape {
+            try self.init(shape: definition.shape)
+            beaconUUID = definition.beacon?.proximityUUID.uuidString
+            beaconMajor = definition.beacon?.major.map(Int32.init)
+            beaconMinor = definition.beacon?.minor.map(Int32.init)
+        }
+
+        /// A shape's columns alone: regions and privacy zones keep their areas alike.
+        init(shape: MonitoredRegion.Shape) throws(StoreError) {
+            switch shape {
             case .circle(let circle):
                 latitudeE7 = Int32(clamping: StoragePrecision.e7(circle.center.latitude))
                 longitudeE7 = Int32(clamping: StoragePrecision.e7(circle.center.longitude))
                 radiusMeters = circle.radiusMeters
             case .polygon(let polygon):
-                shape = "polygon"
+                self.shape = "polygon"
                 let positions = ([polygon.exteriorRing] + polygon.interiorRings).map { ring in ring.map { [$0.longitude, $0.latitude] } }
                 do {
                     ringsJSON = String(decoding: try JSONEncoder().encode(positions), as: UTF8.self)
                 } catch {
-                    throw .database(operation: "storing a region", message: "cannot encode its rings: \(error)")
+                    throw .database(operation: "storing an area", message: "cannot encode its rings: \(error)")
                 }
             }
-            beaconUUID = definition.beacon?.proximityUUID.uuidString
-            beaconMajor = definition.beacon?.major.map(Int32.init)
-            beaconMinor = definition.beacon?.minor.map(Int32.init)
         }
+    }
+
+    /// The shape its columns describe. - Throws: for columns no version of Travelog writes.
+    static func shape(kind: String, latitudeE7: Int32?, longitudeE7: Int32?, radiusMeters: Double?, ringsJSON: String?) throws
+        -> MonitoredRegion.Shape {
+        let operation = "reading an area"
+        if kind == "polygon" {
+            let positions = try JSONDecoder().decode([[[Double]]].self, from: Data((ringsJSON ?? "[]").utf8))
+            let coordinates = try positions.map { ring in
+                try ring.map { position throws -> Coordinate in
+                    guard position.count >= 2 else { throw StoreError.database(operation: operation, message: "a short position") }
+                    return try Coordinate(latitude: position[1], longitude: position[0])
+                }
+            }
+            guard let exterior = coordinates.first else { throw StoreError.database(operation: operation, message: "no rings") }
+            return .polygon(try Polygon(exteriorRing: exterior, interiorRings: Array(coordinates.dropFirst())))
+        }
+        let center = try Coordinate(latitude: StoragePrecision.degrees(e7: Int64(latitudeE7 ?? 0)),
+                                    longitude: StoragePrecision.degrees(e7: Int64(longitudeE7 ?? 0)))
+        return .circle(try Circle(center: center, radiusMeters: radiusMeters ?? 0))
     }
 
     /// A stored region from a row selected with `columns`.
@@ -57,22 +82,7 @@ enum PostgresRegionRows {
         let created = try PostgresLocationStore.decode(row, column: 13, as: Int64.self, operation)
         let updated = try PostgresLocationStore.decode(row, column: 14, as: Int64.self, operation)
         do {
-            let shape: MonitoredRegion.Shape
-            if shapeName == "polygon" {
-                let positions = try JSONDecoder().decode([[[Double]]].self, from: Data((rings ?? "[]").utf8))
-                let coordinates = try positions.map { ring in
-                    try ring.map { position throws -> Coordinate in
-                        guard position.count >= 2 else { throw StoreError.database(operation: operation, message: "a short position") }
-                        return try Coordinate(latitude: position[1], longitude: position[0])
-                    }
-                }
-                guard let exterior = coordinates.first else { throw StoreError.database(operation: operation, message: "no rings") }
-                shape = .polygon(try Polygon(exteriorRing: exterior, interiorRings: Array(coordinates.dropFirst())))
-            } else {
-                let center = try Coordinate(latitude: StoragePrecision.degrees(e7: Int64(latitude ?? 0)),
-                                            longitude: StoragePrecision.degrees(e7: Int64(longitude ?? 0)))
-                shape = .circle(try Circle(center: center, radiusMeters: radius ?? 0))
-            }
+            let shape = try Self.shape(kind: shapeName, latitudeE7: latitude, longitudeE7: longitude, radiusMeters: radius, ringsJSON: rings)
             let beacon = try uuid.flatMap(UUID.init(uuidString:)).map { uuid in
                 try RegionBeacon(proximityUUID: uuid, major: major.flatMap(UInt16.init(exactly:)), minor: minor.flatMap(UInt16.init(exactly:)))
             }

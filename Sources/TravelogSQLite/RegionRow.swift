@@ -14,46 +14,55 @@ struct RegionRow {
 
     /// The values of every column after `user_id`, in `columns` order.
     static func values(_ definition: RegionDefinition) throws(StoreError) -> StatementArguments {
-        var shape = "circle", latitude: Int64?, longitude: Int64?, radius: Double?, rings: String?
-        switch definition.shape {
+        let shape = try shapeValues(definition.shape)
+        let beacon = definition.beacon
+        return [definition.name, shape.kind, shape.latitudeE7, shape.longitudeE7, shape.radiusMeters, shape.ringsJSON,
+                definition.notifyOnEntry, definition.notifyOnExit,
+                beacon?.proximityUUID.uuidString, beacon?.major.map { Int($0) }, beacon?.minor.map { Int($0) }]
+    }
+
+    /// A shape's columns (`shape`, `center_latitude_e7`, `center_longitude_e7`, `radius_m`, `rings_json`):
+    /// regions and privacy zones keep their areas alike.
+    static func shapeValues(_ shape: MonitoredRegion.Shape) throws(StoreError)
+        -> (kind: String, latitudeE7: Int64?, longitudeE7: Int64?, radiusMeters: Double?, ringsJSON: String?) {
+        switch shape {
         case .circle(let circle):
-            latitude = StoragePrecision.e7(circle.center.latitude)
-            longitude = StoragePrecision.e7(circle.center.longitude)
-            radius = circle.radiusMeters
+            return ("circle", StoragePrecision.e7(circle.center.latitude), StoragePrecision.e7(circle.center.longitude),
+                    circle.radiusMeters, nil)
         case .polygon(let polygon):
-            shape = "polygon"
             let positions = ([polygon.exteriorRing] + polygon.interiorRings).map { ring in
                 ring.map { [$0.longitude, $0.latitude] }
             }
             do {
-                rings = String(decoding: try JSONEncoder().encode(positions), as: UTF8.self)
+                return ("polygon", nil, nil, nil, String(decoding: try JSONEncoder().encode(positions), as: UTF8.self))
             } catch {
-                throw .database(operation: "storing a region", message: "cannot encode its rings: \(error)")
+                throw .database(operation: "storing an area", message: "cannot encode its rings: \(error)")
             }
         }
-        let beacon = definition.beacon
-        return [definition.name, shape, latitude, longitude, radius, rings, definition.notifyOnEntry, definition.notifyOnExit,
-                beacon?.proximityUUID.uuidString, beacon?.major.map { Int($0) }, beacon?.minor.map { Int($0) }]
+    }
+
+    /// The shape its columns describe. - Throws: for columns no version of Travelog writes.
+    static func shape(kind: String, latitudeE7: Int64?, longitudeE7: Int64?, radiusMeters: Double?, ringsJSON: String?) throws
+        -> MonitoredRegion.Shape {
+        if kind == "polygon" {
+            let rings = try JSONDecoder().decode([[[Double]]].self, from: Data((ringsJSON ?? "[]").utf8)).map { ring in
+                try ring.map { position throws -> Coordinate in
+                    guard position.count >= 2 else { throw StoreError.database(operation: "reading an area", message: "a short position") }
+                    return try Coordinate(latitude: position[1], longitude: position[0])
+                }
+            }
+            guard let exterior = rings.first else { throw StoreError.database(operation: "reading an area", message: "no rings") }
+            return .polygon(try Polygon(exteriorRing: exterior, interiorRings: Array(rings.dropFirst())))
+        }
+        let center = try Coordinate(latitude: StoragePrecision.degrees(e7: latitudeE7 ?? 0),
+                                    longitude: StoragePrecision.degrees(e7: longitudeE7 ?? 0))
+        return .circle(try Circle(center: center, radiusMeters: radiusMeters ?? 0))
     }
 
     /// A stored region from a row selected with `columns`.
     /// - Throws: `StoreError.database` for a row no version of Travelog writes.
     static func region(_ row: Row) throws -> StoredRegion {
-        let shape: MonitoredRegion.Shape
-        if (row[3] as String) == "polygon" {
-            let text: String = row[7] ?? "[]"
-            let rings = try JSONDecoder().decode([[[Double]]].self, from: Data(text.utf8)).map { ring in
-                try ring.map { position throws -> Coordinate in
-                    guard position.count >= 2 else { throw StoreError.database(operation: "reading a region", message: "a short position") }
-                    return try Coordinate(latitude: position[1], longitude: position[0])
-                }
-            }
-            guard let exterior = rings.first else { throw StoreError.database(operation: "reading a region", message: "no rings") }
-            shape = .polygon(try Polygon(exteriorRing: exterior, interiorRings: Array(rings.dropFirst())))
-        } else {
-            let center = try Coordinate(latitude: StoragePrecision.degrees(e7: row[4]), longitude: StoragePrecision.degrees(e7: row[5]))
-            shape = .circle(try Circle(center: center, radiusMeters: row[6]))
-        }
+        let shape = try shape(kind: row[3], latitudeE7: row[4], longitudeE7: row[5], radiusMeters: row[6], ringsJSON: row[7])
         let beacon = try (row[10] as String?).flatMap(UUID.init(uuidString:)).map { uuid in
             try RegionBeacon(proximityUUID: uuid, major: (row[11] as Int?).flatMap(UInt16.init(exactly:)),
                              minor: (row[12] as Int?).flatMap(UInt16.init(exactly:)))

@@ -318,6 +318,30 @@ enum SQLiteMigrations {
         ALTER TABLE devices ADD COLUMN owntracks_card_name TEXT;
         ALTER TABLE devices ADD COLUMN owntracks_card_face TEXT;
         """),
+        ("015_zones", """
+        -- Privacy zones: a circle (centre in 1e-7 degree, radius) or a polygon (rings as JSON
+        -- [[[longitude, latitude], …], …]) whose fixes are hidden from others ('hide') or not stored ('drop').
+        CREATE TABLE zones (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            shape TEXT NOT NULL,
+            center_latitude_e7 INTEGER,
+            center_longitude_e7 INTEGER,
+            radius_m REAL,
+            rings_json TEXT,
+            rule TEXT NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            UNIQUE (user_id, name)
+        );
+        -- How many fixes drop zones kept out, per user and UTC day (YYYY-MM-DD).
+        CREATE TABLE zone_drops (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            day TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (user_id, day)
+        );
+        """),
         ("016_two_factor", """
         -- Two-factor login: the TOTP secret as the authenticator app has it (codes are computed from
         -- it, so it cannot be a digest; never logged, see docs/SECURITY.md), whether the user confirmed

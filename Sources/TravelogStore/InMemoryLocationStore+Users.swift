@@ -44,6 +44,8 @@ extension InMemoryLocationStore {
             let shares = Set(state.shares.values.filter { $0.record.userID == id }.map(\.id))
             state.shares = state.shares.filter { !shares.contains($0.key) }
             state.shareDigests = state.shareDigests.filter { !shares.contains($0.value) }
+            state.zones = state.zones.filter { $0.value.userID != id }
+            state.zoneDrops[id] = nil
             state.imports = state.imports.filter { !devices.contains($0.value.deviceID) }
             state.runningImports = state.runningImports.filter { !devices.contains($0.value.deviceID) }
             for (itemID, item) in state.rejectedItems where item.userID == id {

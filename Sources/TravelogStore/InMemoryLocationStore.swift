@@ -33,6 +33,9 @@ public final class InMemoryLocationStore: TravelogStore {
         var photos: [PhotoID: StoredPhoto] = [:]
         var shares: [ShareID: StoredShare] = [:]
         var shareDigests: [SecretDigest: ShareID] = [:]
+        /// Privacy zones and the counts of fixes they dropped (`InMemoryLocationStore+Zones.swift`).
+        var zones: [ZoneID: StoredZone] = [:]
+        var zoneDrops: [UserID: [String: Int]] = [:]
         /// Two-factor login (`InMemoryLocationStore+TwoFactor.swift`).
         var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
         var nextID: Int64 = 1

@@ -64,6 +64,11 @@ extension StoreTable {
             ("password_hash", .text), ("hide_visits", .boolean), ("created_at_ms", .integer), ("expires_at_ms", .integer),
             ("revoked_at_ms", .integer), ("views", .integer), ("last_viewed_at_ms", .integer),
         ]),
+        StoreTable("zones", .stored, [
+            ("id", .integer), ("name", .text), ("shape", .text), ("center_latitude_e7", .integer), ("center_longitude_e7", .integer),
+            ("radius_m", .real), ("rings_json", .text), ("rule", .text), ("created_at_ms", .integer),
+        ]),
+        StoreTable("zone_drops", .stored, key: ["user_id", "day"], [("day", .text), ("count", .integer)]),
         StoreTable("two_factor", .stored, key: ["user_id"], [
             ("totp_secret", .text), ("enabled", .boolean), ("created_at_ms", .integer), ("last_used_step", .integer),
         ]),
