@@ -22,7 +22,7 @@ OSM_SAMPLE   := .build-data/Helsinki.osm.pbf
 PHOTO_SAMPLES := .build-data/photos/pillow-heif/xiaomi.heic
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones osm-sample photo-samples clean install
+.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones osm-sample valhalla photo-samples clean install
 
 build:
 	$(SWIFT) build
@@ -68,6 +68,12 @@ $(TIMEZONES):
 
 osm-sample: $(OSM_SAMPLE)
 
+# Valhalla from PyPI's pyvalhalla wheel, for the directions-valhalla benchmark only.
+valhalla: .build-data/valhalla/valhalla/bin/valhalla_service
+
+.build-data/valhalla/valhalla/bin/valhalla_service:
+	scripts/valhalla-sample.sh --output .build-data/valhalla
+
 $(OSM_SAMPLE):
 	scripts/osm-sample.sh --output $@
 
@@ -109,7 +115,7 @@ fuzz:
 
 # The benchmarks are a package of their own (Benchmarks/Package.swift), built beside the release
 # `travelog` they drive; `make bench NAMES="server-overland migrate"` runs some of them.
-bench: deps-bench gazetteer wmm world timezones osm-sample release
+bench: deps-bench gazetteer wmm world timezones osm-sample valhalla release
 	$(SWIFT) build --package-path Benchmarks -c release
 	@mkdir -p $(BENCH_DIR)
 	"$$($(SWIFT) build --package-path Benchmarks -c release --show-bin-path)/TravelogBenchmarks" --work-dir $(BENCH_DIR) \

@@ -180,7 +180,7 @@ public final class RoadGraph: @unchecked Sendable {
     public var nodeCount: Int { nodeLatitudeE7.count }
     public var segmentCount: Int { segmentFrom.count }
 
-    func coordinate(ofNode node: Int32) -> Coordinate {
+    public func coordinate(ofNode node: Int32) -> Coordinate {
         Coordinate(validLatitude: Double(nodeLatitudeE7[Int(node)]) / 1e7, longitude: Double(nodeLongitudeE7[Int(node)]) / 1e7)!
     }
 
