@@ -3,7 +3,7 @@
 # missing) runs every check on /api/openapi.yaml of a real `travelog serve` on 127.0.0.1 with a
 # temporary database and a user: examples, boundary coverage, random positive and negative data,
 # and stateful sequences, each operation a bounded number of cases, in two passes. First the
-# person (at most --person-seconds): the 16 operations a device token is refused, with a session
+# person (at most --person-seconds): the operations a device token is refused (person_operations), with a session
 # cookie, on journal entries, places, regions, channels and a spare session that
 # Tests/Schemathesis/seed_person.py made (about half their {id}s name one; the run never ends its
 # own session). Then every operation with a read-scoped device token (at most --max-seconds).
