@@ -58,6 +58,12 @@ def seed_walk(base_url, token, post_locations, iso):
     return start.date().isoformat()
 
 
+def settle(devtools):
+    """Waits for the map's animated move to end (Leaflet's zoom-animation class gone), for a screenshot."""
+    devtools.wait_for("!document.querySelector('#map .leaflet-zoom-anim')", 3)
+    time.sleep(0.4)
+
+
 def box(devtools, selector):
     return devtools.evaluate(f"{BOX}(document.querySelector({selector!r}))")
 
@@ -216,6 +222,7 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
     dot, outline, map_box = (box(devtools, selector) for selector in ("#map path.directions-to-marker", "#map path.directions-coverage", "#map"))
     report(dot is not None and outline is not None and inside(dot, map_box) and inside(outline, map_box, 12),
            f"{size}: the map then shows both the refused To and the outline it lies outside (To {dot}, outline {outline})")
+    settle(devtools)
     screenshot(devtools, folder, f"{size}-directions-error")
 
     click_element(devtools, "#directions-close")
@@ -247,6 +254,7 @@ def check_trip_on_roads(devtools, report, size, folder):
                       " return line && line[0] >= map[0] - 12 && line[1] >= map[1] - 12 && line[2] <= map[2] + 12 && line[3] <= map[3] + 12; })()", 3)
     line, map_box = box(devtools, "#map path.directions-matched"), box(devtools, "#map")
     report(line is not None and inside(line, map_box, 12), f"{size}: the matched line is fitted into the map's view ({line} in {map_box})")
+    settle(devtools)
     screenshot(devtools, folder, f"{size}-trip-on-roads")
     click_element(devtools, "#directions-close")
     report(bool(devtools.wait_for("document.getElementById('directions').hidden && !document.getElementById('map').dataset.matchedRoute"
