@@ -95,7 +95,14 @@ function endRow(end) {
   directions.suggestions[end] = placeSuggestions({
     field: input, combobox, panel: suggestions, list, footer, container: row, idPrefix: `directions-${end}-result`,
     onChoose: (result) => setEnd(end, { latitude: result.latitude, longitude: result.longitude, label: result.name }),
-    onEdit: () => { directions.ends[end] = null; showEndError(end, ''); drawEnds(); },
+    // A change of the text: the end chosen before, and the route to it, no longer hold.
+    onEdit: () => {
+      const had = directions.ends[end] !== null;
+      directions.ends[end] = null;
+      showEndError(end, '');
+      drawEnds();
+      if (had) requestRoute();
+    },
     ignore: (text) => COORDINATES.test(text),
   });
   // Coordinates typed in ("60.1699, 24.9384") are an end as they are, on Enter or leaving the field.
