@@ -4,12 +4,12 @@ import TravelogGeocoding
 
 /// `travelog geocode reverse` as a filter: each `lat lon` line (decimal degrees) gives the line of
 /// the nearest place (`PlacemarkOutput`), or `ERROR: line N: <what was expected>`.
-struct ReverseGeocodeLineProcessor: LineProcessor {
+struct ReverseGeocodeLineProcessor: NumberedLineProcessor {
     let geocoder: ReverseGeocoder
     /// Whether to print JSON objects rather than text.
     let json: Bool
-    /// The number of lines processed so far.
-    private(set) var lineCount = 0
+    /// The number of the last line processed.
+    var lineCount = 0
     private(set) var failedLineCount = 0
     private let reader = Self.reader
     /// Formats the `--json` objects (one reused buffer, no Foundation per line).

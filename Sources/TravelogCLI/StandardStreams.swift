@@ -26,6 +26,8 @@ enum StandardStreams {
     /// Whether standard output is a terminal (then output is written after every block read,
     /// which for a terminal is every line typed).
     static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Whether standard input is a terminal (a person typing lines).
+    static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Calls `body` with each block read from standard input until its end.
     static func readBlocks(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {

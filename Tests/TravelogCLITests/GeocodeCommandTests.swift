@@ -88,3 +88,37 @@ struct GeocodeCommandTests {
         #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(["geocode", "forward"]) }
     }
 }
+
+@Suite("travelog geocode reverse over every core: the output of one processor, in order")
+struct ParallelLineFilterTests {
+    @Test("40,002 lines in odd blocks over 3 cores print what one processor prints, bad lines numbered where they are", arguments: [1, 3])
+    func sameAsOneProcessor(cores: Int) throws {
+        let geocoder = try #require(GeocodeCommandTests.geocoder)
+        var lines: [String] = []
+        for index in 0..<40_002 {
+            switch index {
+            case 20_000: lines.append("north 2")
+            case 40_001: lines.append("91 0")
+            default: lines.append(String(format: "%.4f %.4f", 30 + Double(index % 900) / 100, index.isMultiple(of: 2) ? -122.0 : 139.7))
+            }
+        }
+        let input = Array((lines.joined(separator: "\n")).utf8)  // the last line without its newline
+        var expected = ReverseGeocodeLineProcessor(geocoder: geocoder, json: false)
+        let serial = lines.map { expected.process(line: $0) + "\n" }.joined()
+        var output: [UInt8] = []
+        #expect(throws: ExitCode(1)) {
+            try LineFilter.runParallel(cores: cores, read: { body in
+                var offset = 0
+                while offset < input.count {  // blocks of 7,777 bytes: lines cut across them
+                    let end = min(input.count, offset + 7_777)
+                    try input[offset..<end].withUnsafeBufferPointer(body)
+                    offset = end
+                }
+            }, write: { output += $0 }, make: { ReverseGeocodeLineProcessor(geocoder: geocoder, json: false) })
+        }
+        let printed = String(decoding: output, as: UTF8.self)
+        #expect(printed == serial)
+        #expect(printed.contains("ERROR: line 20001: expected a decimal number for lat, found \"north\"\n"))
+        #expect(printed.hasSuffix("ERROR: line 40002: expected lat in [-90, 90] degrees, found 91.0\n"))
+    }
+}

@@ -44,12 +44,12 @@ struct GeocodeCommand: ParsableCommand {
         func run() throws {
             var geocoder = try ReverseGeocoder(gazetteer: gazetteerOptions.load())
             geocoder.streetLevel = try osmOptions.streetLevelGeocoder()
-            let processor = ReverseGeocodeLineProcessor(geocoder: geocoder, json: json)
             guard !coordinate.isEmpty else {
-                try LineFilter.run(processor)
+                // Each core its own processor (its own JSON buffer); the geocoder's files are shared.
+                try LineFilter.runParallel { ReverseGeocodeLineProcessor(geocoder: geocoder, json: json) }
                 return
             }
-            var single = processor
+            var single = ReverseGeocodeLineProcessor(geocoder: geocoder, json: json)
             print(single.process(line: coordinate.joined(separator: " ")))
             if single.failedLineCount > 0 { throw ExitCode(1) }
         }
