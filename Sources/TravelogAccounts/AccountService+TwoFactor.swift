@@ -77,8 +77,10 @@ extension AccountService {
     }
 
     /// Turns on the secret waiting for the user when `code` is the app's code for it now (wrong
-    /// codes are throttled as at login). - Throws: `.notStarted`, `.alreadyEnabled`, `.wrongCode`.
-    public func confirmTwoFactor(for user: User, code: String, from address: String?, at now: Date = Date()) async throws(TwoFactorError) {
+    /// codes are throttled as at login), and ends the user's sessions but `keepingSession` (logins
+    /// made with the password alone). - Throws: `.notStarted`, `.alreadyEnabled`, `.wrongCode`.
+    public func confirmTwoFactor(for user: User, code: String, from address: String?, keepingSession kept: String? = nil,
+                                 at now: Date = Date()) async throws(TwoFactorError) {
         let store = try twoFactorStore()
         guard let record = try await twoFactorStep({ () throws(StoreError) in try await store.twoFactor(userID: user.id) }) else {
             throw .notStarted
@@ -100,6 +102,11 @@ extension AccountService {
         }
         throttle.withLock { $0.succeeded(user: Self.codeThrottleName(user.name)) }
         _ = try await twoFactorStep { () throws(StoreError) in try await store.enableTwoFactor(userID: user.id) }
+        let keptDigest = kept.map { Secrets.digest($0) }
+        for session in try await twoFactorStep({ () throws(StoreError) in try await self.store.sessions(userID: user.id) })
+        where session.digest != keptDigest {
+            try await twoFactorStep { () throws(StoreError) in try await self.store.deleteSession(digest: session.digest) }
+        }
     }
 
     /// Removes the user's second factor (enabled or waiting) and its recovery codes.

@@ -182,7 +182,14 @@ struct TwoFactorTests {
         await #expect(throws: TwoFactorError.wrongCode) {
             try await accounts.confirmTwoFactor(for: fixture.ada, code: try Self.code(first.secret), from: nil)
         }
-        try await accounts.confirmTwoFactor(for: fixture.ada, code: try Self.code(setup.secret), from: nil)
+        // Turning it on ends the sessions made with the password alone, but the one that turned it on.
+        let before = try await accounts.startSession(userID: fixture.ada.id)
+        let turningOn = try await accounts.startSession(userID: fixture.ada.id)
+        let bobs = try await accounts.startSession(userID: fixture.bob.id)
+        try await accounts.confirmTwoFactor(for: fixture.ada, code: try Self.code(setup.secret), from: nil, keepingSession: turningOn)
+        #expect(try await accounts.user(session: before) == nil)
+        #expect(try await accounts.user(session: turningOn)?.id == fixture.ada.id)
+        #expect(try await accounts.user(session: bobs)?.id == fixture.bob.id)
         await #expect(throws: TwoFactorError.alreadyEnabled) { try await accounts.beginTwoFactor(for: fixture.ada) }
         #expect(try await accounts.twoFactorStatus(userID: fixture.ada.id) == TwoFactorStatus(isEnabled: true, isPending: false, recoveryCodesLeft: 10))
         #expect(try await accounts.twoFactorStatus(userID: fixture.bob.id) == .off)

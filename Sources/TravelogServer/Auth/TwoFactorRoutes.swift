@@ -9,8 +9,8 @@ import TravelogStore
 /// - `GET /api/v1/account/two-factor`: on, waiting for a code, recovery codes left;
 /// - `POST /api/v1/account/two-factor`: a new secret (text, `otpauth://` URI, QR code) and ten
 ///   recovery codes, shown once, waiting for a code of the app (409 while it is on);
-/// - `POST /api/v1/account/two-factor/confirm` `{"code"}`: turns it on (403 for a wrong code,
-///   throttled as logins are);
+/// - `POST /api/v1/account/two-factor/confirm` `{"code"}`: turns it on and ends the person's other
+///   sessions (403 for a wrong code, throttled as logins are);
 /// - `POST /api/v1/account/two-factor/disable` `{"password"}`: turns it off (403 for a wrong password).
 struct TwoFactorRoutes {
     let accounts: AccountService
@@ -60,7 +60,8 @@ struct TwoFactorRoutes {
             let user = try context.requirePerson().user
             let form: CodeForm = try await request.decodeJSON(context: context)
             try await twoFactor { () throws(TwoFactorError) in
-                try await accounts.confirmTwoFactor(for: user, code: form.code, from: context.clientAddress)
+                try await accounts.confirmTwoFactor(for: user, code: form.code, from: context.clientAddress,
+                                                    keepingSession: context.sessionSecret)
             }
             return try Response.json(StatusJSON(try await twoFactor { () throws(TwoFactorError) in
                 try await accounts.twoFactorStatus(userID: user.id)
