@@ -140,6 +140,15 @@ struct ContractionHierarchyBuilder {
             for edge in outEdges[Int(vertex)] + inEdges[Int(vertex)] where !contracted[Int(edge.other)] {
                 contractedNeighbours[Int(edge.other)] += 1
             }
+            // The neighbours still to contract forget the vertex: their edges to it lead down the
+            // hierarchy, which no search of theirs takes (the vertex's own rows keep them), and
+            // the witness searches would otherwise scan every contracted neighbour's edge again.
+            for edge in outEdges[Int(vertex)] where !contracted[Int(edge.other)] {
+                inEdges[Int(edge.other)].removeAll { $0.other == vertex }
+            }
+            for edge in inEdges[Int(vertex)] where !contracted[Int(edge.other)] {
+                outEdges[Int(edge.other)].removeAll { $0.other == vertex }
+            }
         }
         var hierarchy = ContractionHierarchy()
         for vertex in 0..<count {
