@@ -71,6 +71,7 @@ person_operations=(
   "DELETE /api/v1/notifications/channels/{id}" "POST /api/v1/notifications/test" "GET /api/v1/notifications/log"
   "GET /api/v1/account/two-factor" "POST /api/v1/account/two-factor" "POST /api/v1/account/two-factor/confirm"
   "POST /api/v1/account/two-factor/disable"
+  "GET /api/v1/zones" "POST /api/v1/zones" "DELETE /api/v1/zones/{id}" "DELETE /api/v1/zones/{id}/fixes"
 )
 mapfile -t person < <("$python" "$root/Tests/Schemathesis/seed_person.py" "$url" "$user" "$password" \
   "$root/Tests/Schemathesis/schemathesis.toml" "$work/person.toml")

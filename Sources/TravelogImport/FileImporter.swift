@@ -76,6 +76,9 @@ public struct FileImporter: Sendable {
                             device = resolved
                         }
                         guard let device else { break }
+                        // Fixes inside the user's drop zones are counted, never stored (HistoryWriter+Zones).
+                        var batch = batch, noVisits: [FormatVisit] = []
+                        _ = try await writer.dropInsideZones(&batch, visits: &noVisits, userID: device.userID)
                         let importID: ImportID
                         if let running { importID = running } else {
                             importID = try await writer.store.beginImport(
@@ -116,6 +119,10 @@ public struct FileImporter: Sendable {
                 report.outcome = .imported(record)
             } else {
                 report.outcome = .imported(nil)
+            }
+            if let device, !report.visits.isEmpty {
+                var noLocations: [Location] = []
+                _ = try await writer.dropInsideZones(&noLocations, visits: &report.visits, userID: device.userID)
             }
             try await updateJournal(report, device: device)
         } catch {

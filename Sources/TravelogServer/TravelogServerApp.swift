@@ -142,6 +142,7 @@ public struct TravelogServerApp: Sendable {
         ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones),
                     web: web, configuration: configuration, placeTimeZones: placeTimeZones,
                     limiter: RequestRateLimiter(burst: shareVisitorLimit.burst, perSecond: shareVisitorLimit.perSecond)).add(to: router)
+        ZoneRoutes(zones: PrivacyZones(store: store), journal: journal, tiles: tiles).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in
             let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil

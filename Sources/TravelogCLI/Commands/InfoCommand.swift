@@ -20,6 +20,7 @@ struct InfoCommand: AsyncParsableCommand {
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         let summaries = try await store.deviceSummaries(userID: user.id)
         let size = try await store.storageSizeBytes() ?? 0
+        let dropped = try await store.zoneDrops(userID: user.id)
         if json {
             let object: [String: Any] = [
                 "database": storeOptions.databaseDescription,
@@ -30,6 +31,8 @@ struct InfoCommand: AsyncParsableCommand {
                      "first": summary.firstTimestamp.map(ISO8601TimeFormatter.string) ?? NSNull(),
                      "last": summary.lastTimestamp.map(ISO8601TimeFormatter.string) ?? NSNull()]
                 },
+                // Fixes not stored because they lay inside a drop zone, per UTC day.
+                "droppedInZones": dropped.map { ["day": $0.day, "count": $0.count] as [String: Any] },
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
@@ -43,6 +46,10 @@ struct InfoCommand: AsyncParsableCommand {
                 " from \(ISO8601TimeFormatter.string(first)) to \(summary.lastTimestamp.map(ISO8601TimeFormatter.string) ?? "?")"
             } ?? ""
             print("  \(summary.device.name): \(summary.locationCount) locations\(span)")
+        }
+        if !dropped.isEmpty {
+            print("Dropped in privacy zones (not stored): \(dropped.reduce(0) { $0 + $1.count }) fixes")
+            for day in dropped { print("  \(day.day): \(day.count)") }
         }
     }
 }

@@ -20,8 +20,11 @@ enum RegionsOutput {
     }
 
     /// "circle 52.52,13.405 r 150 m" or "polygon of 5 positions".
-    static func area(_ definition: RegionDefinition) -> String {
-        switch definition.shape {
+    static func area(_ definition: RegionDefinition) -> String { area(definition.shape) }
+
+    /// A region's or a privacy zone's area in a few words.
+    static func area(_ shape: MonitoredRegion.Shape) -> String {
+        switch shape {
         case .circle(let circle):
             "circle \(circle.center.latitude),\(circle.center.longitude) r \(circle.radiusMeters) m"
         case .polygon(let polygon):

@@ -42,6 +42,8 @@ public struct HistoryWriter: Sendable {
         public var refused = 0
         public var visits = 0
         public var passedOver: [String: Int] = [:]
+        /// Fixes inside the user's drop zones: counted, not stored.
+        public var dropped = 0
         /// The device written to, once one was needed.
         public var device: Device?
 
@@ -53,6 +55,7 @@ public struct HistoryWriter: Sendable {
             refused += other.refused
             visits += other.visits
             passedOver.merge(other.passedOver, uniquingKeysWith: +)
+            dropped += other.dropped
             device = other.device ?? device
         }
     }
@@ -97,6 +100,11 @@ public struct HistoryWriter: Sendable {
         }
         var device = target.knownDevice
         do throws(StoreError) {
+            outcome.dropped = try await dropInsideZones(&valid, visits: &visits, userID: target.userID)
+            if outcome.dropped > 0, let kept = newest, !valid.contains(kept.location) {
+                // The newest fix was dropped: the device's report carries the newest one kept.
+                newest = valid.max { $0.timestamp < $1.timestamp }.map { ($0, kept.item) }
+            }
             if device == nil, !valid.isEmpty || !visits.isEmpty {
                 let resolved = try await target.resolve(in: store)
                 target = .device(resolved)

@@ -19,6 +19,8 @@ struct PathBuilder {
     private(set) var first: Location?
     private(set) var last: Location?
     private var distance = TraveledDistance()
+    /// The distance of the stretches before the last break (`breakLine()`).
+    private var distanceBeforeBreak = 0.0
 
     init(zoom: Int, tolerancePixels: Double = 1) {
         self.zoom = zoom
@@ -35,7 +37,16 @@ struct PathBuilder {
         distance.ingest(location)
     }
 
-    var distanceMeters: Double { distance.distanceMeters }
+    var distanceMeters: Double { distanceBeforeBreak + distance.distanceMeters }
+
+    /// Ends the line here: the next fix starts a new segment, and no distance joins the two (the
+    /// fixes between them were left out, such as those inside a privacy zone).
+    mutating func breakLine() {
+        closeSegment()
+        lastTime = nil
+        distanceBeforeBreak += distance.distanceMeters
+        distance = TraveledDistance()
+    }
 
     /// Ground metres one pixel spans at the zoom, at a latitude.
     func toleranceMeters(latitudeDegrees: Double) -> Double {

@@ -90,7 +90,11 @@ struct ReadRoutes {
 
     /// The path of a user's range at a zoom, at most `budget` points: what `/api/v1/path` answers
     /// and a share link's page draws (`ShareRoutes`, with the share's range and owner).
-    func pathAnswer(userID: UserID, parameters: ReadParameters, zoom: Int, budget: Int) async throws -> Response {
+    /// - Parameter hiding: the zones whose fixes are left out, the line cut where it enters one and
+    ///   the distance that of the fixes shown (a share link's path); nil for the owner's own.
+    func pathAnswer(userID: UserID, parameters: ReadParameters, zoom: Int, budget: Int, hiding: ZoneFilter? = nil) async throws -> Response {
+        let hiding = hiding.flatMap { $0.isEmpty ? nil : $0 }
+        var shownDistance = 0.0
         var features: [String] = []
         var rawTotal = 0, drawnTotal = 0
         for device in parameters.devices {
@@ -99,7 +103,9 @@ struct ReadRoutes {
             query.deviceIDs = [device.id]
             // The path needs each fix's time, coordinate and accuracy only.
             try await store.forEachTrackBatch(query, batchSize: 20_000) { batch in
-                for location in batch { box.builder.add(location) }
+                for location in batch {
+                    if let hiding, hiding.contains(location.coordinate) { box.builder.breakLine() } else { box.builder.add(location) }
+                }
             }
             guard box.builder.rawPointCount > 0 else { continue }
             let builder = box.builder
@@ -109,11 +115,12 @@ struct ReadRoutes {
             let drawn = segments.reduce(0) { $0 + $1.count }
             rawTotal += box.builder.rawPointCount
             drawnTotal += drawn
+            shownDistance += box.builder.distanceMeters
             features.append(GeoJSONPoint.pathFeature(device: device.name, segments: segments, builder: box.builder))
         }
         // The length is the statistics' figure for the same range (the person's fused track unless
         // devices are named), so the map, the day's distance and the timeline agree.
-        let distanceTotal = try await HistoryStatistics.compute(
+        let distanceTotal = hiding != nil ? shownDistance : try await HistoryStatistics.compute(
             store: store, userID: userID, devices: parameters.devices, from: parameters.from, to: parameters.to,
             area: parameters.area, period: .day, timeZone: parameters.timeZone, placeOffsetSeconds: placeOffset).total.distanceMeters
         let text = #"{"type":"FeatureCollection","properties":{"zoom":\#(zoom),"rawPointCount":\#(rawTotal),"#

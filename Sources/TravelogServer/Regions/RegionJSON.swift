@@ -36,6 +36,13 @@ public struct RegionJSON: Codable, Sendable, Equatable {
     public var updatedAt: String?
     public var states: [StateJSON]?
 
+    /// A region as a client sends it, only its name and shape (a privacy zone's area is read through it).
+    public init(name: String, circle: CircleJSON?, polygon: [[[Double]]]?) {
+        self.name = name
+        self.circle = circle
+        self.polygon = polygon
+    }
+
     public init(_ region: StoredRegion, states: [StateJSON]? = nil) {
         let definition = region.definition
         id = region.id.rawValue

@@ -89,7 +89,8 @@ struct ShareRoutes {
             let zoom = try request.integerQuery("zoom", in: 0...22, default: 12)
             let parameters = try await shownRange(share)
             return Self.private(try await read.pathAnswer(userID: share.record.userID, parameters: parameters, zoom: zoom,
-                                                          budget: ReadRoutes.defaultPathPointBudget))
+                                                          budget: ReadRoutes.defaultPathPointBudget,
+                                                          hiding: try await visibility(share)))
         }
         router.get("/api/v1/s/{token}/journal") { request, context in
             let share = try await readableShare(request, context)
@@ -97,7 +98,10 @@ struct ShareRoutes {
             let parameters = try await shownRange(share)
             let entries = try await JournalReader(store: links.store, timeZones: placeTimeZones)
                 .entries(userID: share.record.userID, from: parameters.from, to: parameters.to)
-            return Self.private(try Response.json(entries.map {
+            let hiding = try await visibility(share)
+            return Self.private(try Response.json(entries.filter { entry in
+                Coordinate(validLatitude: entry.latitude, longitude: entry.longitude).map { !hiding.contains($0) } ?? false
+            }.map {
                 SharedEntryJSON(title: $0.place, arrival: $0.arrival, departure: $0.departure, latitude: $0.latitude, longitude: $0.longitude)
             }))
         }
@@ -111,6 +115,8 @@ struct ShareRoutes {
                                                                           from: parameters.from, to: parameters.to, limit: 1, newestFirst: true))
                 if let stored = found.first, stored.location.timestamp > newest?.location.timestamp ?? .distantPast { newest = stored }
             }
+            // A position inside a privacy zone is withheld, not replaced by an older one outside.
+            if let position = newest?.location.coordinate, try await visibility(share).contains(position) { newest = nil }
             guard let newest else { return Self.private(Response.json(data: Data(#"{"type":"FeatureCollection","features":[]}"#.utf8))) }
             let writer = LocationFeatureWriter()
             writer.write(newest.location, extra: [])
@@ -232,6 +238,16 @@ struct ShareRoutes {
         }
         return ReadParameters(from: share.record.from, to: min(share.record.to, Date()), timeZone: TimeZone(identifier: "UTC")!,
                               devices: devices)
+    }
+
+    /// What of the owner's history the link may show, as their privacy zones are now (read for
+    /// every request: a zone added applies to the next one).
+    func visibility(_ share: StoredShare) async throws -> ZoneFilter {
+        do throws(StoreError) {
+            return try await PrivacyZones(store: links.store).visibility(userID: share.record.userID)
+        } catch {
+            throw APIError.storeFailed(error)
+        }
     }
 
     /// A visitor's answer: never cached or kept by a proxy.
