@@ -179,6 +179,7 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
     if not routed:
         return
     check_route_shown(devtools, report, size, "driving")
+    check_units(devtools, report, size)
 
     # The modes: each asks for its own route and draws it.
     for mode in MODES[1:] + MODES[:1]:
@@ -274,12 +275,27 @@ def check_route_shown(devtools, report, size, mode):
                       f" return line && line[0] >= {map_box[0] - 12} && line[1] >= {map_box[1] - 12} && line[2] <= {map_box[2] + 12} && line[3] <= {map_box[3] + 12}; }})()", 3)
     line = box(devtools, "#map path.directions-line")
     steps = shown["steps"]
-    report(shown["time"].endswith("min") and (shown["distance"].endswith(" m") or shown["distance"].endswith(" km"))
+    report(shown["time"].endswith("min") and shown["distance"].endswith((" m", " km", " ft", " mi"))
            and len(steps) >= 2 and steps[0].startswith("Head") and steps[-1].startswith("Arrive"),
            f"{size}: {mode}: the time and distance are on top and the steps listed ({shown['time']!r}, {shown['distance']!r}, {len(steps)} steps: {steps[:2]}…)")
     report(line is not None and inside(line, map_box, 12), f"{size}: the route's line is fitted into the map's view ({line} in {map_box})")
     report(ROUTE_CREDIT in shown["attribution"] and "OpenStreetMap" in shown["credit"],
            f"{size}: OpenStreetMap is credited on the map and in the panel while the route is drawn")
+
+
+def check_units(devtools, report, size):
+    """The route's distances follow the page's unit (the km / miles choice under the dates), and back."""
+    distances = "[...document.querySelectorAll('.directions-distance, .directions-step-distance')].map((e) => e.textContent)"
+    before = devtools.evaluate(distances)
+    unit = devtools.evaluate("document.querySelector('input[name=units]:checked').value")
+    other = "metric" if unit == "imperial" else "imperial"
+    devtools.evaluate(f"document.querySelector('input[name=units][value={other}]').click()")
+    after = devtools.evaluate(distances)
+    devtools.evaluate(f"document.querySelector('input[name=units][value={unit}]').click()")
+    again = devtools.evaluate(distances)
+    imperial = (after if other == "imperial" else before)
+    report(len(after) == len(before) > 1 and all(text.endswith((" ft", " mi")) for text in imperial) and again == before,
+           f"{size}: the route's distances follow the page's unit and back ({before[:2]} → {after[:2]})")
 
 
 def check_steps(devtools, report, size, folder):

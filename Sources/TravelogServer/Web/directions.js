@@ -22,6 +22,7 @@ import {
 import { count, durationText, formatDistanceAway } from './format.js';
 import { drawn } from './map.js';
 import { addCalloutAction, placeSuggestions } from './search.js';
+import { subscribe } from './state.js';
 
 const MODES = [['driving', 'Driving'], ['walking', 'Walking'], ['cycling', 'Cycling']];
 const MODE_KEY = 'travelog.directionsMode';
@@ -39,6 +40,8 @@ const ARROWS = {
 const directions = {
   ends: { from: null, to: null }, mode: 'driving', picking: null, abort: null, sequence: 0, view: 'route', trip: null,
   stepSpans: [], suggestions: {}, coverage: null, coverageBounds: null,
+  /** Writes what the panel says of the line drawn, again when the units change. */
+  describe: null,
 };
 
 function panel() { return $('directions'); }
@@ -351,16 +354,23 @@ function drawEnds() {
 /** Takes the line and what the panel says of it away (the ends stay). */
 function clearRoute() {
   clearLine();
+  clearDescription();
+  directions.describe = null;
+  $('directions-error').textContent = '';
+  $('directions-credit').hidden = true;
+  delete $('map').dataset.directionsRoute;
+  delete $('map').dataset.matchedRoute;
+}
+
+/** Empties what the panel says of the line drawn (its figures, steps and roads). */
+function clearDescription() {
+  highlight(null);
   directions.stepSpans = [];
   $('directions-summary').replaceChildren();
-  $('directions-error').textContent = '';
   $('directions-steps').replaceChildren();
-  $('directions-credit').hidden = true;
+  $('directions-roads').replaceChildren();
   delete panel().dataset.stepCount;
   delete panel().dataset.highlightedStep;
-  delete $('map').dataset.directionsRoute;
-  $('directions-roads').replaceChildren();
-  delete $('map').dataset.matchedRoute;
 }
 
 /** Asks the server (the latest request wins): `show` gets the answer, `explain` an error. */
@@ -444,7 +454,13 @@ function showRoute(route) {
   const latlngs = route.polyline.coordinates.map(([longitude, latitude]) => [latitude, longitude]);
   drawLine(latlngs, 'directions-route-line');
   $('map').dataset.directionsRoute = `${route.distance},${latlngs.length}`;
+  directions.describe = () => describeRoute(route, latlngs);
+  directions.describe();
+  $('directions-credit').hidden = false;
+}
 
+/** The route's time and distance, its roads, its steps (in the page's units). */
+function describeRoute(route, latlngs) {
   const summary = $('directions-summary');
   const time = element('strong', 'directions-time', durationText(Math.max(60, route.expectedTravelTime)));
   const distance = element('span', 'directions-distance', formatDistanceAway(route.distance));
@@ -455,7 +471,6 @@ function showRoute(route) {
   const list = $('directions-steps');
   route.steps.forEach((step, index) => list.append(stepRow(step, index, latlngs)));
   panel().dataset.stepCount = String(route.steps.length);
-  $('directions-credit').hidden = false;
 }
 
 /** For each step, the first and last index of the polyline's points it covers: from the point
@@ -555,7 +570,13 @@ function showMatch(match) {
   const pieces = match.polyline.coordinates.map((line) => line.map(([longitude, latitude]) => [latitude, longitude]));
   drawLine(pieces, 'directions-matched');
   $('map').dataset.matchedRoute = `${match.distance},${pieces.length}`;
+  directions.describe = () => describeMatch(match);
+  directions.describe();
+  $('directions-credit').hidden = false;
+}
 
+/** The matched and recorded distances (in the page's units), the fixes, the roads in order. */
+function describeMatch(match) {
   const summary = $('directions-summary');
   summary.append(element('strong', 'directions-time', formatDistanceAway(match.distance)),
     element('span', 'directions-distance', `on roads · ${formatDistanceAway(match.rawDistance)} recorded`));
@@ -567,13 +588,15 @@ function showMatch(match) {
   } else {
     roads.append(element('span', 'muted', 'The roads taken have no names.'));
   }
-  $('directions-credit').hidden = false;
 }
 
 export function bindDirections() {
   const saved = localStorage.getItem(MODE_KEY);
   if (MODES.some(([value]) => value === saved)) directions.mode = saved;
   build();
+  subscribe((_, changed) => {
+    if ('units' in changed && directions.describe) { clearDescription(); directions.describe(); }
+  });
   setView('route');
   setState('idle');
   $('directions-open').addEventListener('click', () => (panel().hidden ? openDirections() : closeDirections()));
