@@ -19,14 +19,13 @@ import { $, element } from './dom.js';
 import {
   CLOSEST_ZOOM, attachLayer, clearAll, clearLine, drawCoverage, drawEnds as drawEndDots, drawLine, fitIntoView, highlight,
 } from './directions-layer.js';
+import { ENDS, MODES, buildPanel } from './directions-panel.js';
 import { count, durationText, formatDistanceAway } from './format.js';
 import { drawn } from './map.js';
 import { addCalloutAction, placeSuggestions } from './search.js';
 import { subscribe } from './state.js';
 
-const MODES = [['driving', 'Driving'], ['walking', 'Walking'], ['cycling', 'Cycling']];
 const MODE_KEY = 'travelog.directionsMode';
-const ENDS = { from: { label: 'From', name: 'the start' }, to: { label: 'To', name: 'the destination' } };
 /** "60.1699, 24.9384" (typed into From or To). */
 const COORDINATES = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
 /** Arrows for a step's maneuver, by its modifier (decoration: the instruction says it in words). */
@@ -49,150 +48,47 @@ function field(end) { return $(`directions-${end}-input`); }
 
 // MARK: The panel
 
-/** One end's row: label, a field with its suggestions, "Choose on the map". */
-function endRow(end) {
-  const row = element('div', 'directions-end');
-  const label = element('label', 'directions-end-label', ENDS[end].label);
-  label.htmlFor = `directions-${end}-input`;
-  const combobox = element('div', 'directions-combobox');
-  combobox.id = `directions-${end}-combobox`;
-  combobox.setAttribute('role', 'combobox');
-  combobox.setAttribute('aria-haspopup', 'listbox');
-  combobox.setAttribute('aria-owns', `directions-${end}-results`);
-  combobox.setAttribute('aria-expanded', 'false');
-  const input = element('input');
-  input.id = `directions-${end}-input`;
-  input.type = 'text';
-  input.inputMode = 'search';
-  input.maxLength = 200;
-  input.placeholder = 'Search, or choose on the map';
-  input.autocapitalize = 'none';
-  input.spellcheck = false;
-  input.setAttribute('autocomplete', 'off');
-  input.setAttribute('aria-autocomplete', 'list');
-  input.setAttribute('aria-controls', `directions-${end}-results`);
-  input.setAttribute('aria-describedby', `directions-${end}-error`);
-  combobox.append(input);
-  const pick = element('button', 'directions-pick');
-  pick.type = 'button';
-  pick.id = `directions-${end}-pick`;
-  pick.setAttribute('aria-pressed', 'false');
-  pick.setAttribute('aria-label', `Choose ${ENDS[end].name} on the map`);
-  pick.title = `Choose ${ENDS[end].name} on the map`;
-  pick.append(element('span', 'directions-pick-icon'), element('span', 'directions-pick-text', 'Map'));
-  pick.firstChild.setAttribute('aria-hidden', 'true');
-  const suggestions = element('div', 'search-panel directions-suggestions');
-  suggestions.id = `directions-${end}-panel`;
-  suggestions.hidden = true;
-  const list = element('ul', 'search-results');
-  list.id = `directions-${end}-results`;
-  list.setAttribute('role', 'listbox');
-  list.setAttribute('aria-label', `Places for ${ENDS[end].name}`);
-  const footer = element('p', 'search-footer');
-  footer.setAttribute('role', 'status');
-  footer.hidden = true;
-  suggestions.append(list, footer);
-  const error = element('p', 'directions-end-error');
-  error.id = `directions-${end}-error`;
-  row.append(label, combobox, pick, suggestions, error);
-  directions.suggestions[end] = placeSuggestions({
-    field: input, combobox, panel: suggestions, list, footer, container: row, idPrefix: `directions-${end}-result`,
-    onChoose: (result) => setEnd(end, { latitude: result.latitude, longitude: result.longitude, label: result.name }),
-    // A change of the text: the end chosen before, and the route to it, no longer hold.
-    onEdit: () => {
-      const had = directions.ends[end] !== null;
-      directions.ends[end] = null;
-      showEndError(end, '');
-      drawEnds();
-      if (had) requestRoute();
-    },
-    ignore: (text) => COORDINATES.test(text),
-  });
-  // Coordinates typed in ("60.1699, 24.9384") are an end as they are, on Enter or leaving the field.
-  const acceptCoordinates = () => {
-    const match = COORDINATES.exec(input.value);
-    if (match && !directions.ends[end]) {
-      const latitude = Number(match[1]), longitude = Number(match[2]);
-      if (Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180) setEnd(end, { latitude, longitude, label: input.value.trim() });
-    }
-  };
-  input.addEventListener('change', acceptCoordinates);
-  input.addEventListener('keydown', (event) => { if (event.key === 'Enter') acceptCoordinates(); });
-  pick.addEventListener('click', () => setPicking(directions.picking === end ? null : end));
-  return row;
-}
-
+/** Builds the panel (directions-panel.js) and gives its controls their behaviour. */
 function build() {
-  const box = panel();
-  const head = element('div', 'directions-head');
-  const title = element('h2', '', 'Directions');
-  title.id = 'directions-title';
-  const close = element('button', 'directions-close', '×');
-  close.type = 'button';
-  close.id = 'directions-close';
-  close.setAttribute('aria-label', 'Close directions');
-  head.append(title, close);
-
-  // A fieldset of the radios alone (axe's radiogroup rule: nothing else inside it).
-  const modes = element('fieldset', 'directions-modes');
-  modes.id = 'directions-modes';
-  const legend = element('legend', 'visually-hidden', 'Travel mode');
-  modes.append(legend);
-  for (const [value, text] of MODES) {
-    const label = element('label', 'directions-mode');
-    const radio = element('input');
-    radio.type = 'radio';
-    radio.name = 'directions-mode';
-    radio.value = value;
-    radio.checked = value === directions.mode;
+  const parts = buildPanel(panel(), directions.mode);
+  for (const end of ['from', 'to']) {
+    const input = parts[end].field;
+    directions.suggestions[end] = placeSuggestions({
+      ...parts[end], idPrefix: `directions-${end}-result`,
+      onChoose: (result) => setEnd(end, { latitude: result.latitude, longitude: result.longitude, label: result.name }),
+      // A change of the text: the end chosen before, and the route to it, no longer hold.
+      onEdit: () => {
+        const had = directions.ends[end] !== null;
+        directions.ends[end] = null;
+        showEndError(end, '');
+        drawEnds();
+        if (had) requestRoute();
+      },
+      ignore: (text) => COORDINATES.test(text),
+    });
+    // Coordinates typed in ("60.1699, 24.9384") are an end as they are, on Enter or leaving the field.
+    const acceptCoordinates = () => {
+      const match = COORDINATES.exec(input.value);
+      if (match && !directions.ends[end]) {
+        const latitude = Number(match[1]), longitude = Number(match[2]);
+        if (Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180) setEnd(end, { latitude, longitude, label: input.value.trim() });
+      }
+    };
+    input.addEventListener('change', acceptCoordinates);
+    input.addEventListener('keydown', (event) => { if (event.key === 'Enter') acceptCoordinates(); });
+    $(`directions-${end}-pick`).addEventListener('click', () => setPicking(directions.picking === end ? null : end));
+  }
+  for (const radio of document.querySelectorAll('input[name="directions-mode"]')) {
     radio.addEventListener('change', () => {
       if (!radio.checked) return;
-      directions.mode = value;
+      directions.mode = radio.value;
       if (directions.view === 'trip') { requestMatch(); return; }
-      localStorage.setItem(MODE_KEY, value);
+      localStorage.setItem(MODE_KEY, radio.value);
       requestRoute();
     });
-    label.append(radio, element('span', '', text));
-    modes.append(label);
   }
-
-  const ends = element('div', 'directions-ends');
-  ends.id = 'directions-ends';
-  const swap = element('button', 'directions-swap', '⇅');
-  swap.type = 'button';
-  swap.id = 'directions-swap';
-  swap.setAttribute('aria-label', 'Swap start and destination');
-  swap.title = 'Swap start and destination';
-  ends.append(endRow('from'), endRow('to'), swap);
-
-  const hint = element('p', 'directions-hint');
-  hint.id = 'directions-hint';
-  hint.setAttribute('role', 'status');
-  const summary = element('div', 'directions-summary');
-  summary.id = 'directions-summary';
-  summary.setAttribute('aria-live', 'polite');
-  const error = element('p', 'directions-error');
-  error.id = 'directions-error';
-  error.setAttribute('role', 'alert');
-  const trip = element('p', 'directions-trip');
-  trip.id = 'directions-trip';
-  const roads = element('p', 'directions-roads');
-  roads.id = 'directions-roads';
-  const steps = element('ol', 'directions-steps');
-  steps.id = 'directions-steps';
-  steps.setAttribute('aria-label', 'Steps of the route');
-  const credit = element('p', 'directions-credit muted');
-  credit.id = 'directions-credit';
-  credit.hidden = true;
-  const link = element('a', '', '© OpenStreetMap contributors');
-  link.href = 'https://www.openstreetmap.org/copyright';
-  link.target = '_blank';
-  link.rel = 'noopener';
-  credit.append('Route data: ', link);
-  box.replaceChildren(head, trip, modes, ends, hint, summary, error, roads, steps, credit);
-
-  close.addEventListener('click', closeDirections);
-  swap.addEventListener('click', swapEnds);
+  $('directions-close').addEventListener('click', closeDirections);
+  $('directions-swap').addEventListener('click', swapEnds);
 }
 
 /** The panel shows directions between two ends ('route') or a journal trip on roads ('trip'). */
