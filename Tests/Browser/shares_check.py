@@ -1,9 +1,12 @@
 """Share links in Chromium (issue 30 item 1): "Share this view" makes a link of the day shown, a
 second browser context without any login opens it and sees the path read-only (noindex, no
-cookie), Settings → Shares lists it with its view, and Revoke makes the visitor's page say it is
-gone. Screenshots at 1400x900 and 390x844 of the owner's panel and the visitor's page."""
+cookie), a privacy zone made afterwards with the Regions panel's tools hides the part of the path
+inside it from the visitor (issue 30 item 3), Settings → Shares lists the link with its view, and
+Revoke makes the visitor's page say it is gone. Screenshots at 1400x900 and 390x844 of the owner's
+panel and map with the zone, the visitor's page before and after, and Settings → Zones."""
 import base64
 import json
+import math
 import time
 import urllib.request
 
@@ -124,10 +127,13 @@ def check_shares(devtools, report, base_url, devtools_port, folder):
             report(not overflow(visitor), f"the shared page fits at {width}x{height}")
             screenshot(visitor, f"{folder}/share-visitor-{name}.png")
 
+        check_zone(devtools, visitor, report, base_url, link, folder)
+
         set_size(devtools, 1400, 900, False)
         listed = open_settings(devtools, base_url, "shares") and devtools.wait_for(
             "[...document.querySelectorAll('#shares-list li')].map((li) => li.textContent).find((t) => t.includes('Browser walk'))", 10)
-        report(bool(listed) and "1 view" in listed, f"Settings → Shares lists the link with its view ({listed!r})")
+        # Three views: the visitor opened the page, and reloaded it at two sizes in check_zone.
+        report(bool(listed) and "3 views" in listed, f"Settings → Shares lists the link with its views ({listed!r})")
         screenshot(devtools, f"{folder}/share-settings-desktop.png")
         devtools.evaluate("document.querySelector('#shares-list .share-revoke').click()")
         devtools.evaluate("document.querySelector('#shares-list .share-revoke-confirm').click()")
@@ -140,3 +146,72 @@ def check_shares(devtools, report, base_url, devtools_port, folder):
         report(bool(gone) and "revoked" in gone, f"the visitor's page says the link was revoked ({gone!r})")
     finally:
         visitor.close()
+
+
+def meters(a, b):
+    """The haversine distance between two [longitude, latitude] positions (enough for 150 m)."""
+    to_radians = math.pi / 180
+    d_latitude, d_longitude = (b[1] - a[1]) * to_radians, (b[0] - a[0]) * to_radians
+    h = math.sin(d_latitude / 2) ** 2 + math.cos(a[1] * to_radians) * math.cos(b[1] * to_radians) * math.sin(d_longitude / 2) ** 2
+    return 2 * 6_371_000 * math.asin(math.sqrt(h))
+
+
+def check_zone(devtools, visitor, report, base_url, link, folder):
+    """A hide zone of 150 m on the middle of the shared path's longest piece, made on the owner's map
+    with the Regions panel (Make: a privacy zone), cuts the path the visitor reads there: fewer fixes,
+    one piece more, none within the zone. Then Settings → Zones removes it."""
+    path = "/api/v1/s/" + link.rsplit("/", 1)[1] + "/path?zoom=16"
+    read = f"fetch('{path}', {{credentials: 'omit', cache: 'no-store'}}).then((r) => r.json())"
+    before = visitor.evaluate(read)
+    pieces = [piece for feature in before["features"] for piece in feature["geometry"]["coordinates"]]
+    longest = max(pieces, key=len)
+    middle = longest[len(longest) // 2]
+    devtools.call("Page.navigate", {"url": base_url + "/"})
+    devtools.wait_for("document.readyState === 'complete' && !document.getElementById('app').hidden"
+                      " && window.TravelogZones && document.getElementById('map').dataset.zoneCount === '0'", 20)
+    placed = devtools.evaluate(f"""(() => {{
+        const panel = document.getElementById('section-regions');
+        panel.open = true;
+        document.getElementById('region-kind').value = 'hide';
+        document.getElementById('region-name').value = 'Browser zone';
+        document.getElementById('region-radius').value = '150';
+        document.getElementById('region-add').click();
+        return TravelogRegions.placeAt(L.latLng({middle[1]}, {middle[0]}));
+    }})()""")
+    drawn = devtools.wait_for("document.getElementById('map').dataset.zoneCount === '1'"
+                              " && !!document.querySelector('#map path.zone-hide')", 10)
+    report(bool(placed) and bool(drawn), "the Regions panel's tools make a privacy zone (Make: hidden on share links), "
+           "drawn on the owner's map in its own style")
+    for name, width, height, mobile in SIZES:
+        set_size(devtools, width, height, mobile)
+        devtools.evaluate("document.getElementById('section-regions').scrollIntoView({block: 'center'})")
+        time.sleep(0.3)
+        report(not overflow(devtools), f"the map with the zone and the Regions panel fit at {width}x{height}")
+        screenshot(devtools, f"{folder}/zone-owner-{name}.png")
+    after = visitor.evaluate(read)
+    kept = [piece for feature in after["features"] for piece in feature["geometry"]["coordinates"]]
+    inside = [point for piece in kept for point in piece if meters(point, middle) < 149]
+    report(after["properties"]["rawPointCount"] < before["properties"]["rawPointCount"] and not inside
+           and len(kept) > len(pieces),
+           f"the visitor's path leaves the zone out at once, cut into pieces ({before['properties']['rawPointCount']} → "
+           f"{after['properties']['rawPointCount']} fixes, {len(pieces)} → {len(kept)} pieces, {len(inside)} inside)")
+    for name, width, height, mobile in SIZES:
+        set_size(visitor, width, height, mobile)
+        visitor.call("Page.reload")
+        time.sleep(0.3)
+        visitor.wait_for("document.getElementById('share-map') && document.getElementById('share-map').dataset.state === 'shown'", 20)
+        time.sleep(0.5)
+        screenshot(visitor, f"{folder}/zone-visitor-{name}.png")
+    set_size(devtools, 1400, 900, False)
+    listed = open_settings(devtools, base_url, "zones") and devtools.wait_for(
+        "(document.querySelector('#zones-list li') || {}).textContent", 10)
+    report(bool(listed) and "Browser zone" in listed and "hidden on share links" in listed,
+           f"Settings → Zones lists the zone with its rule ({listed!r})")
+    screenshot(devtools, f"{folder}/zone-settings-desktop.png")
+    devtools.evaluate("document.querySelector('#zones-list .zone-remove').click()")
+    devtools.evaluate("document.querySelector('#zones-list .zone-remove-confirm').click()")
+    removed = devtools.wait_for("document.querySelector('#settings-zones .settings-content p').textContent.startsWith('Removed')"
+                                " && document.querySelectorAll('#zones-list li').length === 0", 10)
+    again = visitor.evaluate(read)
+    report(bool(removed) and again["properties"]["rawPointCount"] == before["properties"]["rawPointCount"],
+           "Remove asks first; the visitor's path is whole again on the next request")

@@ -52,7 +52,15 @@ window.TravelogRegions = (() => {
       map.getContainer().classList.toggle('placing-region', adding);
       status(adding ? 'Click the map where the region’s centre is.' : '');
     });
+    if (window.TravelogZones) TravelogZones.attach(map, api);
     return load();
+  }
+
+  /** The rule when the panel's "Make" choice is a privacy zone (hide or drop), else null: the same
+   * tools then make a zone (zones.js) instead of a region. */
+  function zoneRule() {
+    const kind = $('region-kind');
+    return kind && kind.value !== 'region' && window.TravelogZones ? kind.value : null;
   }
 
   /** A click at `latlng` while a region is being placed or drawn (on the map, or on a journal pin,
@@ -180,6 +188,10 @@ window.TravelogRegions = (() => {
     const name = $('region-name').value.trim() || window.prompt('A name for this region', 'Park');
     if (!name) return status('');
     const ring = [...points, points[0]].map((point) => [point.lng, point.lat]);
+    if (zoneRule()) {
+      if (await TravelogZones.add(name, { polygon: [ring] }, zoneRule(), status)) $('region-name').value = '';
+      return;
+    }
     try {
       await api('/api/v1/regions', {
         method: 'POST', headers: { 'Content-Type': 'application/json' },
@@ -202,6 +214,11 @@ window.TravelogRegions = (() => {
     const name = $('region-name').value.trim() || window.prompt('A name for this region', 'Home');
     if (!name) return status('');
     const radiusMeters = Number($('region-radius').value || 150);
+    if (zoneRule()) {
+      const circle = { latitude: latlng.lat, longitude: latlng.wrap().lng, radiusMeters };
+      if (await TravelogZones.add(name, { circle }, zoneRule(), status)) $('region-name').value = '';
+      return;
+    }
     try {
       await api('/api/v1/regions', {
         method: 'POST', headers: { 'Content-Type': 'application/json' },

@@ -1,5 +1,5 @@
 // The Settings view (#settings): account, devices, notifications, regions, rejected items,
-// imports, share links, preferences and, for an administrator, the server's users and data files. Shown
+// imports, share links, privacy zones, preferences and, for an administrator, the server's users and data files. Shown
 // instead of the map and its panel while the address starts with #settings (#settings/imports
 // opens that section); a nav list beside the sections on a wide screen, collapsible ones on a phone.
 import { api, jsonRequest } from './api.js';
@@ -13,6 +13,7 @@ import { field } from './settings-fields.js';
 import { renderImports } from './settings-imports.js';
 import { renderNotifications } from './settings-notifications.js';
 import { renderShares } from './settings-shares.js';
+import { renderZones } from './settings-zones.js';
 import { renderTwoFactor } from './settings-two-factor.js';
 import { state, subscribe, update } from './state.js';
 
@@ -28,6 +29,7 @@ const SECTIONS = [
   { id: 'rejected', title: 'Rejected items', render: renderRejected },
   { id: 'imports', title: 'Imports', render: renderImports },
   { id: 'shares', title: 'Shares', render: renderShares },
+  { id: 'zones', title: 'Zones', render: renderZones },
   { id: 'preferences', title: 'Preferences', render: renderPreferences },
   { id: 'administration', title: 'Administration', render: renderAdministration, administrator: true },
 ];
