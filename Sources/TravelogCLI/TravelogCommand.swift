@@ -11,7 +11,7 @@ public struct TravelogCommand: AsyncParsableCommand {
                       StatsCommand.self, VisitsCommand.self, TripsCommand.self, PlacesCommand.self, InfoCommand.self,
                       GeodesicCommand.self, GeocodeCommand.self, DeclinationCommand.self, TrackCommand.self, NotifyCommand.self,
                       RejectedCommand.self, SnapshotCommand.self, RegionsCommand.self, BeaconsCommand.self, MigrateCommand.self,
-                      BackupCommand.self, RestoreCommand.self, OSMCommand.self, DirectionsCommand.self, PhotosCommand.self,
+                      BackupCommand.self, RestoreCommand.self, OSMCommand.self, DirectionsCommand.self, MatchCommand.self, PhotosCommand.self,
                       SearchCommand.self, ShareCommand.self, ZonesCommand.self]
     )
 

@@ -54,14 +54,15 @@ extension MapMatcher {
         guard let (states, centimeters) = search.path(from: source, to: target, boundCentimeters: boundCentimeters) else {
             return [Stretch(segment: target.segment, meters: Self.planarMeters(source.coordinate, target.coordinate), end: target.coordinate)]
         }
-        guard let last = states.last else { return [Stretch(segment: target.segment, meters: Double(centimeters) / 100, end: target.coordinate)] }
+        guard states.count > 1, let first = states.first, let last = states.last else {
+            return [Stretch(segment: target.segment, meters: Double(centimeters) / 100, end: target.coordinate)]
+        }
         let roads = graph.graph
         var result: [Stretch] = []
-        let start = graph.tail(ofState: states[0])
         let sourceLength = Double(graph.lengthCentimeters(source.segment)) / 100
-        let leaving = start == roads.segmentTo[Int(source.segment)] ? 1 - source.fraction : source.fraction
-        result.append(Stretch(segment: source.segment, meters: sourceLength * leaving, end: roads.coordinate(ofNode: start)))
-        for state in states.dropLast() {
+        let leaving = first & 1 == 0 ? 1 - source.fraction : source.fraction
+        result.append(Stretch(segment: source.segment, meters: sourceLength * leaving, end: roads.coordinate(ofNode: graph.head(ofState: first))))
+        for state in states.dropFirst().dropLast() {
             result.append(Stretch(segment: state >> 1, meters: Double(graph.lengthCentimeters(state >> 1)) / 100,
                                   end: roads.coordinate(ofNode: graph.head(ofState: state))))
         }

@@ -11,37 +11,18 @@ struct MapMatchCandidate: Sendable {
     let distanceMeters: Double
 }
 
-/// The node graph of one mode for map matching: for each node the directed segments (states
-/// `2 × segment + direction`) leaving it that the mode may travel, and a bounded one-to-many
-/// Dijkstra search over it in centimetres. Turn restrictions are not applied (a matched trace
-/// follows what was driven; they decide directions, not matches); barriers are.
+/// The turn graph of one mode for map matching (``TurnGraph``: one-way streets, turn restrictions
+/// and barriers as directions obey them), searched by distance in centimetres.
 final class MapMatchGraph: @unchecked Sendable {
     let graph: RoadGraph
     let mode: DirectionsMode
-    private let offsets: [Int32]
-    private let states: [Int32]
+    let turns: TurnGraph
 
     /// - Complexity: O(nodes + segments).
     init(graph: RoadGraph, mode: DirectionsMode) {
         self.graph = graph
         self.mode = mode
-        var degree = [Int32](repeating: 0, count: graph.nodeCount + 1)
-        for segment in 0..<graph.segmentCount {
-            if graph.usable(segment: segment, direction: 0, mode: mode) { degree[Int(graph.segmentFrom[segment]) + 1] += 1 }
-            if graph.usable(segment: segment, direction: 1, mode: mode) { degree[Int(graph.segmentTo[segment]) + 1] += 1 }
-        }
-        for node in 0..<graph.nodeCount { degree[node + 1] += degree[node] }
-        var fill = degree
-        var states = [Int32](repeating: 0, count: Int(degree[graph.nodeCount]))
-        for segment in 0..<graph.segmentCount {
-            for direction in 0..<2 where graph.usable(segment: segment, direction: direction, mode: mode) {
-                let tail = Int(direction == 0 ? graph.segmentFrom[segment] : graph.segmentTo[segment])
-                states[Int(fill[tail])] = Int32(2 * segment + direction)
-                fill[tail] += 1
-            }
-        }
-        offsets = degree
-        self.states = states
+        turns = TurnGraph(graph.data(), mode: mode)
     }
 
     private nonisolated(unsafe) static var cache: [Key: MapMatchGraph] = [:]
@@ -63,34 +44,22 @@ final class MapMatchGraph: @unchecked Sendable {
         return built
     }
 
-    func head(ofState state: Int32) -> Int32 {
-        let segment = Int(state >> 1)
-        return state & 1 == 0 ? graph.segmentTo[segment] : graph.segmentFrom[segment]
-    }
+    func head(ofState state: Int32) -> Int32 { turns.stateHead[Int(state)] }
 
-    func tail(ofState state: Int32) -> Int32 {
-        let segment = Int(state >> 1)
-        return state & 1 == 0 ? graph.segmentFrom[segment] : graph.segmentTo[segment]
-    }
+    func tail(ofState state: Int32) -> Int32 { turns.stateTail[Int(state)] }
 
     func lengthCentimeters(_ segment: Int32) -> Int64 { Int64(graph.segmentLengthCentimeters[Int(segment)]) }
 
     func usable(_ segment: Int32, forward: Bool) -> Bool { graph.usable(segment: Int(segment), direction: forward ? 0 : 1, mode: mode) }
-
-    /// Visits the states leaving a node.
-    @inline(__always)
-    func forEachState(leaving node: Int32, _ body: (Int32) -> Void) {
-        for index in Int(offsets[Int(node)])..<Int(offsets[Int(node) + 1]) { body(states[index]) }
-    }
-
-    func blocks(_ node: Int32) -> Bool { graph.nodeBarrier[Int(node)] & (1 << UInt8(mode.index)) != 0 }
 }
 
-/// The reusable state of bounded Dijkstra searches on a ``MapMatchGraph`` (one per matching; not shared between threads).
+/// The reusable state of bounded Dijkstra searches on a ``MapMatchGraph`` (one per matching; not
+/// shared between threads). A state's distance is that at its head: from the source point to the
+/// end of the directed segment.
 struct MapMatchSearch {
     let graph: MapMatchGraph
     private var distance: [Int64]
-    /// The state by which each reached node was entered, or -1 for a start.
+    /// The state before each reached state, or -1 for a start.
     private var parent: [Int32]
     private var touched: [Int32] = []
     private var heap = MinHeap()
@@ -101,113 +70,110 @@ struct MapMatchSearch {
 
     init(graph: MapMatchGraph) {
         self.graph = graph
-        distance = [Int64](repeating: .max, count: graph.graph.nodeCount)
-        parent = [Int32](repeating: -1, count: graph.graph.nodeCount)
-        targetMark = [Bool](repeating: false, count: graph.graph.nodeCount)
+        let states = 2 * graph.graph.segmentCount
+        distance = [Int64](repeating: .max, count: states)
+        parent = [Int32](repeating: -1, count: states)
+        targetMark = [Bool](repeating: false, count: states)
     }
 
     /// The road distance from `source` to each target (centimetres), `nil` for a target farther than `boundCentimeters` or unreachable.
-    /// The search stops once every target's end nodes are settled.
-    /// - Complexity: O(k log k) for the k nodes within the bound (usually fewer: it stops at the targets).
+    /// The search stops once the states of every target are settled.
+    /// - Complexity: O(k log k) for the k states within the bound (usually fewer: it stops at the targets).
     mutating func distances(from source: MapMatchCandidate, to targets: [MapMatchCandidate], boundCentimeters: Int64) -> [Int64?] {
         reset()
         var pending = 0
         for target in targets {
-            for node in [graph.graph.segmentFrom[Int(target.segment)], graph.graph.segmentTo[Int(target.segment)]] where !targetMark[Int(node)] {
-                targetMark[Int(node)] = true
+            for state in [2 * target.segment, 2 * target.segment + 1] where !targetMark[Int(state)] {
+                targetMark[Int(state)] = true
                 pending += 1
             }
         }
         start(from: source)
-        while let (key, node) = heap.pop() {
-            guard key == distance[Int(node)] else { continue }
-            if key > boundCentimeters { break }
-            if targetMark[Int(node)] {
-                targetMark[Int(node)] = false
+        while let (key, state) = heap.pop() {
+            guard key == distance[Int(state)] else { continue }
+            if targetMark[Int(state)] {
+                targetMark[Int(state)] = false
                 pending -= 1
                 if pending == 0 { break }
             }
-            expand(node, key)
+            if key > boundCentimeters + 2 * graph.lengthCentimeters(state >> 1) { break }
+            graph.turns.successors(of: state) { next, _ in
+                reach(next, key + graph.lengthCentimeters(next >> 1), from: state)
+            }
         }
         for target in targets {
-            targetMark[Int(graph.graph.segmentFrom[Int(target.segment)])] = false
-            targetMark[Int(graph.graph.segmentTo[Int(target.segment)])] = false
+            targetMark[Int(2 * target.segment)] = false
+            targetMark[Int(2 * target.segment + 1)] = false
         }
         return targets.map { target in
-            guard let (meters, _) = best(from: source, to: target), meters <= boundCentimeters else { return nil }
-            return meters
+            guard let (centimeters, _) = best(from: source, to: target), centimeters <= boundCentimeters else { return nil }
+            return centimeters
         }
     }
 
-    /// The route from `source` to `target` as the states followed between them (empty when along
-    /// one segment), and its length in centimetres; `nil` when none within the bound.
+    /// The route from `source` to `target` as the states followed (the first on the source's
+    /// segment, the last on the target's; one state when along one segment), and its length in
+    /// centimetres; `nil` when none within the bound.
     mutating func path(from source: MapMatchCandidate, to target: MapMatchCandidate,
                        boundCentimeters: Int64) -> (states: [Int32], centimeters: Int64)? {
         guard case .some(.some) = distances(from: source, to: [target], boundCentimeters: boundCentimeters).first,
               let (centimeters, end) = best(from: source, to: target) else { return nil }
-        guard let end else { return ([], centimeters) }
-        var states: [Int32] = [end]
-        var node = graph.tail(ofState: end)
-        while parent[Int(node)] >= 0 {
-            let state = parent[Int(node)]
+        guard let entered = end.entered else { return ([end.state], centimeters) }
+        var states = [entered]
+        var state = entered
+        while parent[Int(state)] >= 0 {
+            state = parent[Int(state)]
             states.append(state)
-            node = graph.tail(ofState: state)
         }
         return (states.reversed(), centimeters)
     }
 
     private mutating func reset() {
-        for node in touched {
-            distance[Int(node)] = .max
-            parent[Int(node)] = -1
+        for state in touched {
+            distance[Int(state)] = .max
+            parent[Int(state)] = -1
         }
         touched.removeAll(keepingCapacity: true)
         heap.removeAll()
     }
 
-    private mutating func reach(_ node: Int32, _ key: Int64, by state: Int32) {
-        guard key < distance[Int(node)] else { return }
-        if distance[Int(node)] == .max { touched.append(node) }
-        distance[Int(node)] = key
-        parent[Int(node)] = state
-        heap.push(key, node)
+    private mutating func reach(_ state: Int32, _ key: Int64, from previous: Int32) {
+        guard key < distance[Int(state)] else { return }
+        if distance[Int(state)] == .max { touched.append(state) }
+        distance[Int(state)] = key
+        parent[Int(state)] = previous
+        heap.push(key, state)
     }
 
     private mutating func start(from source: MapMatchCandidate) {
-        let length = graph.lengthCentimeters(source.segment)
+        let length = Double(graph.lengthCentimeters(source.segment))
         if graph.usable(source.segment, forward: true) {
-            reach(graph.graph.segmentTo[Int(source.segment)], Int64((Double(length) * (1 - source.fraction)).rounded()), by: -1)
+            reach(2 * source.segment, Int64((length * (1 - source.fraction)).rounded()), from: -1)
         }
         if graph.usable(source.segment, forward: false) {
-            reach(graph.graph.segmentFrom[Int(source.segment)], Int64((Double(length) * source.fraction).rounded()), by: -1)
+            reach(2 * source.segment + 1, Int64((length * source.fraction).rounded()), from: -1)
         }
     }
 
-    private mutating func expand(_ node: Int32, _ key: Int64) {
-        if parent[Int(node)] >= 0 && graph.blocks(node) { return }
-        graph.forEachState(leaving: node) { state in
-            reach(graph.head(ofState: state), key + graph.lengthCentimeters(state >> 1), by: state)
-        }
-    }
-
-    /// After a search: the shortest way to a target (centimetres) and the state by which it enters
-    /// the target's segment, `nil` for the way along the source's own segment.
-    private func best(from source: MapMatchCandidate, to target: MapMatchCandidate) -> (Int64, Int32?)? {
-        var best: (Int64, Int32?)?
-        let length = graph.lengthCentimeters(target.segment)
+    /// After a search: the shortest way to a target (centimetres) and the state by which it was
+    /// entered (`entered` nil along the source's own segment, `state` then its direction).
+    private func best(from source: MapMatchCandidate, to target: MapMatchCandidate) -> (Int64, (state: Int32, entered: Int32?))? {
+        var best: (Int64, (state: Int32, entered: Int32?))?
+        let length = Double(graph.lengthCentimeters(target.segment))
         if source.segment == target.segment {
-            let along = Int64((Double(length) * abs(target.fraction - source.fraction)).rounded())
+            let along = Int64((length * abs(target.fraction - source.fraction)).rounded())
             let forward = target.fraction >= source.fraction
-            if graph.usable(target.segment, forward: forward) || along <= Self.backwardToleranceCentimeters { best = (along, nil) }
+            if graph.usable(target.segment, forward: forward) || along <= Self.backwardToleranceCentimeters {
+                best = (along, (2 * target.segment + (forward ? 0 : 1), nil))
+            }
         }
-        let from = graph.graph.segmentFrom[Int(target.segment)], to = graph.graph.segmentTo[Int(target.segment)]
-        if graph.usable(target.segment, forward: true), distance[Int(from)] != .max {
-            let meters = distance[Int(from)] + Int64((Double(length) * target.fraction).rounded())
-            if best.map({ meters < $0.0 }) ?? true { best = (meters, 2 * target.segment) }
-        }
-        if graph.usable(target.segment, forward: false), distance[Int(to)] != .max {
-            let meters = distance[Int(to)] + Int64((Double(length) * (1 - target.fraction)).rounded())
-            if best.map({ meters < $0.0 }) ?? true { best = (meters, 2 * target.segment + 1) }
+        for direction in Int32(0)...1 {
+            let state = 2 * target.segment + direction
+            // A start state reaches its own segment's points only directly (above).
+            guard distance[Int(state)] != .max, parent[Int(state)] >= 0 else { continue }
+            let beyond = direction == 0 ? 1 - target.fraction : target.fraction
+            let centimeters = distance[Int(state)] - Int64((length * beyond).rounded())
+            if best.map({ centimeters < $0.0 }) ?? true { best = (centimeters, (state, state)) }
         }
         return best
     }

@@ -11,19 +11,22 @@ import TravelogCore
 ///   search (``MapMatchSearch``);
 /// - Viterbi's most likely sequence of candidates, joined by their road routes.
 ///
-/// Before the model, as the paper does, a fix within 2σ of the last one kept joins it (a stop
+/// Before the model, as the paper does, a fix within 3σ (``collapseMeters``) of the last one kept joins it (a stop
 /// collapses to one point). A fix with no road within ``outlierMeters`` is dropped, and so is one
 /// that jumps far off the line of its neighbours and back. A fix that no candidate before it can
 /// reach is skipped; after ``maximumSkips`` in a row the chain is cut and a new piece starts. A gap
 /// (a tunnel, missing fixes) is routed through, within twice the straight distance plus 200 m.
 public struct MapMatcher {
     public static let sigmaMeters = 8.0
-    public static let betaMeters = 10.0
+    public static let betaMeters = 5.0
     /// Candidates are looked for this far from a fix first, metres.
     public static let searchRadiusMeters = 50.0
     /// A fix with no road within this distance is dropped, metres.
     public static let outlierMeters = 200.0
-    public static let maximumCandidates = 8
+    public static let maximumCandidates = 10
+    /// A fix this close to the last one kept joins it (a stop), metres: 3σ (the paper takes 2σ; 3σ keeps
+    /// noise from moving a slow trace backwards).
+    static let collapseMeters = 3 * sigmaMeters
     /// Fixes skipped in a row before the chain is cut into a new piece.
     public static let maximumSkips = 3
     /// Two fixes farther apart than this are not joined by a route (a flight, a lost day), metres.
@@ -79,13 +82,30 @@ public struct MapMatcher {
             found.append((index, t, squared))
         }
         found.sort { ($0.squared, $0.segment) < ($1.squared, $1.segment) }
-        return found.prefix(Self.maximumCandidates).map { item in
+        // A segment whose nearest point is one of its nodes is a candidate only when that node is
+        // nearer than every segment through it (a corner): otherwise a road of short segments
+        // would fill the candidates with its nodes and crowd out the other roads.
+        var beaten = Set<Int32>()
+        for item in found where item.fraction > 0 && item.fraction < 1 {
+            beaten.insert(roads.segmentFrom[Int(item.segment)])
+            beaten.insert(roads.segmentTo[Int(item.segment)])
+        }
+        var nodesTaken = Set<Int32>()
+        var result: [MapMatchCandidate] = []
+        for item in found {
+            if item.fraction == 0 || item.fraction == 1 {
+                let node = item.fraction == 0 ? roads.segmentFrom[Int(item.segment)] : roads.segmentTo[Int(item.segment)]
+                guard !beaten.contains(node), nodesTaken.insert(node).inserted else { continue }
+            }
             let a = roads.coordinate(ofNode: roads.segmentFrom[Int(item.segment)])
             let b = roads.coordinate(ofNode: roads.segmentTo[Int(item.segment)])
             let point = Coordinate(validLatitude: a.latitude + item.fraction * (b.latitude - a.latitude),
                                    longitude: a.longitude + item.fraction * (b.longitude - a.longitude)) ?? a
-            return MapMatchCandidate(segment: item.segment, fraction: item.fraction, coordinate: point, distanceMeters: item.squared.squareRoot())
+            result.append(MapMatchCandidate(segment: item.segment, fraction: item.fraction, coordinate: point,
+                                            distanceMeters: item.squared.squareRoot()))
+            if result.count == Self.maximumCandidates { break }
         }
+        return result
     }
 
     /// One Viterbi column: a kept fix, its candidates, and per candidate the best candidate of the column before.
@@ -105,7 +125,9 @@ public struct MapMatcher {
         // Stops collapse; fixes far from every road are dropped.
         var kept: [Int] = []
         for (index, fix) in fixes.enumerated() {
-            if let last = kept.last, Self.planarMeters(fixes[last], fix) < 2 * Self.sigmaMeters {
+            // The last fix ends the line where the trace ends, unless it repeats the one before.
+            let closeToKept = kept.last.map { Self.planarMeters(fixes[$0], fix) < (index == fixes.count - 1 ? 1 : Self.collapseMeters) }
+            if let last = kept.last, closeToKept == true {
                 representative[index] = last
                 continue
             }
