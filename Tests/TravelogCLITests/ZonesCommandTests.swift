@@ -44,7 +44,7 @@ struct ZonesCommandTests {
         let within = try await store.locations(LocationQuery(userID: ada.id)).filter { $0.location.coordinate.distanceMeters(to: farCentre) <= 100 }.count
         #expect(far >= 60 && within >= far)
         // The walk's far end holds stored fixes: without a terminal and without --yes nothing is added or deleted.
-        await #expect(throws: ValidationError.self) {
+        await #expect(throws: ZonesCommandError.self) {
             try await Self.run(["zones", "add", "far", "--circle", "52.5254,13.405,100", "--drop"] + db)
         }
         #expect(try await store.zones(userID: ada.id).count == 2)

@@ -78,15 +78,10 @@ struct ZonesCommand: AsyncParsableCommand {
                     if yes {
                         deleteStored = true
                     } else {
-                        guard Self.standardInputIsTerminal() else {
-                            throw ValidationError("""
-                                \(inside) stored fixes lie inside '\(definition.name)': a drop zone deletes them; \
-                                add --yes to confirm without a terminal (nothing was added)
-                                """)
-                        }
+                        guard Self.standardInputIsTerminal() else { throw ZonesCommandError.storedFixesInside(inside, zone: definition.name) }
                         FileHandle.standardError.write(Data("\(inside) stored fixes lie inside '\(definition.name)'. Delete them? [y/N] ".utf8))
                         let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
-                        guard answer == "y" || answer == "yes" else { throw ValidationError("nothing added: the fixes are kept") }
+                        guard answer == "y" || answer == "yes" else { throw ZonesCommandError.declined }
                         deleteStored = true
                     }
                 }
@@ -132,6 +127,22 @@ struct ZonesCommand: AsyncParsableCommand {
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let removed = try await PrivacyZones(store: store).remove(zone, userID: user.id)
             print("zone \(removed.id) (\(TerminalText.escaped(removed.definition.name))) removed")
+        }
+    }
+}
+
+/// Why `travelog zones add --drop` added nothing.
+enum ZonesCommandError: Error, CustomStringConvertible {
+    /// Stored fixes lie inside and no terminal can be asked (and no --yes was given).
+    case storedFixesInside(Int, zone: String)
+    /// The person answered no.
+    case declined
+
+    var description: String {
+        switch self {
+        case let .storedFixesInside(count, zone):
+            "\(count) stored fixes lie inside '\(zone)': a drop zone deletes them; add --yes to confirm without a terminal (nothing was added)"
+        case .declined: "nothing added: the stored fixes are kept"
         }
     }
 }
