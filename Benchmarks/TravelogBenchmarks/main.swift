@@ -61,6 +61,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("osm-read", OSMBenchmarks.read),
     ("osm-add", OSMBenchmarks.add),
     ("routing", RoutingBenchmark.run),
+    ("map-matching", MapMatchingBenchmark.run),
     ("directions-valhalla", ValhallaComparisonBenchmark.run),
     ("search", SearchBenchmark.run),
     ("geocoding-osm", OSMGeocodingBenchmark.run),
