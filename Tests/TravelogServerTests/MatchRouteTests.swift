@@ -21,7 +21,7 @@ struct MatchRouteTests {
         return points.enumerated().map { Location(coordinate: $0.element, timestamp: start.addingTimeInterval(Double($0.offset) * 10)) }
     }
 
-    @Test("GET /api/v1/match answers a range's fixes matched to the roads (mode, distance, rawDistance, a MultiLineString, the roads in order, counts, attribution); a range over 24 h or no trip nor range is a 400, an unknown trip or device a 404, fixes outside the extracts a 422, no credentials a 401")
+    @Test("GET /api/v1/match answers a trip's or a range's fixes matched to the roads (mode, distance, rawDistance, a MultiLineString, the roads in order, counts, attribution); a range over 24 h or no trip nor range is a 400, an unknown trip or device a 404, fixes outside the extracts a 422, no credentials a 401")
     func match() async throws {
         let store = try SQLiteLocationStore(path: TestDirectory.makeFolder("server-match-db").appendingPathComponent("travelog.sqlite").path)
         var app = TravelogServerApp(store: store, configuration: ServerConfiguration(port: 0, bcryptCost: 4))
@@ -32,7 +32,20 @@ struct MatchRouteTests {
         _ = try await store.insert(Self.walk(start: start).map { StoredLocation(deviceID: phone.id, location: $0, source: .api) })
         let far = Location(coordinate: Coordinate(validLatitude: 48.0, longitude: 11.0)!, timestamp: start.addingTimeInterval(86_400 * 3))
         _ = try await store.insert([StoredLocation(deviceID: phone.id, location: far, source: .api)])
+        // A stay before the walk and one after it: the trip between them is the walk.
+        let home = Coordinate(validLatitude: 60.00004, longitude: 25.0002)!, shop = Coordinate(validLatitude: 60.0016, longitude: 25.00204)!
+        _ = try await store.replaceVisits(deviceID: phone.id, source: .detected, from: start - 3_600, to: nil, with: [
+            JournalVisit(deviceID: phone.id, source: .detected, arrival: start - 3_600, departure: start - 1, center: home, radiusMeters: 30, locationCount: 10),
+            JournalVisit(deviceID: phone.id, source: .detected, arrival: start + 170, departure: start + 3_600, center: shop, radiusMeters: 30, locationCount: 10),
+        ])
+        let origin = try #require(try await store.visits(userID: ada.id, deviceIDs: nil, from: nil, to: nil, includeHidden: false).first)
         try await app.makeApplication().test(.router) { client in
+            try await client.execute(uri: "/api/v1/match?trip=\(origin.id.rawValue)&mode=walking", method: .get, headers: Auth.bearer(token)) { response in
+                #expect(response.status == .ok)
+                let match = try #require(response.body.json as? [String: Any])
+                #expect(match["roads"] as? [String] == ["Southgate", "Eastgate"])
+                #expect(match["matchedFixes"] as? Int == 17)
+            }
             try await client.execute(uri: "/api/v1/match?from=2026-05-28T20:00:00Z&to=2026-05-28T21:00:00Z&mode=walking",
                                      method: .get, headers: Auth.bearer(token)) { response in
                 #expect(response.status == .ok)
