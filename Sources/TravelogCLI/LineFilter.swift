@@ -28,7 +28,7 @@ enum LineFilter {
 
 /// A line processor whose line numbers can start anywhere, so that several copies can each take a
 /// part of a batch of lines.
-protocol NumberedLineProcessor: LineProcessor {
+protocol NumberedLineProcessor: LineProcessor, SendableMetatype {
     /// The number of the last line processed (the next one is `lineCount + 1`).
     var lineCount: Int { get set }
 }
