@@ -91,7 +91,7 @@ struct TwoFactorRoutes {
         case .unsupportedStore: .http(status: .notImplemented, error.description)
         case .unknownUser: .notFound(error.description)
         case .alreadyEnabled: .http(status: .conflict, error.description)
-        case .notStarted: .badRequest(error.description)
+        case .notStarted: .http(status: .conflict, error.description)  // the account's state, not the request, is wrong
         case .wrongCode: .forbidden(error.description)
         case .account(let account): account.apiError
         }
