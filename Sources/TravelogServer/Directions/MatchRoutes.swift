@@ -18,6 +18,8 @@ struct MatchRoutes {
     static let maximumRangeSeconds = 24 * 3_600.0
     /// The most fixes matched at once.
     static let maximumFixes = 50_000
+    /// Where matches run, one at a time.
+    static let matching = DispatchQueue(label: "travelog.map-matching", qos: .utility)
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/match") { request, context in
@@ -29,11 +31,16 @@ struct MatchRoutes {
                 throw APIError.badRequest("more than \(Self.maximumFixes) fixes to match: ask for a shorter range")
             }
             guard let network, !network.graphs.isEmpty else { throw APIError.notFound("\(MapMatchError.noRoadNetwork)") }
-            do {
-                return try Response.json(MapMatchJSON(try network.match(fixes.map(\.coordinate), mode: mode)))
-            } catch {
-                // Well-formed input without a match (no fixes, outside coverage, none near a road): 422, saying why.
-                throw APIError.http(status: .unprocessableContent, "\(error)")
+            let coordinates = fixes.map(\.coordinate)
+            // Matching is seconds of CPU for the largest ranges: it runs on a queue of its own, one
+            // match at a time, never on the concurrency pool that ingest and every other route share.
+            let matched: Result<MapMatch, MapMatchError> = await withCheckedContinuation { continuation in
+                Self.matching.async { continuation.resume(returning: Result { () throws(MapMatchError) in try network.match(coordinates, mode: mode) }) }
+            }
+            switch matched {
+            case .success(let match): return try Response.json(MapMatchJSON(match))
+            // Well-formed input without a match (no fixes, outside coverage, none near a road): 422, saying why.
+            case .failure(let error): throw APIError.http(status: .unprocessableContent, "\(error)")
             }
         }
     }
