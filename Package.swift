@@ -198,7 +198,7 @@ let package = Package(
         ),
         .target(
             name: "TravelogJournal",
-            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogGeocoding"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogStore", "TravelogGeocoding", "TravelogRouting"],
             swiftSettings: swiftSettings
         ),
         // Users, devices, passwords, tokens and sessions: shared by the server and `travelog user|device`.

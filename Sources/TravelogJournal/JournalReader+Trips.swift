@@ -50,6 +50,7 @@ extension JournalReader {
                 entry.distanceMeters = (meters * 10).rounded(.down) / 10
                 entry.fromVisit = (entryOf[origin.id] ?? origin).id.rawValue
                 entry.toVisit = (entryOf[destination.id] ?? destination).id.rawValue
+                entry.deviceID = device.id.rawValue
                 found.append(Candidate(entry: entry, device: device.id.rawValue, start: start, through: through,
                                        fixes: trip.locationCount))
             }

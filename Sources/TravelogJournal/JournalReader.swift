@@ -102,12 +102,28 @@ public struct TripEntry: Encodable, Hashable, Sendable {
     public var device: String
     /// The fixes of the trip, `[longitude, latitude]`, for drawing the line.
     public var coordinates: [[Double]]
+    /// The device's id (not encoded: `device` names it): what a road match is filed under.
+    public var deviceID: Int64 = 0
+    /// `start` and `end` as times (not encoded).
+    public var startTime: Date
+    public var endTime: Date
+    /// The trip matched to the roads in the background (``TripRoads``): metres along them, the
+    /// street names in order and the matched line (a `[longitude, latitude]` polyline per piece);
+    /// `nil` until matched, or when it is not.
+    public var matchedDistance: Double?
+    public var roads: [String]?
+    public var matchedLine: [[[Double]]]?
+    /// `matched`, `pending` (the background has not matched it yet) or `unmatched` (`roadsNote` says why).
+    public var roadsStatus: String = TripRoads.Status.pending.rawValue
+    public var roadsNote: String?
 
     /// - Parameter placeTimeZone: a place's zone for a visit stored without one (as its entry has it).
     init(_ trip: Trip, from origin: StoredVisit, to destination: StoredVisit, device: String, fixes: [Location],
          placeTimeZone: (StoredVisit) -> TimeZone? = { _ in nil }) {
         let zone = origin.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? placeTimeZone(origin)
         let arrivalZone = destination.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? placeTimeZone(destination) ?? zone
+        startTime = trip.start
+        endTime = trip.end
         start = LocalTime.iso(trip.start, in: nil)
         end = LocalTime.iso(trip.end, in: nil)
         localStart = LocalTime.iso(trip.start, in: zone)
@@ -121,6 +137,32 @@ public struct TripEntry: Encodable, Hashable, Sendable {
         coordinates = [[trip.origin.longitude, trip.origin.latitude]]
             + fixes.map { [$0.coordinate.longitude, $0.coordinate.latitude] }
             + [[trip.destination.longitude, trip.destination.latitude]]
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case start, end, localStart, localEnd, fromVisit, toVisit, distanceMeters, durationSeconds, mode, device, coordinates
+        case matchedDistance, roads, matchedLine, roadsStatus, roadsNote
+    }
+
+    /// The road match's fields are written as `null` while there is none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
+        try container.encode(localStart, forKey: .localStart)
+        try container.encode(localEnd, forKey: .localEnd)
+        try container.encode(fromVisit, forKey: .fromVisit)
+        try container.encode(toVisit, forKey: .toVisit)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(device, forKey: .device)
+        try container.encode(coordinates, forKey: .coordinates)
+        try container.encode(matchedDistance, forKey: .matchedDistance)
+        try container.encode(roads, forKey: .roads)
+        try container.encode(matchedLine, forKey: .matchedLine)
+        try container.encode(roadsStatus, forKey: .roadsStatus)
+        try container.encode(roadsNote, forKey: .roadsNote)
     }
 }
 

@@ -51,7 +51,9 @@ public struct TravelogServerApp: Sendable {
     /// The version, database and data files the administrator's view shows (`travelog serve` fills it in).
     public var facts = ServerFacts()
     /// The road graphs of the OSM extracts added (`travelog osm add`): directions, or `nil`.
-    public var roadNetwork: RoadNetwork? = nil
+    public var roadNetwork: RoadNetwork? = nil {
+        didSet { journal.roads.setNetwork(roadNetwork) }
+    }
     /// Local search and forward geocoding of addresses over the OSM extracts added (`travelog osm add`), or `nil`.
     public var localSearch: OSMSearchIndex? = nil
     /// Share links' visitors, per address: requests at once, and more per second after (tests lower them).
@@ -174,7 +176,7 @@ public struct TravelogServerApp: Sendable {
                 idleTimeout: .seconds(Int64(configuration.requestHeadTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
-            services: ([hub, journal, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
+            services: ([hub, journal, journal.roads, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
                 + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger,
                                                  commands: ownTracksCommands)] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -38,6 +38,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var zoneDrops: [UserID: [String: Int]] = [:]
         /// Two-factor login (`InMemoryLocationStore+TwoFactor.swift`).
         var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
+        /// The journal trips' road matches, by key (`InMemoryLocationStore+TripMatches.swift`).
+        var tripMatches: [String: TripMatchRecord] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

@@ -73,8 +73,13 @@ struct JournalRoutes {
             var placeOffset: (@Sendable (Location) -> Int?)?
             if let zones = placeTimeZones { placeOffset = { zones.offsetSeconds(for: $0) } }
             let offset = HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: parameters.timeZone)
-            return try Response.json(try await reader.trips(userID: identity.user.id, from: parameters.from, to: parameters.to,
-                                                            utcOffset: offset))
+            let trips = try await reader.trips(userID: identity.user.id, from: parameters.from, to: parameters.to, utcOffset: offset)
+            // Trips matched to the roads carry the match; the others are matched in the background.
+            let (attached, pending) = try await journal.roads.roads.attach(trips)
+            if let from = pending.map(\.startTime).min(), let to = pending.map(\.endTime).max() {
+                journal.roads.enqueue(userID: identity.user.id, from: from, to: to.addingTimeInterval(1))
+            }
+            return try Response.json(attached)
         }
         router.get("/api/v1/places") { _, context in
             let identity = try context.requireIdentity()

@@ -47,6 +47,8 @@ public final class JournalService: Service, Sendable {
     let reader: JournalReader
     let notify: @Sendable (JournalNotification) async -> Void
     let logger: Logger
+    /// The trips matched to the roads after each run (a service of its own).
+    public let roads: TripRoadsService
     private let work = Mutex(JournalWorkQueue())
     /// Where each device's detection stood after its latest batches (touched only inside `chain`).
     private let resumeStates = Mutex<[DeviceID: JournalResumeState]>([:])
@@ -62,6 +64,7 @@ public final class JournalService: Service, Sendable {
         reader = JournalReader(store: processor.store)
         self.notify = notify
         self.logger = logger
+        roads = TripRoadsService(store: processor.store, logger: logger)
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -110,6 +113,7 @@ public final class JournalService: Service, Sendable {
                     return (changes, state)
                 }
                 resumeStates.withLock { $0[item.device.id] = after }
+                roads.journalProcessed(device: item.device, from: item.from, to: item.to)
                 await announce(changes, device: item.device)
             } catch {
                 logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])
