@@ -492,22 +492,23 @@ enum PostgresMigrations {
             )
             """,
         ]),
-        // The journal trips matched to the roads (as SQLite's 020_trip_matches).
-        ("019_trip_matches", [
+        // Friendships between two users, one row per pair (as SQLite's 018_friends).
+        ("017_friends", [
             """
-            CREATE TABLE trip_matches (
-                key text PRIMARY KEY,
+            CREATE TABLE friendships (
+                id bigserial PRIMARY KEY,
                 user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-                device_id bigint NOT NULL,
-                start_ms bigint NOT NULL,
-                end_ms bigint NOT NULL,
-                matched_distance_m double precision,
-                roads_json text NOT NULL,
-                line_json text NOT NULL,
-                unmatched_reason text
+                friend_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                created_at_ms bigint NOT NULL,
+                accepted_at_ms bigint,
+                user_shares_history boolean NOT NULL DEFAULT false,
+                friend_shares_history boolean NOT NULL DEFAULT false,
+                CHECK (user_id <> friend_id)
             )
             """,
-            "CREATE INDEX trip_matches_device_time ON trip_matches (device_id, start_ms)",
+            "CREATE UNIQUE INDEX friendships_pair ON friendships (LEAST(user_id, friend_id), GREATEST(user_id, friend_id))",
+            "CREATE INDEX friendships_user ON friendships (user_id)",
+            "CREATE INDEX friendships_friend ON friendships (friend_id)",
         ]),
     ]
 }

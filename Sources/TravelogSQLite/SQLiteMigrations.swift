@@ -360,22 +360,23 @@ enum SQLiteMigrations {
             PRIMARY KEY (user_id, code_sha256)
         );
         """),
-        ("020_trip_matches", """
-        -- The journal trips matched to the roads (issue 29): trips are derived from the visits, so a
-        -- match is filed under a digest of what it depends on (device, times, mode, fixes, road graphs);
-        -- a new match replaces the device's overlapping ones. Roads and line are JSON.
-        CREATE TABLE trip_matches (
-            key TEXT PRIMARY KEY,
+        ("018_friends", """
+        -- Friendships between two users: user_id invited friend_id; accepted_at_ms is NULL while the
+        -- invitation waits. Each side says whether the other may read its history (off until granted).
+        -- A pair of users has one row at most, whoever invited.
+        CREATE TABLE friendships (
+            id INTEGER PRIMARY KEY,
             user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            device_id INTEGER NOT NULL,
-            start_ms INTEGER NOT NULL,
-            end_ms INTEGER NOT NULL,
-            matched_distance_m REAL,
-            roads_json TEXT NOT NULL,
-            line_json TEXT NOT NULL,
-            unmatched_reason TEXT
+            friend_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at_ms INTEGER NOT NULL,
+            accepted_at_ms INTEGER,
+            user_shares_history INTEGER NOT NULL DEFAULT 0,
+            friend_shares_history INTEGER NOT NULL DEFAULT 0,
+            CHECK (user_id <> friend_id)
         );
-        CREATE INDEX trip_matches_device_time ON trip_matches (device_id, start_ms);
+        CREATE UNIQUE INDEX friendships_pair ON friendships (min(user_id, friend_id), max(user_id, friend_id));
+        CREATE INDEX friendships_user ON friendships (user_id);
+        CREATE INDEX friendships_friend ON friendships (friend_id);
         """),
     ]
 

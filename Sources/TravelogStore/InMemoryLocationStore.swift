@@ -36,10 +36,10 @@ public final class InMemoryLocationStore: TravelogStore {
         /// Privacy zones and the counts of fixes they dropped (`InMemoryLocationStore+Zones.swift`).
         var zones: [ZoneID: StoredZone] = [:]
         var zoneDrops: [UserID: [String: Int]] = [:]
+        /// Friendships and invitations (`InMemoryLocationStore+Friends.swift`), oldest first.
+        var friendships: [Friendship] = []
         /// Two-factor login (`InMemoryLocationStore+TwoFactor.swift`).
         var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
-        /// The journal trips' road matches, by key (`InMemoryLocationStore+TripMatches.swift`).
-        var tripMatches: [String: TripMatchRecord] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

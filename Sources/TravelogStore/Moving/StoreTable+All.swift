@@ -73,6 +73,10 @@ extension StoreTable {
             ("totp_secret", .text), ("enabled", .boolean), ("created_at_ms", .integer), ("last_used_step", .integer),
         ]),
         StoreTable("two_factor_recovery_codes", .stored, key: ["user_id", "code_sha256"], [("code_sha256", .text)]),
+        StoreTable("friendships", .stored, [
+            ("id", .integer), ("friend_id", .integer), ("created_at_ms", .integer), ("accepted_at_ms", .integer),
+            ("user_shares_history", .boolean), ("friend_shares_history", .boolean),
+        ]),
     ]
 
     /// `devices`, whose rows (`user_id`, `id` first) name the groups of a table read `perDevice`.
