@@ -492,6 +492,26 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // A user's own retention and what the last run deleted (as SQLite's 017_retention).
+        ("016_retention", [
+            """
+            CREATE TABLE retention_settings (
+                user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                keep_days integer,
+                journal text NOT NULL,
+                updated_at_ms bigint NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE retention_runs (
+                user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                ran_at_ms bigint NOT NULL,
+                cutoff_ms bigint NOT NULL,
+                deleted_fixes bigint NOT NULL,
+                deleted_visits bigint NOT NULL
+            )
+            """,
+        ]),
         // Friendships between two users, one row per pair (as SQLite's 018_friends).
         ("017_friends", [
             """

@@ -360,6 +360,24 @@ enum SQLiteMigrations {
             PRIMARY KEY (user_id, code_sha256)
         );
         """),
+        ("017_retention", """
+        -- A user's own retention: fixes older than keep_days are deleted (NULL: off, everything kept);
+        -- journal 'keep' or 'delete' for the visits that ended before then. No row: the server's default.
+        CREATE TABLE retention_settings (
+            user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            keep_days INTEGER,
+            journal TEXT NOT NULL,
+            updated_at_ms INTEGER NOT NULL
+        );
+        -- What the last retention run of a user deleted, and before when.
+        CREATE TABLE retention_runs (
+            user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            ran_at_ms INTEGER NOT NULL,
+            cutoff_ms INTEGER NOT NULL,
+            deleted_fixes INTEGER NOT NULL,
+            deleted_visits INTEGER NOT NULL
+        );
+        """),
         ("018_friends", """
         -- Friendships between two users: user_id invited friend_id; accepted_at_ms is NULL while the
         -- invitation waits. Each side says whether the other may read its history (off until granted).

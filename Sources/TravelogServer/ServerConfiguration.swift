@@ -1,6 +1,7 @@
 import Foundation
 import TravelogNotify
 import TravelogRender
+import TravelogStore
 
 /// How `travelog serve` runs.
 public struct ServerConfiguration: Sendable {
@@ -46,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     /// The photo folder (thumbnails, uploaded originals: `PhotoFolder`), or `nil`: photos are listed but
     /// not uploaded (`travelog serve` puts it beside a SQLite database, for PostgreSQL in the data directory).
     public var photoDirectory: URL? = nil
+    /// How long users without a setting of their own keep their history (`travelog serve --retention`), or `nil`: forever.
+    public var retentionDefault: RetentionSetting? = nil
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultTileAttribution =

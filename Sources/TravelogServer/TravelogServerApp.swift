@@ -145,6 +145,7 @@ public struct TravelogServerApp: Sendable {
                     web: web, configuration: configuration, placeTimeZones: placeTimeZones,
                     limiter: RequestRateLimiter(burst: shareVisitorLimit.burst, perSecond: shareVisitorLimit.perSecond)).add(to: router)
         ZoneRoutes(zones: PrivacyZones(store: store), journal: journal, tiles: tiles).add(to: router)
+        RetentionRoutes(retention: retention, tiles: tiles).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in
             let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil
@@ -158,6 +159,9 @@ public struct TravelogServerApp: Sendable {
         router.get("/healthz") { _, _ in Response.text("ok\n") }
         return router
     }
+
+    /// Retention with the server's default (`travelog serve --retention`): the API and the daily run.
+    var retention: HistoryRetention { HistoryRetention(store: store, serverDefault: configuration.retentionDefault) }
 
     /// Every route the server answers, as (method, path pattern), for tests.
     public var routeList: [(method: String, path: String)] { makeRoutes().routes }
@@ -177,6 +181,7 @@ public struct TravelogServerApp: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
             services: ([hub, journal, journal.roads, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
+                + [RetentionService(retention: retention, tiles: tiles, logger: logger) as any Service]
                 + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger,
                                                  commands: ownTracksCommands)] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

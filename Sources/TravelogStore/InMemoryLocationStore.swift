@@ -40,6 +40,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var friendships: [Friendship] = []
         /// Two-factor login (`InMemoryLocationStore+TwoFactor.swift`).
         var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
+        /// Retention settings and runs (`InMemoryLocationStore+Retention.swift`).
+        var retention: [UserID: RetentionState] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

@@ -65,6 +65,8 @@ enum StoreMoveFixture {
         ],
         "two_factor": [[1, "JBSWY3DPEHPK3PXP", .integer(1), 1_700_000_000_000, 56_666_666], [2, "GEZDGNBVGY3TQOJQ", .integer(0), 1_700_000_000_001, nil]],
         "two_factor_recovery_codes": [[1, "c0de1"], [1, "c0de2"], [2, "C0DE1"]],
+        "retention_settings": [[1, 365, "keep", 1_700_000_000_000], [2, nil, "delete", 1_700_000_000_001]],
+        "retention_runs": [[1, 1_700_000_100_000, 1_668_464_100_000, 42, 0]],
         "locations": locations,
     ]
 

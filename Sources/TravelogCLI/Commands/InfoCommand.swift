@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TravelogAccounts
 import TravelogFormats
+import TravelogServer
 import TravelogStore
 
 /// `travelog info`
@@ -21,6 +23,7 @@ struct InfoCommand: AsyncParsableCommand {
         let summaries = try await store.deviceSummaries(userID: user.id)
         let size = try await store.storageSizeBytes() ?? 0
         let dropped = try await store.zoneDrops(userID: user.id)
+        let retention = try await RetentionJSON.read(HistoryRetention(store: store), userID: user.id)
         if json {
             let object: [String: Any] = [
                 "database": storeOptions.databaseDescription,
@@ -33,6 +36,8 @@ struct InfoCommand: AsyncParsableCommand {
                 },
                 // Fixes not stored because they lay inside a drop zone, per UTC day.
                 "droppedInZones": dropped.map { ["day": $0.day, "count": $0.count] as [String: Any] },
+                // The retention period, its journal choice and the last run (as GET /api/v1/account/retention).
+                "retention": try JSONSerialization.jsonObject(with: JSONEncoder().encode(retention)),
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
@@ -51,5 +56,7 @@ struct InfoCommand: AsyncParsableCommand {
             print("Dropped in privacy zones (not stored): \(dropped.reduce(0) { $0 + $1.count }) fixes")
             for day in dropped { print("  \(day.day): \(day.count)") }
         }
+        let (setting, lastRun) = RetentionOutput.lines(retention)
+        print("Retention: \(setting)\n  last run: \(lastRun)")
     }
 }

@@ -70,6 +70,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How many scheduled backups to keep.", valueName: "n"))
     var backupKeep = 7
 
+    @Option(help: ArgumentHelp("Delete fixes older than this (365d, 52w, 2y) daily, for users without a setting of their own.",
+                               valueName: "period"))
+    var retention: String?
+
+    @Option(help: ArgumentHelp("With --retention: the journal's visits older than the period, keep or delete.", valueName: "keep|delete"))
+    var retentionJournal: RetentionSetting.Journal = .keep
+
+    /// The server's default retention, from --retention and --retention-journal.
+    func retentionDefault() throws -> RetentionSetting? {
+        guard let retention else { return nil }
+        do {
+            return try RetentionSetting(days: try RetentionSetting.days(from: retention), journal: retentionJournal)
+        } catch {
+            throw ValidationError("--retention: \(error.description)")
+        }
+    }
+
     var metricsAccess: MetricsAccess? {
         switch metrics {
         case "off": .off
@@ -94,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--backup-every backs up a SQLite database; for PostgreSQL use pg_dump (`travelog backup` prints how)")
             }
         }
+        _ = try retentionDefault()
         guard backupKeep >= 1 else { throw ValidationError("--backup-keep \(backupKeep): expected 1 or more") }
         guard tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") else {
             throw ValidationError("--tiles '\(tiles)': the template needs {z}, {x} and {y}")
@@ -116,6 +134,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                 historyIndexDirectory: storeOptions.historyIndexDirectory(option: historyIndexDir))
         if configuration.worldOutlinesPath == nil { logger.notice("\(GazetteerOptions.missingWorldBase())") }
         configuration.photoDirectory = storeOptions.photosDirectory()
+        configuration.retentionDefault = try retentionDefault()
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()

@@ -73,6 +73,12 @@ extension StoreTable {
             ("totp_secret", .text), ("enabled", .boolean), ("created_at_ms", .integer), ("last_used_step", .integer),
         ]),
         StoreTable("two_factor_recovery_codes", .stored, key: ["user_id", "code_sha256"], [("code_sha256", .text)]),
+        StoreTable("retention_settings", .stored, key: ["user_id"], [
+            ("keep_days", .integer), ("journal", .text), ("updated_at_ms", .integer),
+        ]),
+        StoreTable("retention_runs", .stored, key: ["user_id"], [
+            ("ran_at_ms", .integer), ("cutoff_ms", .integer), ("deleted_fixes", .integer), ("deleted_visits", .integer),
+        ]),
         StoreTable("friendships", .stored, [
             ("id", .integer), ("friend_id", .integer), ("created_at_ms", .integer), ("accepted_at_ms", .integer),
             ("user_shares_history", .boolean), ("friend_shares_history", .boolean),

@@ -1,0 +1,100 @@
+import Foundation
+import TravelogCore
+import TravelogStore
+
+/// Retention: deleting a user's fixes older than their limit (their own setting, or the server's
+/// default for users without one), in small batches through the one path fixes are deleted by
+/// (`ZoneStore.deleteLocations`, as drop zones do), and the journal's visits that ended before the
+/// limit when the user chose so. The command line, the API and the server's daily run all go
+/// through it; the caller then has the map index rebuilt (`HistoryTiles.historyRemoved`).
+///
+/// A fix older than the limit that arrives later (a phone's late queue, an import of old files) is
+/// stored as any other and goes at the next run: the phone's queue is never refused.
+public struct HistoryRetention: Sendable {
+    public let store: any TravelogStore
+    /// The limit of users without a setting of their own (`travelog serve --retention`), or `nil`: off.
+    public let serverDefault: RetentionSetting?
+    /// Fixes deleted in one transaction: small enough that a write waiting for the store's lock
+    /// waits a few milliseconds.
+    public var batchSize: Int
+
+    public init(store: any TravelogStore, serverDefault: RetentionSetting? = nil, batchSize: Int = 2_000) {
+        self.store = store
+        self.serverDefault = serverDefault
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// The setting that applies to a user, and where it comes from.
+    public struct Applied: Sendable, Equatable {
+        public enum Source: String, Sendable {
+            /// The user's own setting (which may be `off`).
+            case user
+            /// The server's default (`travelog serve --retention`).
+            case server
+            /// Neither: everything is kept.
+            case none
+        }
+
+        public var setting: RetentionSetting
+        public var source: Source
+    }
+
+    public func applied(userID: UserID) async throws(StoreError) -> Applied {
+        if let own = try await store.retentionSetting(userID: userID) { return Applied(setting: own, source: .user) }
+        if let serverDefault { return Applied(setting: serverDefault, source: .server) }
+        return Applied(setting: .off, source: .none)
+    }
+
+    /// What a run would delete now.
+    public struct Preview: Sendable, Equatable {
+        public var applied: Applied
+        /// Fixes before this go (`nil`: retention is off, nothing goes).
+        public var cutoff: Date?
+        /// Per device with fixes before the cutoff: how many, the first and last of them.
+        public var devices: [DeviceSummary]
+        /// Journal visits that ended before the cutoff: deleted with `journal: delete`, kept otherwise.
+        public var visits: Int
+
+        public var fixes: Int { devices.reduce(0) { $0 + $1.locationCount } }
+    }
+
+    public func preview(userID: UserID, now: Date = Date()) async throws(StoreError) -> Preview {
+        let applied = try await applied(userID: userID)
+        guard let cutoff = applied.setting.cutoff(now: now) else { return Preview(applied: applied, cutoff: nil, devices: [], visits: 0) }
+        return Preview(applied: applied, cutoff: cutoff, devices: try await store.locationSummaries(userID: userID, before: cutoff),
+                       visits: try await store.visitCount(userID: userID, endedBefore: cutoff))
+    }
+
+    /// Deletes what the user's setting says must go, batch by batch (each its own short
+    /// transaction, the task yielding between), and records the run.
+    /// - Parameter progress: called after each batch with the fixes deleted so far and the total expected.
+    /// - Returns: the run, or `nil` when retention is off for the user.
+    /// - Complexity: O(n) in the fixes deleted, in batches of `batchSize`, each a read of the
+    ///   device's oldest fixes by its time index and a delete by key.
+    @discardableResult
+    public func run(userID: UserID, now: Date = Date(),
+                    progress: @Sendable (_ deleted: Int, _ total: Int) -> Void = { _, _ in }) async throws(StoreError) -> RetentionRun? {
+        let applied = try await applied(userID: userID)
+        guard let cutoff = applied.setting.cutoff(now: now) else { return nil }
+        let devices = try await store.locationSummaries(userID: userID, before: cutoff)
+        let total = devices.reduce(0) { $0 + $1.locationCount }
+        var deleted = 0
+        for summary in devices {
+            while true {
+                // One device at a time: its oldest fixes come straight off its time index.
+                let batch = try await store.locations(LocationQuery(userID: userID, deviceIDs: [summary.device.id], to: cutoff,
+                                                                    limit: batchSize))
+                guard !batch.isEmpty else { break }
+                let count = try await store.deleteLocations(batch.map(\.key), userID: userID)
+                deleted += count
+                progress(deleted, max(total, deleted))
+                guard count > 0, !Task.isCancelled else { break }
+                await Task.yield()
+            }
+        }
+        let visits = applied.setting.journal == .delete ? try await store.deleteVisits(userID: userID, endedBefore: cutoff) : 0
+        let run = RetentionRun(ranAt: Date(), cutoff: cutoff, deletedFixes: deleted, deletedVisits: visits)
+        try await store.recordRetentionRun(run, userID: userID)
+        return run
+    }
+}
