@@ -66,6 +66,7 @@ extension OSMBlock {
             }
         }
         let table = StringTable(strings: strings)
+        var scratch = Scratch()
         for var group in groups {
             try ProtobufFailure.within(.primitiveGroup) { () throws(ProtobufFailure) in
                 while let (field, wireType) = try group.nextField() {
@@ -78,19 +79,19 @@ extension OSMBlock {
                     case 1:
                         try group.expect(wireType, .lengthDelimited, field: field)
                         let message = try group.lengthDelimited()
-                        block.nodes.append(try ProtobufFailure.within(.node) { () throws(ProtobufFailure) in try decodeNode(message, table, scale) })
+                        block.nodes.append(try ProtobufFailure.within(.node) { () throws(ProtobufFailure) in try decodeNode(message, table, scale, &scratch) })
                     case 2:
                         try group.expect(wireType, .lengthDelimited, field: field)
                         let message = try group.lengthDelimited()
-                        try ProtobufFailure.within(.denseNodes) { () throws(ProtobufFailure) in try decodeDense(message, table, scale, into: &block.nodes) }
+                        try ProtobufFailure.within(.denseNodes) { () throws(ProtobufFailure) in try decodeDense(message, table, scale, &scratch, into: &block.nodes) }
                     case 3:
                         try group.expect(wireType, .lengthDelimited, field: field)
                         let message = try group.lengthDelimited()
-                        block.ways.append(try ProtobufFailure.within(.way) { () throws(ProtobufFailure) in try decodeWay(message, table) })
+                        block.ways.append(try ProtobufFailure.within(.way) { () throws(ProtobufFailure) in try decodeWay(message, table, &scratch) })
                     case 4:
                         try group.expect(wireType, .lengthDelimited, field: field)
                         let message = try group.lengthDelimited()
-                        block.relations.append(try ProtobufFailure.within(.relation) { () throws(ProtobufFailure) in try decodeRelation(message, table) })
+                        block.relations.append(try ProtobufFailure.within(.relation) { () throws(ProtobufFailure) in try decodeRelation(message, table, &scratch) })
                     default:
                         try group.skip(field: field, wireType: wireType)  // changesets (5) and fields to come
                     }
@@ -135,14 +136,36 @@ extension OSMBlock {
             return strings[Int(index)]
         }
 
-        func tags(keys: [Int64], values: [Int64], at offset: Int) throws(ProtobufFailure) -> [OSMTag] {
+        func tags(keys: borrowing VarintRun, values: borrowing VarintRun, at offset: Int) throws(ProtobufFailure) -> [OSMTag] {
             guard keys.count == values.count else {
                 throw ProtobufFailure(offset: offset, problem: .lengthMismatch(field: 3, count: values.count, expected: keys.count))
             }
+            guard !keys.isEmpty else { return [] }
             var tags: [OSMTag] = []
             tags.reserveCapacity(keys.count)
             for index in keys.indices { tags.append(try tag(key: keys[index], value: values[index], at: offset)) }
             return tags
+        }
+    }
+
+    /// Integers read from one object into storage reused for the next (see ``VarintRun``).
+    private struct Scratch: ~Copyable {
+        var ids = VarintRun(capacity: 8192)
+        var latitudes = VarintRun(capacity: 8192)
+        var longitudes = VarintRun(capacity: 8192)
+        var keys = VarintRun()
+        var values = VarintRun()
+        var roles = VarintRun()
+        var types = VarintRun()
+
+        mutating func reset() {
+            ids.removeAll()
+            latitudes.removeAll()
+            longitudes.removeAll()
+            keys.removeAll()
+            values.removeAll()
+            roles.removeAll()
+            types.removeAll()
         }
     }
 
@@ -155,18 +178,19 @@ extension OSMBlock {
     }
 
     /// `Node`: id (`sint64`), keys, vals, info, lat and lon (`sint64`).
-    private static func decodeNode(_ message: ProtobufReader, _ table: StringTable, _ scale: Scale) throws(ProtobufFailure) -> OSMNode {
+    private static func decodeNode(_ message: ProtobufReader, _ table: StringTable, _ scale: Scale,
+                                   _ scratch: inout Scratch) throws(ProtobufFailure) -> OSMNode {
         var reader = message
         var id: Int64?, latitude: Int64?, longitude: Int64?
-        var keys: [Int64] = [], values: [Int64] = []
+        scratch.reset()
         while let (field, wireType) = try reader.nextField() {
             switch field {
             case 1, 8, 9:
                 try reader.expect(wireType, .varint, field: field)
                 let value = try reader.signedVarint()
                 if field == 1 { id = value } else if field == 8 { latitude = value } else { longitude = value }
-            case 2: try reader.appendVarints(to: &keys, field: field, wireType: wireType)
-            case 3: try reader.appendVarints(to: &values, field: field, wireType: wireType)
+            case 2: try reader.appendVarints(to: &scratch.keys, field: field, wireType: wireType)
+            case 3: try reader.appendVarints(to: &scratch.values, field: field, wireType: wireType)
             default: try reader.skip(field: field, wireType: wireType)
             }
         }
@@ -175,105 +199,114 @@ extension OSMBlock {
         guard let longitude else { throw ProtobufFailure(offset: message.position, problem: .missingField(9)) }
         return try checkedNode(id: id, latitude: scale.degrees(latitude, offset: scale.latitudeOffset),
                                longitude: scale.degrees(longitude, offset: scale.longitudeOffset),
-                               tags: table.tags(keys: keys, values: values, at: message.position), at: message.position)
+                               tags: table.tags(keys: scratch.keys, values: scratch.values, at: message.position), at: message.position)
     }
 
     /// `DenseNodes`: ids, latitudes and longitudes delta-coded in three parallel arrays, and every
     /// node's tags in one array of string indexes (key, value, …, 0 after each node's tags).
-    private static func decodeDense(_ message: ProtobufReader, _ table: StringTable, _ scale: Scale,
+    private static func decodeDense(_ message: ProtobufReader, _ table: StringTable, _ scale: Scale, _ scratch: inout Scratch,
                                     into nodes: inout [OSMNode]) throws(ProtobufFailure) {
         var reader = message
-        var ids: [Int64] = [], latitudes: [Int64] = [], longitudes: [Int64] = [], keysValues: [Int64] = []
+        scratch.reset()
         while let (field, wireType) = try reader.nextField() {
             switch field {
-            case 1: try reader.appendDeltas(to: &ids, field: field, wireType: wireType)
-            case 8: try reader.appendDeltas(to: &latitudes, field: field, wireType: wireType)
-            case 9: try reader.appendDeltas(to: &longitudes, field: field, wireType: wireType)
-            case 10: try reader.appendVarints(to: &keysValues, field: field, wireType: wireType)
+            case 1: try reader.appendDeltas(to: &scratch.ids, field: field, wireType: wireType)
+            case 8: try reader.appendDeltas(to: &scratch.latitudes, field: field, wireType: wireType)
+            case 9: try reader.appendDeltas(to: &scratch.longitudes, field: field, wireType: wireType)
+            case 10: try reader.appendVarints(to: &scratch.keys, field: field, wireType: wireType)
             default: try reader.skip(field: field, wireType: wireType)  // denseinfo (5)
             }
         }
-        guard latitudes.count == ids.count else {
-            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 8, count: latitudes.count, expected: ids.count))
+        let count = scratch.ids.count
+        guard scratch.latitudes.count == count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 8, count: scratch.latitudes.count, expected: count))
         }
-        guard longitudes.count == ids.count else {
-            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 9, count: longitudes.count, expected: ids.count))
+        guard scratch.longitudes.count == count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 9, count: scratch.longitudes.count, expected: count))
         }
-        nodes.reserveCapacity(nodes.count + ids.count)
+        nodes.reserveCapacity(nodes.count + count)
+        let keysValues = scratch.keys.count
         var cursor = 0
-        for index in ids.indices {
+        for index in 0..<count {
             var tags: [OSMTag] = []
             // keys_vals is absent when no node of the group has tags; otherwise each node's run ends with 0.
-            while cursor < keysValues.count {
-                let key = keysValues[cursor]
+            if cursor < keysValues, scratch.keys[cursor] != 0 {
+                var runEnd = cursor
+                while runEnd < keysValues, scratch.keys[runEnd] != 0 { runEnd += 1 }
+                tags.reserveCapacity((runEnd - cursor + 1) / 2)
+            }
+            while cursor < keysValues {
+                let key = scratch.keys[cursor]
                 cursor += 1
                 if key == 0 { break }
-                guard cursor < keysValues.count else {
-                    throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 10, count: keysValues.count, expected: cursor + 1))
+                guard cursor < keysValues else {
+                    throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 10, count: keysValues, expected: cursor + 1))
                 }
-                tags.append(try table.tag(key: key, value: keysValues[cursor], at: message.position))
+                tags.append(try table.tag(key: key, value: scratch.keys[cursor], at: message.position))
                 cursor += 1
             }
-            nodes.append(try checkedNode(id: ids[index], latitude: scale.degrees(latitudes[index], offset: scale.latitudeOffset),
-                                         longitude: scale.degrees(longitudes[index], offset: scale.longitudeOffset),
+            nodes.append(try checkedNode(id: scratch.ids[index], latitude: scale.degrees(scratch.latitudes[index], offset: scale.latitudeOffset),
+                                         longitude: scale.degrees(scratch.longitudes[index], offset: scale.longitudeOffset),
                                          tags: tags, at: message.position))
         }
     }
 
     /// `Way`: id (`int64`), keys, vals, info, refs (delta-coded `sint64`).
-    private static func decodeWay(_ message: ProtobufReader, _ table: StringTable) throws(ProtobufFailure) -> OSMWay {
+    private static func decodeWay(_ message: ProtobufReader, _ table: StringTable, _ scratch: inout Scratch) throws(ProtobufFailure) -> OSMWay {
         var reader = message
         var id: Int64?
-        var keys: [Int64] = [], values: [Int64] = [], references: [Int64] = []
+        scratch.reset()
         while let (field, wireType) = try reader.nextField() {
             switch field {
             case 1:
                 try reader.expect(wireType, .varint, field: field)
                 id = Int64(bitPattern: try reader.varint())
-            case 2: try reader.appendVarints(to: &keys, field: field, wireType: wireType)
-            case 3: try reader.appendVarints(to: &values, field: field, wireType: wireType)
-            case 8: try reader.appendDeltas(to: &references, field: field, wireType: wireType)
+            case 2: try reader.appendVarints(to: &scratch.keys, field: field, wireType: wireType)
+            case 3: try reader.appendVarints(to: &scratch.values, field: field, wireType: wireType)
+            case 8: try reader.appendDeltas(to: &scratch.ids, field: field, wireType: wireType)
             default: try reader.skip(field: field, wireType: wireType)  // info (4), lat and lon of LocationsOnWays (9, 10)
             }
         }
         guard let id else { throw ProtobufFailure(offset: message.position, problem: .missingField(1)) }
-        return OSMWay(id: id, nodeIDs: references, tags: try table.tags(keys: keys, values: values, at: message.position))
+        return OSMWay(id: id, nodeIDs: scratch.ids.array(), tags: try table.tags(keys: scratch.keys, values: scratch.values, at: message.position))
     }
 
     /// `Relation`: id (`int64`), keys, vals, info, and members in three parallel arrays: roles
     /// (string indexes), ids (delta-coded `sint64`) and types.
-    private static func decodeRelation(_ message: ProtobufReader, _ table: StringTable) throws(ProtobufFailure) -> OSMRelation {
+    private static func decodeRelation(_ message: ProtobufReader, _ table: StringTable, _ scratch: inout Scratch) throws(ProtobufFailure) -> OSMRelation {
         var reader = message
         var id: Int64?
-        var keys: [Int64] = [], values: [Int64] = [], roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
+        scratch.reset()
         while let (field, wireType) = try reader.nextField() {
             switch field {
             case 1:
                 try reader.expect(wireType, .varint, field: field)
                 id = Int64(bitPattern: try reader.varint())
-            case 2: try reader.appendVarints(to: &keys, field: field, wireType: wireType)
-            case 3: try reader.appendVarints(to: &values, field: field, wireType: wireType)
-            case 8: try reader.appendVarints(to: &roles, field: field, wireType: wireType)
-            case 9: try reader.appendDeltas(to: &memberIDs, field: field, wireType: wireType)
-            case 10: try reader.appendVarints(to: &types, field: field, wireType: wireType)
+            case 2: try reader.appendVarints(to: &scratch.keys, field: field, wireType: wireType)
+            case 3: try reader.appendVarints(to: &scratch.values, field: field, wireType: wireType)
+            case 8: try reader.appendVarints(to: &scratch.roles, field: field, wireType: wireType)
+            case 9: try reader.appendDeltas(to: &scratch.ids, field: field, wireType: wireType)
+            case 10: try reader.appendVarints(to: &scratch.types, field: field, wireType: wireType)
             default: try reader.skip(field: field, wireType: wireType)
             }
         }
         guard let id else { throw ProtobufFailure(offset: message.position, problem: .missingField(1)) }
-        guard roles.count == memberIDs.count else {
-            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 8, count: roles.count, expected: memberIDs.count))
+        let count = scratch.ids.count
+        guard scratch.roles.count == count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 8, count: scratch.roles.count, expected: count))
         }
-        guard types.count == memberIDs.count else {
-            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 10, count: types.count, expected: memberIDs.count))
+        guard scratch.types.count == count else {
+            throw ProtobufFailure(offset: message.position, problem: .lengthMismatch(field: 10, count: scratch.types.count, expected: count))
         }
         var members: [OSMRelation.Member] = []
-        members.reserveCapacity(memberIDs.count)
-        for index in memberIDs.indices {
-            guard let type = types[index] >= 0 && types[index] <= 2 ? OSMRelation.MemberType(rawValue: UInt8(types[index])) : nil else {
-                throw ProtobufFailure(offset: message.position, problem: .unknownMemberType(types[index]))
+        members.reserveCapacity(count)
+        for index in 0..<count {
+            let rawType = scratch.types[index]
+            guard let type = rawType >= 0 && rawType <= 2 ? OSMRelation.MemberType(rawValue: UInt8(rawType)) : nil else {
+                throw ProtobufFailure(offset: message.position, problem: .unknownMemberType(rawType))
             }
-            members.append(OSMRelation.Member(type: type, id: memberIDs[index], role: try table.string(roles[index], at: message.position)))
+            members.append(OSMRelation.Member(type: type, id: scratch.ids[index], role: try table.string(scratch.roles[index], at: message.position)))
         }
-        return OSMRelation(id: id, members: members, tags: try table.tags(keys: keys, values: values, at: message.position))
+        return OSMRelation(id: id, members: members, tags: try table.tags(keys: scratch.keys, values: scratch.values, at: message.position))
     }
 }

@@ -172,18 +172,19 @@ extension PBFFrame {
             throw .tooLarge(block: number, byteOffset: start, part: .inflatedBlob, bytes: Int(clamping: rawSize), limit: PBFFrameReader.maximumBlobBytes)
         }
         let declared = Int(rawSize)
-        var output = [UInt8](repeating: 0, count: max(declared, 1))
         var length = uLong(declared)
-        let code = output.withUnsafeMutableBufferPointer { out in
+        var code = Z_OK
+        // Not zero-filled first: `uncompress` writes the bytes, and only the `length` it reports are kept.
+        let output = [UInt8](unsafeUninitializedCapacity: max(declared, 1)) { out, initialized in
             blob.withUnsafeBufferPointer { input in
                 // `uncompress` stops at the declared size: a block that would inflate further is Z_BUF_ERROR.
-                uncompress(out.baseAddress, &length, input.baseAddress! + compressed.lowerBound, uLong(compressed.count))
+                code = uncompress(out.baseAddress, &length, input.baseAddress! + compressed.lowerBound, uLong(compressed.count))
             }
+            initialized = code == Z_OK ? min(Int(length), declared) : 0
         }
         guard code == Z_OK, Int(length) == declared else {
             throw .inflateFailed(block: number, byteOffset: start, zlibCode: code, declaredBytes: declared, inflatedBytes: Int(length))
         }
-        if declared == 0 { output.removeAll() }
         return output
     }
 }

@@ -153,32 +153,61 @@ struct ProtobufReader {
         }
     }
 
-    /// A repeated varint field, packed (one length-delimited run) or not (one value): each value
-    /// is handed to `body`.
-    @inline(__always)
-    mutating func repeatedVarints(field: Int, wireType: Int, _ body: (UInt64) -> Void) throws(ProtobufFailure) {
+    /// A repeated field of varints as `Int64` (`int32`, `int64`, `uint32`; wrapping as the encoding
+    /// does), packed (one length-delimited run) or not (one value), appended to `values`.
+    mutating func appendVarints(to values: inout VarintRun, field: Int, wireType: Int) throws(ProtobufFailure) {
         if wireType == ProtobufWireType.varint.rawValue {
-            body(try varint())
+            values.append(Int64(bitPattern: try varint()))
             return
         }
         try expect(wireType, .lengthDelimited, field: field)
-        var packed = try lengthDelimited()
-        while !packed.isAtEnd { body(try packed.varint()) }
-    }
-
-    /// A repeated field of varints as `Int64` (`int32`, `int64`, `uint32`; wrapping as the encoding does).
-    mutating func appendVarints(to values: inout [Int64], field: Int, wireType: Int) throws(ProtobufFailure) {
-        try repeatedVarints(field: field, wireType: wireType) { values.append(Int64(bitPattern: $0)) }
+        try lengthDelimited().decodePacked(into: &values, deltas: false)
     }
 
     /// A repeated `sint64` field delta-coded (each value is the previous plus the decoded one),
     /// appended as absolute values. Sums wrap rather than trap: a damaged file gives wrong numbers
     /// that the caller's range checks catch, never a crash.
-    mutating func appendDeltas(to values: inout [Int64], field: Int, wireType: Int) throws(ProtobufFailure) {
-        var last = values.last ?? 0  // a run split over several fields continues the deltas
-        try repeatedVarints(field: field, wireType: wireType) {
-            last &+= Self.zigZag($0)
-            values.append(last)
+    mutating func appendDeltas(to values: inout VarintRun, field: Int, wireType: Int) throws(ProtobufFailure) {
+        if wireType == ProtobufWireType.varint.rawValue {
+            values.append((values.last ?? 0) &+ Self.zigZag(try varint()))  // a run split over several fields continues the deltas
+            return
         }
+        try expect(wireType, .lengthDelimited, field: field)
+        try lengthDelimited().decodePacked(into: &values, deltas: true)
+    }
+
+    /// Appends the varints from the position to the end (a packed run), zig-zag delta-decoded
+    /// when `deltas`. Room for one value per byte (the most there can be) is reserved once, so the
+    /// loop writes without a capacity check per value; the storage is reused, so the over-reservation
+    /// costs nothing after the first block.
+    /// - Complexity: O(bytes).
+    func decodePacked(into values: inout VarintRun, deltas: Bool) throws(ProtobufFailure) {
+        guard position < end else { return }
+        var last = values.last ?? 0  // a run split over several fields continues the deltas
+        let output = values.reserve(end - position)
+        var cursor = position
+        var written = 0
+        while cursor < end {
+            let start = cursor
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                // A varint cut by the end of the run, or longer than ten bytes, is named by its first byte.
+                guard cursor < end, shift < 70 else { throw ProtobufFailure(offset: start, problem: .badVarint) }
+                let byte = buffer[cursor]
+                cursor += 1
+                result |= UInt64(byte & 0x7F) &<< shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            if deltas {
+                last &+= Self.zigZag(result)
+                output[written] = last
+            } else {
+                output[written] = Int64(bitPattern: result)
+            }
+            written += 1
+        }
+        values.didAppend(written)
     }
 }

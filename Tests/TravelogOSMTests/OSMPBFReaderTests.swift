@@ -256,6 +256,42 @@ struct OSMPBFReaderTests {
         }
     }
 
+    /// A block of one way whose field 8 (refs) is written by `refs`, uncompressed.
+    static func wayBlock(_ refs: (inout ProtobufWriter) -> Void) -> (bytes: [UInt8], headerCount: Int) {
+        let header = PBFTestWriter().bytes
+        var way = ProtobufWriter()
+        way.field(1, varint: 3)
+        refs(&way)
+        var group = ProtobufWriter()
+        group.field(3, bytes: way.bytes)
+        var block = ProtobufWriter()
+        block.field(2, bytes: group.bytes)
+        return (header + PBFTestWriter.frame(type: "OSMData", payload: block.bytes, compressed: false), header.count)
+    }
+
+    @Test("a repeated field split into packed runs and single values continues its deltas")
+    func splitRepeatedField() throws {
+        let (bytes, _) = Self.wayBlock { way in
+            way.field(8, deltas: [10, 12])
+            way.field(8, varint: ProtobufWriter.zigZag(3))  // one value, not packed: 15
+            way.field(8, packed: [ProtobufWriter.zigZag(1), ProtobufWriter.zigZag(-16)])  // 16, then 0
+        }
+        #expect(try ReadResult.of(bytes, threads: 1).ways == [OSMWay(id: 3, nodeIDs: [10, 12, 15, 16, 0])])
+    }
+
+    @Test("a packed varint cut by the end of its run, or longer than ten bytes, is refused at its first byte",
+          arguments: [[0x02, 0x81, 0x80], [0x02] + [UInt8](repeating: 0xFF, count: 10) + [0x01]] as [[UInt8]])
+    func badPackedVarint(run: [UInt8]) {
+        let (bytes, headerCount) = Self.wayBlock { way in way.field(8, bytes: run) }
+        // The block: group key and length (2), way key and length (2), id (2), refs key and length (2), then the run.
+        #expect {
+            try ReadResult.of(bytes, threads: 1)
+        } throws: { error in
+            guard case .malformed(1, headerCount, .way, 9, .badVarint) = error as? OSMPBFError else { return false }
+            return true
+        }
+    }
+
     @Test("a read of some kinds of objects skips the others and keeps the blocks' numbers", arguments: [1, 2])
     func someElements(threads: Int) throws {
         let (bytes, blocks) = Self.sample()
