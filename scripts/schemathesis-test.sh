@@ -72,6 +72,8 @@ person_operations=(
   "GET /api/v1/account/two-factor" "POST /api/v1/account/two-factor" "POST /api/v1/account/two-factor/confirm"
   "POST /api/v1/account/two-factor/disable"
   "GET /api/v1/zones" "POST /api/v1/zones" "DELETE /api/v1/zones/{id}" "DELETE /api/v1/zones/{id}/fixes"
+  "GET /api/v1/friends" "POST /api/v1/friends" "GET /api/v1/friends/positions" "POST /api/v1/friends/{name}/accept"
+  "POST /api/v1/friends/{name}/decline" "DELETE /api/v1/friends/{name}" "PUT /api/v1/friends/{name}/history" "GET /api/v1/friends/{name}/path"
 )
 mapfile -t person < <("$python" "$root/Tests/Schemathesis/seed_person.py" "$url" "$user" "$password" \
   "$root/Tests/Schemathesis/schemathesis.toml" "$work/person.toml")

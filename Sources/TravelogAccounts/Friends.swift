@@ -124,7 +124,7 @@ public struct Friends: Sendable {
     /// Declines the invitation the user named `name` sent (nothing is left of it).
     public func decline(_ name: String, userID: UserID) async throws(FriendError) {
         let other = try await user(named: name)
-        guard try await friendships(userID: userID).contains(where: { $0.inviterID == other.id && !$0.isAccepted }) else {
+        guard try await friendships(userID: userID).contains(where: { $0.inviterID == other.id && $0.inviteeID == userID && !$0.isAccepted }) else {
             throw .noInvitation(other.name)
         }
         try await end(userID, other)

@@ -145,6 +145,7 @@ public struct TravelogServerApp: Sendable {
                     web: web, configuration: configuration, placeTimeZones: placeTimeZones,
                     limiter: RequestRateLimiter(burst: shareVisitorLimit.burst, perSecond: shareVisitorLimit.perSecond)).add(to: router)
         ZoneRoutes(zones: PrivacyZones(store: store), journal: journal, tiles: tiles).add(to: router)
+        FriendRoutes(friends: Friends(store: store), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones)).add(to: router)
         RetentionRoutes(retention: retention, tiles: tiles).add(to: router)
         WebRoutes(web: web).add(to: router)
         router.get("/metrics") { request, context in

@@ -7,7 +7,8 @@ import TravelogStore
 /// for OwnTracks, gets the friends' latest positions in the answer. Reading the history, the
 /// journal, statistics or the live stream takes the password, the page's session or a `read`
 /// token (`travelog device add --scope read`): a token pasted into an app, often inside a URL,
-/// then cannot export anyone's history.
+/// then cannot export anyone's history. A `write` token also reads the friends' latest positions
+/// (what the OwnTracks answer carries); a `read` token reaches no friends' route at all.
 struct TokenScopeMiddleware: RouterMiddleware {
     typealias Context = TravelogRequestContext
 
@@ -15,6 +16,8 @@ struct TokenScopeMiddleware: RouterMiddleware {
     static let ingestRoutes: Set<String> = [
         "POST /api/v1/owntracks", "POST /api/v1/overland", "POST /api/v1/locations", "POST /api/v1/imports",
         "GET /api/v1/osmand", "POST /api/v1/osmand", "GET /api/v1/gpslogger", "POST /api/v1/gpslogger",
+        // The friends' latest positions, as the OwnTracks answer lists them.
+        "GET /api/v1/friends/positions",
     ]
 
     func handle(_ request: Request, context: Context,
@@ -23,6 +26,11 @@ struct TokenScopeMiddleware: RouterMiddleware {
            let route = context.route, !Self.writeTokenMayReach(method: request.method, route: route) {
             throw APIError.forbidden("this device token may only send locations; reading takes the password, the page, "
                                      + "or a token made with `travelog device add --scope read`")
+        }
+        // A read token reads its user's own history, never what friends let that user see.
+        if let identity = context.identity, identity.method == .deviceToken, identity.device?.tokenScope == .read,
+           let route = context.route, route.hasPrefix("/api/v1/friends") {
+            throw APIError.forbidden("a read token does not reach friends: use the password or the page")
         }
         return try await next(request, context)
     }
