@@ -42,6 +42,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
         /// Retention settings and runs (`InMemoryLocationStore+Retention.swift`).
         var retention: [UserID: RetentionState] = [:]
+        /// The journal trips' road matches, by key (`InMemoryLocationStore+TripMatches.swift`).
+        var tripMatches: [String: TripMatchRecord] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {
