@@ -12,9 +12,14 @@ extension SQLiteLocationStore {
     }
 
     public func deleteUser(id: UserID) async throws(StoreError) {
-        // Every table's rows of the user go with it (ON DELETE CASCADE from users and devices).
+        // Every table's rows of the user go with it (ON DELETE CASCADE from users and devices), but
+        // the map-area boxes' R*Tree rows, which have no foreign key: they go first, by the boxes' ids.
         try await write("deleting a user") { db throws(StoreError) in
             try Self.keepAnAdministrator(db, id, administrator: false, disabled: true)
+            try Self.execute(db, "deleting a user", """
+                DELETE FROM location_days_rtree WHERE id IN
+                    (SELECT d.id FROM location_days d JOIN devices v ON v.id = d.device_id WHERE v.user_id = ?)
+                """, [id.rawValue])
             try Self.execute(db, "deleting a user", "DELETE FROM users WHERE id = ?", [id.rawValue])
         }
     }

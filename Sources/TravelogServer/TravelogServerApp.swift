@@ -7,6 +7,7 @@ import NIOCore
 import ServiceLifecycle
 import TravelogAccounts
 import TravelogNotify
+import TravelogPhotos
 import TravelogStore
 import TravelogGeocoding
 import TravelogImport
@@ -116,9 +117,11 @@ public struct TravelogServerApp: Sendable {
         let sessions = SessionRoutes(accounts: accounts, configuration: configuration, tiles: tiles)
         sessions.add(to: router)
         SetupRoutes(setup: firstRun, store: store, sessions: sessions).add(to: router)
-        AccountRoutes(accounts: accounts, sessions: sessions).add(to: router)
+        let deletion = UserDeletion(accounts: accounts, store: store, historyIndexDirectory: configuration.historyIndexDirectory,
+                                    photoFolder: configuration.photoDirectory.map { PhotoFolder(root: $0) })
+        AccountRoutes(accounts: accounts, sessions: sessions, deletion: deletion, tiles: tiles).add(to: router)
         TwoFactorRoutes(accounts: accounts).add(to: router)
-        AdminRoutes(store: store, accounts: accounts, tiles: tiles, facts: facts).add(to: router)
+        AdminRoutes(store: store, accounts: accounts, deletion: deletion, tiles: tiles, facts: facts).add(to: router)
         ImportListRoutes(store: store, journal: journal, tiles: tiles).add(to: router)
         OIDCRoutes(provider: oidc, accounts: accounts, configuration: configuration, tiles: tiles).add(to: router)
         IngestRoutes(writer: writer, metrics: metrics, bodyLimitBytes: configuration.maxBodyBytes,

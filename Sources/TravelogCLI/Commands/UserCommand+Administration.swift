@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import TravelogAccounts
+import TravelogPhotos
+import TravelogServer
 import TravelogStore
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +56,7 @@ extension UserCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete a user and everything theirs: devices, locations, imports, journal, regions, notification channels.")
+            abstract: "Delete a user and everything theirs: every row in every table, their saved map index, uploaded photos and thumbnails.")
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The login name.") var name: String
@@ -70,8 +72,12 @@ extension UserCommand {
                 FileHandle.standardError.write(Data("This deletes \(name) and all of their history. Type the name again to confirm: ".utf8))
                 guard readLine(strippingNewline: true) == name else { throw ValidationError("the name did not match: nothing deleted") }
             }
-            try await AccountService(store: store).deleteUser(id: user.id)
-            print("user \(name) and all of their history deleted")
+            // The same deletion as the page's and the API's: rows, saved map index, uploaded photos, thumbnails.
+            let report = try await UserDeletion(accounts: AccountService(store: store), store: store,
+                                                historyIndexDirectory: storeOptions.historyIndexDirectory(option: nil),
+                                                photoFolder: PhotoFolder(root: storeOptions.photosDirectory())).delete(userID: user.id)
+            for failure in report.failures { FileHandle.standardError.write(Data("warning: not removed: \(failure)\n".utf8)) }
+            print("user \(name) and all of their history deleted (\(report.removedFiles.count) files removed)")
         }
     }
 }

@@ -11,6 +11,7 @@ import TravelogStore
 struct AdminRoutes {
     let store: any TravelogStore
     let accounts: AccountService
+    let deletion: UserDeletion
     let tiles: HistoryTiles
     let facts: ServerFacts
 
@@ -80,7 +81,7 @@ struct AdminRoutes {
         router.delete("/api/v1/admin/users/{id}") { _, context in
             _ = try context.requireAdministrator()
             let id = try Self.userID(context)
-            try await account { () throws(AccountError) in try await accounts.deleteUser(id: id) }
+            try await account { () throws(AccountError) in try await deletion.delete(userID: id) }
             tiles.forget(userID: id)
             return Response(status: .noContent)
         }

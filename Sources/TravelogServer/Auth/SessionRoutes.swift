@@ -55,13 +55,18 @@ struct SessionRoutes {
             if let secret = context.sessionSecret {
                 try await account { () throws(AccountError) in try await accounts.endSession(secret) }
             }
-            var response = Response(status: .noContent)
-            response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: "", maxAge: 0, path: "/",
-                                      secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
-            response.setCookie(Cookie(name: Self.signedInCookie, value: "", maxAge: 0, path: "/",
-                                      secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
-            return response
+            return signedOut()
         }
+    }
+
+    /// A 204 that clears the session's cookies (a logout, a deleted account).
+    func signedOut() -> Response {
+        var response = Response(status: .noContent)
+        response.setCookie(Cookie(name: AuthenticationMiddleware.sessionCookie, value: "", maxAge: 0, path: "/",
+                                  secure: configuration.secureCookies, httpOnly: true, sameSite: .strict))
+        response.setCookie(Cookie(name: Self.signedInCookie, value: "", maxAge: 0, path: "/",
+                                  secure: configuration.secureCookies, httpOnly: false, sameSite: .strict))
+        return response
     }
 
     /// `GET /api/v1/sessions` lists the person's logins; `DELETE /api/v1/sessions/{id}` ends one

@@ -63,6 +63,11 @@ extension HistoryTiles: Service {
             try FileManager.default.createDirectory(at: indexDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             try HistoryIndexFile.write(loaded, to: file)
+            // The user was deleted while the file was written: it goes too.
+            guard knows(userID: userID) else {
+                try? FileManager.default.removeItem(at: file)
+                return
+            }
             logger.info("history index of user \(userID) saved",
                         metadata: ["fixes": "\(loaded.index.fixCount)", "seconds": "\(Self.seconds(since: started))"])
         } catch {

@@ -113,6 +113,11 @@ final class HistoryTiles: Sendable {
         if let file = indexFile(userID: userID) { try? FileManager.default.removeItem(at: file) }
     }
 
+    /// Whether the user has an index here, built or building (not after ``forget(userID:)``).
+    func knows(userID: UserID) -> Bool {
+        users.withLock { $0[userID] != nil }
+    }
+
     /// Starts building the user's index when it is not built or being built, without waiting for
     /// it (a login: the page may soon ask for tiles or a range's bounds). A failed build is
     /// tried again by the next request.

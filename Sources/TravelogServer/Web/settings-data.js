@@ -1,0 +1,60 @@
+// Settings → Your data: delete the account (DELETE /api/v1/account, the password again and, with two-factor login on,
+// a code). After a deletion the page goes back to the login.
+import { api, jsonRequest } from './api.js';
+import { element } from './dom.js';
+import { field } from './settings-fields.js';
+
+export async function renderData(content) {
+  if (content.childElementCount) return;
+  content.append(element('h4', null, 'Delete my account'), await deletionForm());
+}
+
+async function deletionForm() {
+  let twoFactor = false;
+  try {
+    twoFactor = Boolean((await api('/api/v1/account/two-factor')).enabled);
+  } catch (_) { /* the form then asks for the code when the server says it is needed */ }
+  const form = element('form', 'settings-form');
+  form.id = 'account-delete';
+  const note = element('p', 'muted', 'This deletes your account at once and for good: your devices and their tokens, every location, '
+    + 'the journal, places, regions, zones, share links (they stop working), photos you uploaded, notification channels, '
+    + 'imports and their records, two-factor login, and every login of yours on every browser. Nothing can bring it back: '
+    + 'download your data first.');
+  const password = field('Your password', { type: 'password', autocomplete: 'current-password', required: '', id: 'account-delete-password' });
+  const code = field('Code from the authenticator app (or a recovery code)', {
+    autocomplete: 'one-time-code', inputmode: 'numeric', id: 'account-delete-code', maxlength: '12',
+  });
+  code.label.hidden = !twoFactor;
+  const confirm = element('label', 'check');
+  const box = element('input');
+  box.type = 'checkbox';
+  box.required = true;
+  box.id = 'account-delete-confirm';
+  confirm.append(box, ' I understand that everything of mine is deleted');
+  const submit = element('button', 'danger', 'Delete my account');
+  submit.type = 'submit';
+  submit.id = 'account-delete-submit';
+  const status = element('p', 'status');
+  status.id = 'account-delete-status';
+  status.setAttribute('role', 'status');
+  form.append(note, password.label, code.label, confirm, submit, status);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    status.classList.remove('is-error');
+    status.textContent = 'Deleting…';
+    const body = { password: password.input.value };
+    if (!code.label.hidden && code.input.value.trim()) body.code = code.input.value.trim();
+    try {
+      await api('/api/v1/account', jsonRequest('DELETE', body));
+      status.textContent = 'Your account is deleted.';
+      window.location.replace('/');
+    } catch (error) {
+      if (/code/.test(error.message)) code.label.hidden = false;
+      status.textContent = error.message;
+      status.classList.add('is-error');
+      submit.disabled = false;
+    }
+  });
+  return form;
+}

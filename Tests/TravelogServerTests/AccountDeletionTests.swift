@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TravelogAccounts
+import TravelogCore
+import TravelogServer
+import TravelogStore
+import TravelogTestSupport
+
+/// `DELETE /api/v1/account`: a person deletes their own account with the password again (and a code
+/// with two-factor login on); their rows go (UserDeletionTests checks every table), their files under
+/// the data folder go, and their session, device token and password are refused at the next request.
+@Suite("Deleting one's own account")
+struct AccountDeletionTests {
+    static let uri = "/api/v1/account"
+
+    static func json(_ headers: HTTPFields) -> HTTPFields { headers.adding("Content-Type", "application/json") }
+
+    static func body(_ password: String, code: String? = nil) -> ByteBuffer {
+        ByteBuffer(string: code.map { #"{"password":"\#(password)","code":"\#($0)"}"# } ?? #"{"password":"\#(password)"}"#)
+    }
+
+    /// Every file under `folder`, relative to it.
+    static func files(under folder: URL) -> Set<String> {
+        var files = Set<String>()
+        let root = folder.standardizedFileURL.path
+        if let walker = FileManager.default.enumerator(atPath: root) {
+            while let path = walker.nextObject() as? String {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue { files.insert(path) }
+            }
+        }
+        return files
+    }
+
+    /// A photo record of the user with this digest, its original uploaded into `folder`'s originals, and its thumbnails.
+    static func photo(_ digest: String, of user: User, in data: URL, store: any PhotoStore) async throws {
+        let originals = data.appendingPathComponent("photos/originals/\(user.id.rawValue)", isDirectory: true)
+        let thumbnails = data.appendingPathComponent("photos/thumbnails/\(digest.prefix(2))", isDirectory: true)
+        try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: thumbnails, withIntermediateDirectories: true)
+        let original = originals.appendingPathComponent("\(digest).jpg")
+        try Data("jpeg".utf8).write(to: original)
+        for size in ["small", "large"] { try Data("jpeg".utf8).write(to: thumbnails.appendingPathComponent("\(digest)-\(size).jpg")) }
+        _ = try await store.addPhoto(PhotoRecord(digest: digest, path: original.path, uploaded: true, mimeType: "image/jpeg", byteCount: 4,
+                                                 positionSource: .unplaced, addedAt: Date()), userID: user.id)
+    }
+
+    @Test("a person deletes their account: the password again, a code with two-factor login on; their files go, the other user's stay, and their session, token and password are refused at once")
+    func deleteOwnAccount() async throws {
+        let data = TestDirectory.makeFolder("account-deletion")
+        var configuration = ServerConfiguration(port: 0, bcryptCost: 4, historyIndexDirectory: data.appendingPathComponent("history-index"))
+        configuration.photoDirectory = data.appendingPathComponent("photos")
+        let fixture = try await ServerFixture.make(configuration: configuration)
+        let store = try #require(fixture.app.store as? any PhotoStore)
+        // Bob's files: a saved map index and a temporary one a crash left, two uploaded photos, one of
+        // them a photo ada has too (its thumbnails are kept by content, so they stay).
+        let index = data.appendingPathComponent("history-index", isDirectory: true)
+        try FileManager.default.createDirectory(at: index, withIntermediateDirectories: true)
+        for name in ["user-\(fixture.bob.id.rawValue).index", "user-\(fixture.bob.id.rawValue).index.partial-42",
+                     "user-\(fixture.ada.id.rawValue).index"] {
+            try Data("index".utf8).write(to: index.appendingPathComponent(name))
+        }
+        try await Self.photo("b0b0only", of: fixture.bob, in: data, store: store)
+        try await Self.photo("5a4ed000", of: fixture.bob, in: data, store: store)
+        try await Self.photo("5a4ed000", of: fixture.ada, in: data, store: store)
+        try await Self.photo("ada00000", of: fixture.ada, in: data, store: store)
+        let setup = try await fixture.app.accounts.beginTwoFactor(for: fixture.bob)
+        try await fixture.app.accounts.confirmTwoFactor(for: fixture.bob, code: try TwoFactorTests.code(setup.secret), from: nil)
+        let session = try await fixture.app.accounts.startSession(userID: fixture.bob.id)
+        let cookie = Self.json(["Cookie": "travelog_session=\(session)", "Sec-Fetch-Site": "same-origin"].fields)
+        let filesBefore = Self.files(under: data)
+
+        try await fixture.test { client in
+            // Not with a device token (read scope), nor without credentials, nor with a wrong password or without the code.
+            try await client.execute(uri: Self.uri, method: .delete, headers: Self.json(Auth.bearer(fixture.bobToken)),
+                                     body: Self.body(ServerFixture.bobPassword)) { #expect($0.status == .forbidden) }
+            try await client.execute(uri: Self.uri, method: .delete, headers: Self.json([:]),
+                                     body: Self.body(ServerFixture.bobPassword)) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: Self.uri, method: .delete, headers: cookie, body: Self.body("wrong-password")) {
+                #expect($0.status == .forbidden)
+            }
+            try await client.execute(uri: Self.uri, method: .delete, headers: cookie, body: Self.body(ServerFixture.bobPassword)) { response in
+                #expect(response.status == .forbidden)
+                #expect(String(buffer: response.body).contains(#""secondFactor":"totp""#))
+            }
+            try await client.execute(uri: Self.uri, method: .delete, headers: cookie, body: Self.body(ServerFixture.bobPassword, code: "000000")) {
+                #expect($0.status == .forbidden)
+            }
+            #expect(try await fixture.app.store.user(id: fixture.bob.id) != nil, "nothing deleted by a refused request")
+            // (The server may be saving a user's index meanwhile: its temporary file comes and goes.)
+            #expect(Self.files(under: data).filter { !$0.hasPrefix("history-index/") } == filesBefore.filter { !$0.hasPrefix("history-index/") })
+
+            // A recovery code (the app's code of this step was spent turning two-factor login on).
+            try await client.execute(uri: Self.uri, method: .delete, headers: cookie,
+                                     body: Self.body(ServerFixture.bobPassword, code: try #require(setup.recoveryCodes.first))) { response in
+                #expect(response.status == .noContent)
+                #expect(response.headers[values: .setCookie].contains { $0.hasPrefix("travelog_session=;") || $0.hasPrefix("travelog_session=\"\"") })
+            }
+            // The next request with the session, the device token or the password is a 401.
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: cookie) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/api/v1/locations", method: .get, headers: Auth.bearer(fixture.bobToken)) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: Auth.basic("ada", ServerFixture.adaPassword)) {
+                #expect($0.status == .ok)
+            }
+        }
+        #expect(try await fixture.app.store.user(id: fixture.bob.id) == nil)
+        // Every file under the data folder: none of bob's is left, all of ada's are there.
+        let bob = fixture.bob.id.rawValue, ada = fixture.ada.id.rawValue
+        let left = Self.files(under: data)
+        #expect(left.filter { $0.contains("user-\(bob).") || $0.hasPrefix("photos/originals/\(bob)/") || $0.contains("b0b0only") } == [])
+        #expect(left.isSuperset(of: [
+            "history-index/user-\(ada).index", "photos/originals/\(ada)/5a4ed000.jpg", "photos/originals/\(ada)/ada00000.jpg",
+            "photos/thumbnails/5a/5a4ed000-small.jpg", "photos/thumbnails/ad/ada00000-large.jpg",
+        ]))
+        #expect(filesBefore.subtracting(left).count == 6, "bob's two index files, two originals and two thumbnails of his own photo go")
+    }
+
+    @Test("the last administrator cannot delete their account (409), and nothing of theirs goes")
+    func lastAdministrator() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: Self.uri, method: .delete, headers: Self.json(Auth.basic("ada", ServerFixture.adaPassword)),
+                                     body: Self.body(ServerFixture.adaPassword)) { #expect($0.status == .conflict) }
+        }
+        #expect(try await fixture.app.store.user(id: fixture.ada.id) != nil)
+    }
+}
+
+private extension Dictionary where Key == String, Value == String {
+    var fields: HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in self { fields[HTTPField.Name(name)!] = value }
+        return fields
+    }
+}
