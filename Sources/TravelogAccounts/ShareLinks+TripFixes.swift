@@ -19,4 +19,15 @@ extension ShareLinks {
             throw .unknownTrip(visitID)
         }
     }
+
+    /// The trip that leaves from a visit as the journal draws it and measures it: from the center of
+    /// the place left, through the device's fixes (``tripFixes(leaving:userID:limit:)``), to the center
+    /// of the place reached. What `travelog match --trip` and `GET /api/v1/match?trip=` match: the
+    /// fixes alone start where the visit's radius ends (100 m out), so their length fell short of the
+    /// journal's distance for the same trip (390 m against 599 m for a walk of 600 m).
+    public func tripTrace(leaving visitID: VisitID, userID: UserID, limit: Int? = nil) async throws(ShareError) -> [Coordinate] {
+        let (origin, next) = try await tripVisits(leaving: visitID, userID: userID)
+        let fixes = try await tripFixes(leaving: visitID, userID: userID, limit: limit)
+        return [origin.visit.center] + fixes.map(\.coordinate) + [next.visit.center]
+    }
 }

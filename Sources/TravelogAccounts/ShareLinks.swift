@@ -201,6 +201,13 @@ public struct ShareLinks: Sendable {
     /// The stretch of the trip that leaves from a visit: from its departure to the arrival of the
     /// device's next visit (as the journal's trips run).
     public func tripRange(leaving visitID: VisitID, userID: UserID) async throws(ShareError) -> (from: Date, to: Date) {
+        let (origin, next) = try await tripVisits(leaving: visitID, userID: userID)
+        guard let departure = origin.shownDeparture else { throw ShareError.unknownTrip(visitID) }
+        return (departure, next.visit.arrival)
+    }
+
+    /// The visit a trip leaves and the device's next visit, which it reaches.
+    public func tripVisits(leaving visitID: VisitID, userID: UserID) async throws(ShareError) -> (origin: StoredVisit, next: StoredVisit) {
         do {
             guard let origin = try await store.visit(id: visitID), !origin.hidden,
                   let departure = origin.shownDeparture,
@@ -211,7 +218,7 @@ public struct ShareLinks: Sendable {
             guard let next = later.first(where: { $0.id != visitID && $0.visit.arrival >= departure }) else {
                 throw ShareError.unknownTrip(visitID)
             }
-            return (departure, next.visit.arrival)
+            return (origin, next)
         } catch let error as ShareError {
             throw error
         } catch let error as StoreError {

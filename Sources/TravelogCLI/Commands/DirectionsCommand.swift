@@ -163,7 +163,10 @@ extension OSMCommand.FolderOptions {
     /// The road graphs of the extracts added (`.tlroute` beside each `.tlosm`), in the folder that
     /// ``streetLevelGeocoder()`` reads; an empty network when there is none.
     /// - Throws: `RoadGraphFileError` for a damaged graph file.
-    func roadNetwork() throws -> RoadNetwork {
+    func roadNetwork() throws -> RoadNetwork { try Self.roadNetwork(osmDirectory: osmDirectory) }
+
+    /// ``roadNetwork()`` of the folder given as `--osm-dir` (else the default one).
+    static func roadNetwork(osmDirectory: String?) throws -> RoadNetwork {
         let candidates = DataFiles.candidates(fileName: OSMExtractFolder.folderName, option: osmDirectory,
                                               variable: "TRAVELOG_OSM_DIR", environment: ProcessInfo.processInfo.environment)
         guard let path = DataFiles.existing(among: candidates) else { return RoadNetwork(graphs: []) }

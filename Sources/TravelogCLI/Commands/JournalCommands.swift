@@ -197,9 +197,13 @@ struct TripsCommand: AsyncParsableCommand {
         // Local days as `travelog stats` reads them: a day's trips add up to no more than its distance.
         var placeOffset: (@Sendable (Location) -> Int?)?
         if let zones { placeOffset = { zones.offsetSeconds(for: $0) } }
-        let trips = try await JournalReader(store: store).trips(
+        let found = try await JournalReader(store: store).trips(
             userID: user.id, from: range.fromDate, to: range.toDate,
             utcOffset: HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: range.timeZone))
+        // The trips matched to the roads of the extracts added: those the server has not matched yet are matched here.
+        let roads = TripRoads(network: try OSMCommand.FolderOptions.roadNetwork(osmDirectory: journal.osmDirectory),
+                              store: store as? any TripMatchStore)
+        let trips = try await roads.matchPending(found, userID: user.id)
         if json {
             print(try JournalOutput.json(trips))
             return
@@ -212,6 +216,13 @@ struct TripsCommand: AsyncParsableCommand {
             let distance = String(format: "%.2f %@", units.distance(meters: trip.distanceMeters), units.distanceUnit)
             print("\(JournalOutput.wallClock(trip.localStart))–\(JournalOutput.wallClockEnd(trip.localEnd, after: trip.localStart))\t"
                   + "\(distance)\t\(JournalOutput.duration(trip.durationSeconds))\t\(trip.mode)")
+            if let meters = trip.matchedDistance {
+                let roadNames = trip.roads ?? []
+                print(String(format: "\t%.2f %@ on roads", units.distance(meters: meters), units.distanceUnit)
+                      + (roadNames.isEmpty ? "" : ": " + roadNames.joined(separator: " → ")))
+            } else if roads.hasRoads, let note = trip.roadsNote {
+                print("\tnot on roads: \(note)")
+            }
         }
     }
 }

@@ -48,7 +48,7 @@ struct MatchCommand: AsyncParsableCommand {
             let store = try await storeOptions.openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             let links = ShareLinks(store: store, accounts: AccountService(store: store))
-            fixes = try await links.tripFixes(leaving: VisitID(rawValue: trip), userID: user.id).map(\.coordinate)
+            fixes = try await links.tripTrace(leaving: VisitID(rawValue: trip), userID: user.id)
         } else {
             return
         }

@@ -26,12 +26,11 @@ struct MatchRoutes {
             let identity = try context.requireIdentity()
             let modeName = try request.choiceQuery("mode", DirectionsMode.allCases.map(\.rawValue), default: DirectionsMode.driving.rawValue)
             guard let mode = DirectionsMode(rawValue: modeName) else { throw APIError.badRequest("unknown mode \(modeName)") }
-            let fixes = try await fixes(request, userID: identity.user.id)
-            guard fixes.count <= Self.maximumFixes else {
+            let coordinates = try await trace(request, userID: identity.user.id)
+            guard coordinates.count <= Self.maximumFixes + 2 else {
                 throw APIError.badRequest("more than \(Self.maximumFixes) fixes to match: ask for a shorter range")
             }
             guard let network, !network.graphs.isEmpty else { throw APIError.notFound("\(MapMatchError.noRoadNetwork)") }
-            let coordinates = fixes.map(\.coordinate)
             // Matching is seconds of CPU for the largest ranges: it runs on a queue of its own, one
             // match at a time, never on the concurrency pool that ingest and every other route share.
             let matched: Result<MapMatch, MapMatchError> = await withCheckedContinuation { continuation in
@@ -45,8 +44,9 @@ struct MatchRoutes {
         }
     }
 
-    /// The fixes asked for: a trip's, or a range's of one device.
-    private func fixes(_ request: Request, userID: UserID) async throws -> [Location] {
+    /// The trace asked for: a trip's as the journal draws it (``ShareLinks/tripTrace(leaving:userID:limit:)``:
+    /// from the place left through the fixes to the place reached), or a range's fixes of one device.
+    private func trace(_ request: Request, userID: UserID) async throws -> [Coordinate] {
         let utc = TimeZone(identifier: "UTC") ?? .gmt
         if let text = request.query("trip") {
             guard request.query("from") == nil, request.query("to") == nil, request.query("device") == nil else {
@@ -54,7 +54,7 @@ struct MatchRoutes {
             }
             guard let id = Int64(text) else { throw APIError.badRequest("trip '\(text)': expected a journal entry's id (a whole number)") }
             do throws(ShareError) {
-                return try await links.tripFixes(leaving: VisitID(rawValue: id), userID: userID, limit: Self.maximumFixes + 1)
+                return try await links.tripTrace(leaving: VisitID(rawValue: id), userID: userID, limit: Self.maximumFixes + 1)
             } catch {
                 throw error.apiError
             }
@@ -70,7 +70,7 @@ struct MatchRoutes {
         let devices = try await store.devices(userID: userID)
         if let name = request.query("device") {
             guard let device = devices.first(where: { $0.name == name }) else { throw APIError.notFound("no device named '\(name)'") }
-            return try await locations(userID: userID, device: device.id, from: from, to: to)
+            return try await locations(userID: userID, device: device.id, from: from, to: to).map(\.coordinate)
         }
         // Without a device, the one that recorded most of the range (fixes of several devices do not make one trace).
         var best: [Location] = []
@@ -78,7 +78,7 @@ struct MatchRoutes {
             let found = try await locations(userID: userID, device: device.id, from: from, to: to)
             if found.count > best.count { best = found }
         }
-        return best
+        return best.map(\.coordinate)
     }
 
     private func locations(userID: UserID, device: DeviceID, from: Date, to: Date) async throws -> [Location] {
