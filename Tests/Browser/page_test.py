@@ -40,6 +40,7 @@ from search_check import check_search
 from directions_check import check_directions
 from shares_check import check_shares
 from two_factor_check import check_two_factor
+from retention_check import check_retention
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -451,6 +452,7 @@ def run_test(arguments):
     check_directions(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_shares(devtools, report, base_url, arguments.devtools_port, folder)
     check_two_factor(devtools, report, base_url, arguments.devtools_port, folder)
+    check_retention(devtools, report, base_url, arguments.devtools_port, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

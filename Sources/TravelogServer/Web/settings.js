@@ -13,6 +13,7 @@ import { renderDeviceSettings } from './settings-devices.js';
 import { field } from './settings-fields.js';
 import { renderImports } from './settings-imports.js';
 import { renderNotifications } from './settings-notifications.js';
+import { renderRetention } from './settings-retention.js';
 import { renderShares } from './settings-shares.js';
 import { renderZones } from './settings-zones.js';
 import { renderTwoFactor } from './settings-two-factor.js';
@@ -31,6 +32,7 @@ const SECTIONS = [
   { id: 'imports', title: 'Imports', render: renderImports },
   { id: 'shares', title: 'Shares', render: renderShares },
   { id: 'zones', title: 'Zones', render: renderZones },
+  { id: 'retention', title: 'Retention', render: renderRetention },
   { id: 'preferences', title: 'Preferences', render: renderPreferences },
   { id: 'data', title: 'Your data', render: renderData },
   { id: 'administration', title: 'Administration', render: renderAdministration, administrator: true },
