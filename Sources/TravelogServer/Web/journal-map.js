@@ -4,7 +4,8 @@
 // mode; a legend of the devices' colours and the modes shown (colours from colors.js). An ES module
 // that sets window.TravelogJournalMap for the classic scripts.
 //
-// `#map[data-visit-count]` and `#map[data-trip-count]` count what is drawn, for tests.
+// `#map[data-visit-count]`, `#map[data-trip-count]` and `#map[data-matched-trip-count]` (trips drawn
+// on the roads they were matched to) count what is drawn, for tests.
 import { MODE_COLORS, modeColor } from './colors.js';
 import { placeSubtitle } from './format.js';
 
@@ -73,19 +74,32 @@ window.TravelogJournalMap = (() => {
     trips.clearLayers();
     pins.clearLayers();
     shownModes.clear();
+    let matchedCount = 0;
     for (const trip of tripList) {
       shownModes.add(trip.mode || 'unknown');
       const tooltip = document.createElement('span');
       tooltip.textContent = describe(trip);
+      const matched = trip.roadsStatus === 'matched' && Array.isArray(trip.matchedLine) && trip.matchedLine.length > 0;
+      // A trip matched to the roads is drawn on them, the line as recorded fainter beneath.
       L.polyline(trip.coordinates.map(([longitude, latitude]) => [latitude, longitude]), {
-        color: modeColor(trip.mode), weight: 3, opacity: 0.7, dashArray: '6 6',
+        color: modeColor(trip.mode), weight: matched ? 2 : 3, opacity: matched ? 0.3 : 0.7, dashArray: '6 6',
+        className: matched ? 'trip-raw' : 'trip-line',
       }).bindTooltip(tooltip).addTo(trips);
+      if (matched) {
+        const onRoads = document.createElement('span');
+        onRoads.textContent = `${describe(trip)} · on roads`;
+        L.polyline(trip.matchedLine.map((piece) => piece.map(([longitude, latitude]) => [latitude, longitude])), {
+          color: modeColor(trip.mode), weight: 4, opacity: 0.9, className: 'trip-matched',
+        }).bindTooltip(onRoads).addTo(trips);
+        matchedCount += 1;
+      }
     }
     if (typeof pins.addLayers === 'function') pins.addLayers(visits.map((visit) => pin(visit, callout)));
     else for (const visit of visits) pin(visit, callout).addTo(pins);
     const element = document.getElementById('map');
     element.dataset.visitCount = String(visits.length);
     element.dataset.tripCount = String(tripList.length);
+    element.dataset.matchedTripCount = String(matchedCount);
     showLegend();
   }
 

@@ -89,6 +89,12 @@ export function renderTimeline(container, visits, trips, units, withDates) {
       row.append(element('span', 'timeline-mode', trip.mode === 'unknown' ? 'moving' : trip.mode));
       row.append(element('span', 'timeline-detail muted',
         `${distance(trip.distanceMeters, units)} · ${duration(trip.durationSeconds)}`));
+      // The trip matched to the roads (in the background): its length on them and the streets in order.
+      if (trip.roadsStatus === 'matched' && trip.matchedDistance !== null && trip.matchedDistance !== undefined) {
+        const streets = (trip.roads || []).join(' → ');
+        row.append(element('span', 'timeline-roads muted',
+          `${distance(trip.matchedDistance, units)} on roads${streets ? `: ${streets}` : ''}`));
+      }
     } else {
       const format = (time) => new Date(time).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
       row.append(element('span', 'timeline-time', `${format(item.start)} – ${format(item.end)}`));
