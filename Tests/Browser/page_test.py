@@ -39,6 +39,7 @@ from settings_check import check_settings
 from search_check import check_search
 from directions_check import check_directions
 from shares_check import check_shares
+from friends_check import check_friends
 from two_factor_check import check_two_factor
 from retention_check import check_retention
 
@@ -452,6 +453,7 @@ def run_test(arguments):
     check_directions(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_shares(devtools, report, base_url, arguments.devtools_port, folder)
     check_two_factor(devtools, report, base_url, arguments.devtools_port, folder)
+    check_friends(devtools, report, base_url, arguments.devtools_port, folder)
     check_retention(devtools, report, base_url, arguments.devtools_port, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")

@@ -7,6 +7,7 @@ import { bindCalendar, lastDayWithData, setFirstYear } from './calendar.js';
 import { bindDates, rangeFromLocation, setRange, today } from './dates.js';
 import { bindDevices, loadDevices } from './devices.js';
 import { bindDirections } from './directions.js';
+import { startFriends, stopFriends } from './friends.js';
 import { $, showStatus } from './dom.js';
 import { bindJournal, loadJournal, showDayThumbnails } from './journal.js';
 import { bindPhotos, loadPhotos } from './photos.js';
@@ -59,6 +60,7 @@ async function start() {
 
 function showLogin(message) {
   closeLive();
+  stopFriends();
   state.session = null;
   $('loading').hidden = true;
   $('app').hidden = true;
@@ -123,6 +125,7 @@ async function enterApp(info) {
   setRange(range, { replace: true });
   loadLatest();
   connectLive(() => { reload(false); loadLatest(); });
+  startFriends(drawn.map);
   const firsts = (await devices).map((device) => device.first).filter(Boolean).sort();
   const firstYear = Number((firsts[0] || today()).slice(0, 4));
   setFirstYear(firstYear);

@@ -1,5 +1,5 @@
 // The Settings view (#settings): account, devices, notifications, regions, rejected items,
-// imports, share links, privacy zones, preferences, your data (download, delete the account) and, for an administrator, the server's users and data files. Shown
+// imports, share links, privacy zones, friends, preferences, your data (download, delete the account) and, for an administrator, the server's users and data files. Shown
 // instead of the map and its panel while the address starts with #settings (#settings/imports
 // opens that section); a nav list beside the sections on a wide screen, collapsible ones on a phone.
 import { api, jsonRequest } from './api.js';
@@ -10,6 +10,7 @@ import { fetchRejected, rejectedNote, rejectedRow } from './rejected.js';
 import { renderAdministration } from './settings-admin.js';
 import { renderData } from './settings-data.js';
 import { renderDeviceSettings } from './settings-devices.js';
+import { renderFriends } from './settings-friends.js';
 import { field } from './settings-fields.js';
 import { renderImports } from './settings-imports.js';
 import { renderNotifications } from './settings-notifications.js';
@@ -33,6 +34,7 @@ const SECTIONS = [
   { id: 'shares', title: 'Shares', render: renderShares },
   { id: 'zones', title: 'Zones', render: renderZones },
   { id: 'retention', title: 'Retention', render: renderRetention },
+  { id: 'friends', title: 'Friends', render: renderFriends },
   { id: 'preferences', title: 'Preferences', render: renderPreferences },
   { id: 'data', title: 'Your data', render: renderData },
   { id: 'administration', title: 'Administration', render: renderAdministration, administrator: true },
