@@ -235,7 +235,14 @@ def check_one_size(devtools, report, base_url, day, size, mobile, folder, axe_so
 
 def check_trip_on_roads(devtools, report, size, folder):
     """"Show the trip from here on roads" on the day's first entry: the walk matched to the roads
-    (GET /api/v1/match), drawn and fitted, the roads named, the matched beside the recorded distance."""
+    (GET /api/v1/match), drawn and fitted, the roads named, the matched beside the recorded distance.
+    Before that: the server matched the day's trip in the background, so the timeline names its roads
+    under it and the map draws it on them (the page reads pending trips again)."""
+    background = devtools.wait_for("document.querySelectorAll('#timeline .timeline-roads').length > 0"
+                                   " && Number(document.getElementById('map').dataset.matchedTripCount) > 0", 8)
+    roads = devtools.evaluate("[...document.querySelectorAll('#timeline .timeline-roads')].map((e) => e.textContent)")
+    report(bool(background) and bool(roads) and all(" on roads" in text for text in roads),
+           f"{size}: the day's trip, matched to the roads in the background, names its roads in the timeline and is drawn on them ({roads})")
     devtools.evaluate("document.getElementById('section-journal').open = true")
     devtools.wait_for("document.querySelector('#journal li:last-child .menu-button')", 10)
     click_element(devtools, "#journal li:last-child .menu-button")

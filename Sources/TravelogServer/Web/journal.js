@@ -42,6 +42,7 @@ export async function loadJournal() {
     showStatistics(whereabouts, stats, statsPeriod());
     renderTimeline($('timeline'), visits, trips, units(), state.range.from !== state.range.to);
     TravelogRegions.showTransitions(range);
+    refreshPendingTrips(sequence, range, visits, 0);
   } catch (error) {
     if (error.status !== 401 && sequence === journal.sequence) {
       showStatus(`The journal could not be loaded: ${error.message}`, true);
@@ -49,6 +50,27 @@ export async function loadJournal() {
   } finally {
     if (sequence === journal.sequence) $('journal').setAttribute('aria-busy', 'false');
   }
+}
+
+/** Trips not matched to the roads yet are matched in the background: read again a few seconds
+ * later (at most PENDING_TRIP_READS times) and drawn on the roads once they are. */
+const PENDING_TRIP_READS = 5;
+const PENDING_TRIP_DELAY_MS = 2000;
+function refreshPendingTrips(sequence, range, visits, reads) {
+  if (reads >= PENDING_TRIP_READS || !journal.trips.some((trip) => trip.roadsStatus === 'pending')) return;
+  setTimeout(async () => {
+    if (sequence !== journal.sequence) return;
+    try {
+      const trips = await api(`/api/v1/trips?${range}`);
+      if (sequence !== journal.sequence) return;
+      journal.trips = trips;
+      drawJournal(visits, trips);
+      renderTimeline($('timeline'), visits, trips, units(), state.range.from !== state.range.to);
+      refreshPendingTrips(sequence, range, visits, reads + 1);
+    } catch (error) {
+      // The next load of the journal reads them again.
+    }
+  }, PENDING_TRIP_DELAY_MS);
 }
 
 export function statsPeriod() {
