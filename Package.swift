@@ -345,6 +345,8 @@ let package = Package(
             name: "TravelogStoreTests",
             dependencies: [
                 "TravelogStore", "TravelogSQLite", "TravelogPostgres", "TravelogTestSupport",
+                // Account archives (TravelogImport) round-trip the move fixture's tables.
+                "TravelogImport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings

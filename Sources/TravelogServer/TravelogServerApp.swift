@@ -119,7 +119,7 @@ public struct TravelogServerApp: Sendable {
         SetupRoutes(setup: firstRun, store: store, sessions: sessions).add(to: router)
         let deletion = UserDeletion(accounts: accounts, store: store, historyIndexDirectory: configuration.historyIndexDirectory,
                                     photoFolder: configuration.photoDirectory.map { PhotoFolder(root: $0) })
-        AccountRoutes(accounts: accounts, sessions: sessions, deletion: deletion, tiles: tiles).add(to: router)
+        AccountRoutes(store: store, accounts: accounts, sessions: sessions, deletion: deletion, tiles: tiles).add(to: router)
         TwoFactorRoutes(accounts: accounts).add(to: router)
         AdminRoutes(store: store, accounts: accounts, deletion: deletion, tiles: tiles, facts: facts).add(to: router)
         ImportListRoutes(store: store, journal: journal, tiles: tiles).add(to: router)

@@ -31,8 +31,8 @@ struct UserDeletionTests {
     static let ada = UserID(rawValue: 1), bob = UserID(rawValue: 2)
     static let adasDevices = "1, 2", adasChannels = "1"
 
-    /// Tables of bookkeeping, not of users.
-    static let bookkeeping: Set<String> = ["grdb_migrations", "travelog_migrations"]
+    /// Tables of bookkeeping, not of users (PostGIS keeps its coordinate systems in spatial_ref_sys).
+    static let bookkeeping: Set<String> = ["grdb_migrations", "travelog_migrations", "spatial_ref_sys"]
 
     /// What one table holds of ada: (ada's rows, all rows); `nil` when no column ties its rows to a user.
     typealias Census = [String: (ada: Int, all: Int)?]

@@ -9,7 +9,7 @@ import TravelogStore
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export location history as GPX, KML, GeoJSON or CSV.",
+        abstract: "Export location history as GPX, KML, GeoJSON or CSV, or the whole account as a zip (--everything).",
         discussion: """
             Streams from the database, so any amount fits in memory. Each device becomes a track; a gap \
             of more than an hour starts a new segment. With -o the file appears only when complete.
@@ -20,7 +20,14 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var range: TimeRangeOptions
 
     @Option(help: ArgumentHelp("gpx, kml, geojson or csv.", valueName: "format"))
-    var format: FileFormat
+    var format: FileFormat?
+
+    @Flag(help: """
+        Everything of the account as one zip (with -o FILE.zip): every device's locations, the journal with your \
+        renames, merges and deletions, places, regions, privacy zones, notification channels, rejected items, \
+        shares and photos' details (docs/EXPORT.md). travelog import FILE.zip reads it back into an empty server.
+        """)
+    var everything = false
 
     @Option(help: ArgumentHelp("Only this device (repeat for several).", valueName: "name"))
     var device: [String] = []
@@ -30,6 +37,14 @@ struct ExportCommand: AsyncParsableCommand {
 
     /// A gap longer than this starts a new track segment.
     func validate() throws {
+        if everything {
+            guard format == nil, device.isEmpty, range.from == nil, range.to == nil else {
+                throw ValidationError("--everything exports the whole account: no --format, --device, --from or --to")
+            }
+            guard output != nil else { throw ValidationError("--everything writes a zip: name it with -o FILE.zip") }
+            return
+        }
+        guard let format else { throw ValidationError("choose --format (gpx, kml, geojson or csv), or --everything") }
         guard format.isWritable else {
             throw ValidationError("\(format) cannot be written: choose one of \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
         }
@@ -38,6 +53,14 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try await storeOptions.openStore()
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
+        if everything, let output {
+            guard let access = store as? any StoreTableAccess else { throw ValidationError("this store cannot export an account") }
+            let summary = try await AccountArchive.export(userID: user.id, from: access, to: output)
+            let tables = summary.rows.filter { $0.value > 0 && $0.key != "locations" }.sorted { $0.key < $1.key }
+            FileHandle.standardError.write(Data("wrote the account \(user.name) to \(output): \(summary.locations) locations; \(tables.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n".utf8))
+            return
+        }
+        guard let format else { return }
         let devices = try await account.devices(named: device, of: user, in: store)
         let destination = output.map { $0 + ".partial" } ?? "/dev/stdout"
         let sink = try FileByteSink(path: destination)

@@ -19,7 +19,8 @@ struct ImportCommand: AsyncParsableCommand {
             Semantic Location History, Timeline.json from Android, location-history.json from iOS), \
             OwnTracks Recorder .rec and GeoLife .plt files as streams, so any size fits in memory. \
             Each file is stored whole or not at all; importing a file again stores nothing twice. \
-            Files that are not location history (Timeline Edits.json, settings) are named and skipped.
+            Files that are not location history (Timeline Edits.json, settings) are named and skipped. \
+            An account archive (travelog export --everything) is imported whole into an empty server.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -59,6 +60,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await storeOptions.openStore()
+        if files.count == 1, files[0].lowercased().hasSuffix(".zip"), AccountArchive.isAccountArchive(path: files[0]) {
+            try await importAccount(files[0], into: store)
+            return
+        }
         let user = try await account.resolveUser(in: store, createIfEmpty: true)
         var plausibility = LocationPlausibility()
         if let earliest { plausibility.earliest = Date(timeIntervalSince1970: Double(CivilDate(isoDate: earliest)?.daysSince1970 ?? 0) * 86_400) }
@@ -120,6 +125,27 @@ struct ImportCommand: AsyncParsableCommand {
             return walker.compactMap { $0 as? URL }
                 .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
                 .map(\.path).sorted().map { ($0, true) }
+        }
+    }
+}
+
+extension ImportCommand {
+    /// `travelog import ada.zip` of an account archive: into an empty server only, where its rows keep
+    /// their ids (the same journal, statistics, regions and zones); refused, with nothing stored, otherwise.
+    func importAccount(_ path: String, into store: any TravelogStore) async throws {
+        guard let access = store as? any TravelogStore & StoreTableAccess else {
+            throw ValidationError("this store cannot take an account archive")
+        }
+        let summary = try await AccountArchive.importArchive(path: path, into: access)
+        let user = try await store.users().first?.name ?? "?"
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: ["user": user, "rows": summary.rows], options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            let tables = summary.rows.filter { $0.value > 0 && $0.key != "locations" }.sorted { $0.key < $1.key }
+            print("imported the account \(user): \(summary.locations) locations; "
+                  + tables.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            print("\(user) has no password yet (travelog user passwd \(user)) and their devices no tokens (travelog device token).")
         }
     }
 }

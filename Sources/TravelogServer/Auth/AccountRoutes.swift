@@ -1,10 +1,13 @@
 import Foundation
 import Hummingbird
 import TravelogAccounts
+import TravelogFormats
+import TravelogImport
 import TravelogStore
 
-/// A person's own account: changing the password, deleting the account.
+/// A person's own account: changing the password, downloading everything, deleting the account.
 struct AccountRoutes {
+    let store: any TravelogStore
     let accounts: AccountService
     let sessions: SessionRoutes
     let deletion: UserDeletion
@@ -36,6 +39,26 @@ struct AccountRoutes {
             return try await sessions.loggedIn(identity.user)
         }
         router.delete("/api/v1/account") { request, context in try await deleteAccount(request, context) }
+        router.get("/api/v1/account/export") { _, context in try await exportAccount(context) }
+    }
+
+    /// `GET /api/v1/account/export`: everything of the person as one zip (`AccountArchive`), written
+    /// to a temporary file and then streamed. Not with a device token of any scope.
+    func exportAccount(_ context: TravelogRequestContext) async throws -> Response {
+        let user = try context.requirePerson().user
+        guard let access = store as? any StoreTableAccess else { throw APIError.notFound("this store cannot export an account") }
+        let download = try FileDownload(prefix: "travelog-account", fileName: "account.zip")
+        let path = download.path
+        do {
+            // The archive is written before the answer starts; a client that leaves stops it.
+            _ = try await context.untilClientLeaves { try await AccountArchive.export(userID: user.id, from: access, to: path) }
+        } catch {
+            download.discard()
+            throw error
+        }
+        let day = String(ISO8601TimeFormatter.string(Date()).prefix(10))
+        let name = String(user.name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
+        return download.response(contentType: "application/zip", fileName: "travelog-\(name)-\(day).zip")
     }
 
     /// `DELETE /api/v1/account` `{"password", "code"?}`: checks the password again and, with two-factor
@@ -52,7 +75,7 @@ struct AccountRoutes {
         }
         switch outcome {
         case .loggedIn(let user) where user.id == identity.user.id:
-            try await sessions.account { () throws(AccountError) in try await deletion.delete(userID: user.id) }
+            _ = try await sessions.account { () throws(AccountError) in try await deletion.delete(userID: user.id) }
             tiles.forget(userID: user.id)
             return sessions.signedOut()
         case .loggedIn, .wrongPassword:

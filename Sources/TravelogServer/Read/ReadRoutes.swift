@@ -182,9 +182,8 @@ struct ReadRoutes {
         guard let format = FileFormat(rawValue: name), format.isWritable, let fileExtension = format.exportFileExtension else {
             throw APIError.badRequest("format '\(name)': expected one of \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("export").path
+        let download = try FileDownload(prefix: "travelog-export", fileName: "export")
+        let path = download.path
         let store = self.store
         do {
             // The file is written before the answer starts; a client that leaves stops it.
@@ -197,25 +196,11 @@ struct ReadRoutes {
                 try sink.close()
             }
         } catch {
-            try? FileManager.default.removeItem(at: directory)
+            download.discard()
             throw error
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-        var headers = HTTPFields()
-        headers[.contentType] = Self.exportContentType(format)
         let fileName = Self.exportFileName(from: parameters.from, to: parameters.to, timeZone: parameters.timeZone) + "." + fileExtension
-        headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
-        if let size { headers[.contentLength] = String(size) }
-        let body = ResponseBody { writer in
-            defer { try? FileManager.default.removeItem(at: directory) }
-            guard let handle = FileHandle(forReadingAtPath: path) else { return }
-            defer { try? handle.close() }
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try await writer.write(ByteBuffer(bytes: chunk))
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: .ok, headers: headers, body: body)
+        return download.response(contentType: Self.exportContentType(format), fileName: fileName)
     }
 
     /// A download's name after its range, in the range's zone: `travelog-2024-06-01`,

@@ -1,4 +1,5 @@
-// Settings → Your data: delete the account (DELETE /api/v1/account, the password again and, with two-factor login on,
+// Settings → Your data: download everything of the account as one zip (GET /api/v1/account/export),
+// and delete the account (DELETE /api/v1/account, the password again and, with two-factor login on,
 // a code). After a deletion the page goes back to the login.
 import { api, jsonRequest } from './api.js';
 import { element } from './dom.js';
@@ -6,7 +7,22 @@ import { field } from './settings-fields.js';
 
 export async function renderData(content) {
   if (content.childElementCount) return;
-  content.append(element('h4', null, 'Delete my account'), await deletionForm());
+  content.append(downloadPart(), element('h4', null, 'Delete my account'), await deletionForm());
+}
+
+function downloadPart() {
+  const part = element('div');
+  part.id = 'data-export';
+  const note = element('p', 'muted', 'One zip with all of your data in open formats: every device\'s locations (CSV), the journal with '
+    + 'your renames, merges and deletions, places, regions, privacy zones, notification channels (without their secrets), '
+    + 'rejected items, share links (they cannot be reopened elsewhere) and your photos\' details. '
+    + 'travelog import reads it back into an empty account.');
+  const link = element('a', 'button', 'Download all my data');
+  link.id = 'data-export-download';
+  link.href = '/api/v1/account/export';
+  link.setAttribute('download', '');
+  part.append(note, link);
+  return part;
 }
 
 async function deletionForm() {

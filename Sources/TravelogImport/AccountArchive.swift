@@ -1,0 +1,175 @@
+import Foundation
+import TravelogFormats
+import TravelogStore
+
+/// Everything of one account as one ZIP archive (`travelog export --everything`, `GET
+/// /api/v1/account/export`), and back (`travelog import ada.zip` into an empty server).
+///
+/// The archive holds, in the tables' own layout (`StoreTable`, the same columns in SQLite and
+/// PostgreSQL; docs/EXPORT.md describes each): `locations/device-ID.csv` per device (CSV with a
+/// header, every stored field), `tables/NAME.jsonl` for every other table (JSON Lines, one object per
+/// row, keyed by column), `manifest.json` (format, version, what each file is, row counts) and
+/// `README.txt`. Rows keep their ids, so an import into an empty server recreates the same journal
+/// (visits with the user's renames, merges, deletions), statistics, regions and zones.
+///
+/// Left out: secrets (passwords' and tokens' digests, notification channels' secrets, OwnTracks
+/// keys, share passwords) and what belongs to the server rather than the account (sessions,
+/// delivery logs, two-factor secrets, friendships with its other users); see ``leftOutTables`` and
+/// ``withheldColumns``. A share imported elsewhere cannot be opened with its old link.
+public enum AccountArchive {
+    /// `manifest.json`'s `format`.
+    public static let formatName = "travelog-account"
+    /// `manifest.json`'s `version`: what this Travelog writes and reads.
+    public static let formatVersion = 1
+
+    /// Tables not exported, with the reason written into the manifest.
+    public static let leftOutTables: [String: String] = [
+        "sessions": "logins belong to the server the account was on",
+        "notification_deliveries": "the delivery log of the server that sent them",
+        "two_factor": "the second factor's secret: turn two-factor login on again on the new server",
+        "two_factor_recovery_codes": "digests of the second factor's recovery codes",
+        "friendships": "friendships tie the account to other users of its server",
+    ]
+
+    /// Columns written empty: secrets, or digests an attacker could test guesses against.
+    public static let withheldColumns: [String: Set<String>] = [
+        "users": ["password_hash"],
+        "devices": ["token_sha256", "owntracks_secret"],
+        "notification_channels": ["secret"],
+        "shares": ["token_sha256", "password_hash"],
+    ]
+
+    /// What an export or import held: rows per table (locations included), by table name.
+    public struct Summary: Sendable, Equatable {
+        public var rows: [String: Int] = [:]
+        public var locations: Int { rows["locations"] ?? 0 }
+    }
+
+    /// The tables an archive carries, in the order an import stores them (parents first).
+    static var tables: [StoreTable] { StoreTable.all.filter { leftOutTables[$0.name] == nil } }
+
+    static func fileName(of table: StoreTable) -> String { "tables/\(table.name).jsonl" }
+
+    static func locationsFileName(deviceID: Int64) -> String { "locations/device-\(deviceID).csv" }
+
+    /// Writes the archive of `userID` to `path` (it appears there only once complete). Every table is
+    /// read in batches and written to a file in a temporary folder, which libzip then deflates into the
+    /// archive: nothing of the history is held in memory at once.
+    /// - Throws: `StoreError.unknownUser`, `StoreError`, `FormatError`, file errors.
+    @discardableResult
+    public static func export(userID: UserID, from store: any StoreTableAccess, to path: String,
+                              exportedAt: Date = Date()) async throws -> Summary {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-account-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tables"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("locations"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = userID.rawValue
+        var summary = Summary()
+        var files: [String] = []
+        var userName = ""
+        var devices: [Int64] = []
+        for table in tables {
+            if table.perDevice {
+                var count = 0
+                for device in devices {
+                    let name = locationsFileName(deviceID: device)
+                    let writer = try ArchiveFileWriter(path: folder.appendingPathComponent(name).path)
+                    try writer.write(AccountArchiveCSV.header(table))
+                    count += try await eachBatch(table, StoreTableDevice(userID: user, deviceID: device), in: store) { rows in
+                        for row in rows { try writer.write(AccountArchiveCSV.line(row, table)) }
+                    }
+                    try writer.close()
+                    files.append(name)
+                }
+                summary.rows[table.name] = count
+                continue
+            }
+            let name = fileName(of: table)
+            let writer = try ArchiveFileWriter(path: folder.appendingPathComponent(name).path)
+            let withheld = withheldColumns[table.name] ?? []
+            var count = 0
+            let write: ([StoreRow]) throws -> Void = { rows in
+                for var row in rows where owner(of: row, table) == user {
+                    for (index, column) in table.columns.enumerated() where withheld.contains(column.name) { row[index] = .null }
+                    if table.name == "users" {
+                        guard case .text(let text) = row[1] else { continue }
+                        userName = text
+                    }
+                    if table.name == "devices", case .integer(let id) = row[1] { devices.append(id) }
+                    try writer.write(AccountArchiveJSON.line(row, table))
+                    count += 1
+                }
+            }
+            if table.userLink == .device {
+                for device in devices { _ = try await eachBatch(table, StoreTableDevice(userID: user, deviceID: device), in: store, write) }
+            } else {
+                _ = try await eachBatch(table, nil, in: store, write)
+            }
+            try writer.close()
+            if table.name == "users", count == 0 { throw StoreError.unknownUser(userID) }
+            summary.rows[table.name] = count
+            files.append(name)
+        }
+        let manifest = AccountArchiveManifest(userName: userName, exportedAt: exportedAt, summary: summary, files: files)
+        try manifest.json().write(to: folder.appendingPathComponent("manifest.json"))
+        try Data(manifest.readme().utf8).write(to: folder.appendingPathComponent("README.txt"))
+        let archive = try ZipArchiveWriter(path: path)
+        for name in ["README.txt", "manifest.json"] + files {
+            try archive.addFile(named: name, contentsOf: folder.appendingPathComponent(name).path)
+        }
+        try archive.close()
+        return summary
+    }
+
+    /// The user a row belongs to: `users`' own id, else the `user_id` every other table's rows lead with.
+    static func owner(of row: StoreRow, _ table: StoreTable) -> Int64? {
+        let index = table.userLink == .none ? table.columns.firstIndex { $0.name == "id" } : 0
+        guard let index, case .integer(let id) = row[index] else { return nil }
+        return id
+    }
+
+    /// Reads every row of `table` (of `device`) in key order, a batch at a time.
+    /// - Returns: the number of rows read.
+    static func eachBatch(_ table: StoreTable, _ device: StoreTableDevice?, in store: any StoreTableAccess,
+                          _ body: ([StoreRow]) throws -> Void) async throws -> Int {
+        var after: StoreRow?
+        var count = 0
+        while true {
+            let rows = try await store.rows(of: table, device: device, after: after, limit: 2_000)
+            try body(rows)
+            count += rows.count
+            guard rows.count == 2_000, let last = rows.last else { return count }
+            after = table.key(of: last)
+        }
+    }
+}
+
+/// A file of the archive being written, buffered.
+final class ArchiveFileWriter {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        self.handle = handle
+    }
+
+    func write(_ line: String) throws {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func close() throws {
+        try flush()
+        try handle.close()
+    }
+
+    private func flush() throws {
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

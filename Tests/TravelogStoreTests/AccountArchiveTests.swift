@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TravelogCore
+import TravelogFormats
+import TravelogImport
+import TravelogPostgres
+import TravelogSQLite
+import TravelogStore
+import TravelogTestSupport
+
+/// An account archive (`travelog export --everything`, `travelog import ada.zip`) brings an account
+/// back whole into an empty server: the move fixture's ada (two devices, 305 fixes, a journal with a
+/// renamed, hidden and merged visit, places, regions with transitions and states, zones, shares,
+/// photos, rejected items) exported and imported has every row she had, but the secrets.
+@Suite("Account archives")
+struct AccountArchiveTests {
+    static let ada = UserID(rawValue: 1)
+
+    /// Ada's rows of every table an archive carries, as they should come back: secrets empty, and
+    /// what the import sets (administrator, enabled, new share digests) left out of the comparison.
+    static func adasRows(_ store: any StoreTableAccess) async throws -> [String: [StoreRow]] {
+        let dump = try await StoreMoveFixture.dump(store)
+        var rows: [String: [StoreRow]] = [:]
+        for table in StoreTable.all where AccountArchive.leftOutTables[table.name] == nil {
+            let owner = table.userLink == .none ? table.columns.firstIndex { $0.name == "id" }! : 0
+            let withheld = (AccountArchive.withheldColumns[table.name] ?? []).union(
+                ["users": ["administrator", "disabled"], "shares": ["token_sha256"]][table.name] ?? [])
+            rows[table.name] = (dump[table.name] ?? []).filter { $0[owner] == .integer(1) }.map { row in
+                var row = row
+                for (index, column) in table.columns.enumerated() where withheld.contains(column.name) { row[index] = .null }
+                return row
+            }
+        }
+        return rows
+    }
+
+    static func roundTrip(_ source: some TravelogStore & StoreTableAccess, _ destination: some TravelogStore & StoreTableAccess) async throws {
+        try await UserDeletionTests.fill(source)
+        let path = TestDirectory.makeFolder("archive").appendingPathComponent("ada.zip").path
+        let exported = try await AccountArchive.export(userID: ada, from: source, to: path)
+        #expect(exported.locations == 305)
+        #expect(AccountArchive.isAccountArchive(path: path))
+        let imported = try await AccountArchive.importArchive(path: path, into: destination)
+        #expect(imported == exported)
+
+        // Every table, row by row (the journal's visits with their titles, hidden flags and merges among them).
+        let expected = try await adasRows(source), found = try await adasRows(destination)
+        for table in expected.keys.sorted() { #expect(found[table] == expected[table], "table \(table)") }
+        #expect((expected["visits"]?.count ?? 0) > 0 && (expected["regions"]?.count ?? 0) > 0 && (expected["zones"]?.count ?? 0) > 0)
+        // Read through the stores' own APIs: statistics, regions, zones.
+        let devices = try await source.devices(userID: ada)
+        for period in [CalendarPeriod.day, .year] {
+            let before = try await HistoryStatistics.compute(store: source, userID: ada, devices: devices, from: nil, to: nil,
+                                                             period: period, timeZone: TimeZone(identifier: "UTC")!)
+            let after = try await HistoryStatistics.compute(store: destination, userID: ada, devices: try await destination.devices(userID: ada),
+                                                            from: nil, to: nil, period: period, timeZone: TimeZone(identifier: "UTC")!)
+            #expect(after.periods == before.periods)
+            #expect(after.total == before.total)
+        }
+        #expect(try await destination.regions(userID: ada) == source.regions(userID: ada))
+        #expect(try await destination.zones(userID: ada) == source.zones(userID: ada))
+        let user = try #require(try await destination.user(id: ada))
+        #expect(user.isAdministrator && !user.isDisabled)
+        #expect(try await destination.passwordHash(userID: ada) == nil)
+
+        // A server with a user refuses it, and stores nothing.
+        await #expect(throws: AccountArchiveError.serverNotEmpty(users: 1)) {
+            try await AccountArchive.importArchive(path: path, into: destination)
+        }
+    }
+
+    @Test("SQLite: an account exported and imported into an empty server has the same rows, journal, statistics, regions and zones")
+    func sqlite() async throws {
+        let folder = TestDirectory.makeFolder("archive-sqlite")
+        try await Self.roundTrip(try SQLiteLocationStore(path: folder.appendingPathComponent("source.sqlite").path),
+                                 try SQLiteLocationStore(path: folder.appendingPathComponent("destination.sqlite").path))
+    }
+
+    @Test("PostgreSQL: the same round trip, from PostgreSQL to PostgreSQL",
+          .enabled(if: PostgresTestServer.url != nil, "no PostgreSQL server"))
+    func postgres() async throws {
+        let source = try await PostgresTestServer.makeStore(), destination = try await PostgresTestServer.makeStore()
+        defer { source.close(); destination.close() }
+        try await Self.roundTrip(source, destination)
+    }
+
+    @Test("a file that is not an account archive is told apart, and a damaged row stops the import with nothing stored")
+    func damaged() async throws {
+        let folder = TestDirectory.makeFolder("archive-damaged")
+        let path = folder.appendingPathComponent("ada.zip").path
+        let source = try SQLiteLocationStore(path: folder.appendingPathComponent("source.sqlite").path)
+        try await UserDeletionTests.fill(source)
+        try await AccountArchive.export(userID: Self.ada, from: source, to: path)
+        #expect(!AccountArchive.isAccountArchive(path: folder.appendingPathComponent("source.sqlite").path))
+        // The same archive with a visit whose arrival is text.
+        let parts = folder.appendingPathComponent("parts")
+        try FileManager.default.createDirectory(at: parts.appendingPathComponent("tables"), withIntermediateDirectories: true)
+        let archive = try ZipArchive(path: path)
+        let writer = try ZipArchiveWriter(path: folder.appendingPathComponent("damaged.zip").path)
+        for entry in archive.entries {
+            var reader = LineReader(source: try archive.contents(of: entry))
+            var text = ""
+            while let line = try reader.next() { text += String(decoding: line.bytes, as: UTF8.self) + "\n" }
+            if entry.name == "tables/visits.jsonl" { text = text.replacingOccurrences(of: "\"arrival_ms\":", with: "\"arrival_ms\":\"soon\",\"x\":") }
+            let file = parts.appendingPathComponent(entry.name.replacingOccurrences(of: "/", with: "_"))
+            try Data(text.utf8).write(to: file)
+            try writer.addFile(named: entry.name, contentsOf: file.path)
+        }
+        try writer.close()
+        let destination = try SQLiteLocationStore(path: folder.appendingPathComponent("destination.sqlite").path)
+        await #expect(throws: AccountArchiveError.self) {
+            try await AccountArchive.importArchive(path: folder.appendingPathComponent("damaged.zip").path, into: destination)
+        }
+        #expect(try await destination.users().isEmpty)
+        #expect(try await destination.rowCount(of: StoreTable.locations) == 0)
+    }
+}
