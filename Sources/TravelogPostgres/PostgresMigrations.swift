@@ -530,5 +530,22 @@ enum PostgresMigrations {
             "CREATE INDEX friendships_user ON friendships (user_id)",
             "CREATE INDEX friendships_friend ON friendships (friend_id)",
         ]),
+        // The journal trips matched to the roads (as SQLite's 020_trip_matches).
+        ("019_trip_matches", [
+            """
+            CREATE TABLE trip_matches (
+                key text PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                device_id bigint NOT NULL,
+                start_ms bigint NOT NULL,
+                end_ms bigint NOT NULL,
+                matched_distance_m double precision,
+                roads_json text NOT NULL,
+                line_json text NOT NULL,
+                unmatched_reason text
+            )
+            """,
+            "CREATE INDEX trip_matches_device_time ON trip_matches (device_id, start_ms)",
+        ]),
     ]
 }

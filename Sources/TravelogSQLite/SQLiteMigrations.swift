@@ -396,6 +396,23 @@ enum SQLiteMigrations {
         CREATE INDEX friendships_user ON friendships (user_id);
         CREATE INDEX friendships_friend ON friendships (friend_id);
         """),
+        ("020_trip_matches", """
+        -- The journal trips matched to the roads (issue 29): trips are derived from the visits, so a
+        -- match is filed under a digest of what it depends on (device, times, mode, fixes, road graphs);
+        -- a new match replaces the device's overlapping ones. Roads and line are JSON.
+        CREATE TABLE trip_matches (
+            key TEXT PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            device_id INTEGER NOT NULL,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            matched_distance_m REAL,
+            roads_json TEXT NOT NULL,
+            line_json TEXT NOT NULL,
+            unmatched_reason TEXT
+        );
+        CREATE INDEX trip_matches_device_time ON trip_matches (device_id, start_ms);
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.
