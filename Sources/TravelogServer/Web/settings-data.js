@@ -3,7 +3,7 @@
 // a code). After a deletion the page goes back to the login.
 import { api, jsonRequest } from './api.js';
 import { element } from './dom.js';
-import { field } from './settings-fields.js';
+import { button, field } from './settings-fields.js';
 
 export async function renderData(content) {
   if (content.childElementCount) return;
@@ -16,11 +16,9 @@ function downloadPart() {
   const note = element('p', 'muted', 'One zip with all of your data in open formats: every device\'s locations (CSV), the journal with '
     + 'your renames, merges and deletions, places, regions, privacy zones, notification channels (without their secrets), '
     + 'rejected items, share links (they cannot be reopened elsewhere) and your photos\' details. '
-    + 'travelog import reads it back into an empty account.');
-  const link = element('a', 'button', 'Download all my data');
-  link.id = 'data-export-download';
-  link.href = '/api/v1/account/export';
-  link.setAttribute('download', '');
+    + 'travelog import reads it back into a new, empty server.');
+  // A navigation to an attachment downloads it and leaves the page as it is.
+  const link = button('Download all my data', () => { window.location.assign('/api/v1/account/export'); }, 'data-export-download');
   part.append(note, link);
   return part;
 }
