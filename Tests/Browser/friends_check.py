@@ -4,7 +4,8 @@ and ada's map shows her phone's position as a friend's marker (orange, her initi
 appears within the page's 4 s poll, moves when her phone posts and goes when her latest fix lies in
 a hide zone of hers (those two asked for at once by focusing the window, as a person coming back to
 the page does, to keep the check short). Remove in Settings → Friends ends it. Screenshots at 1400x900 and 390x844 of ada's
-map with the marker and of both Settings → Friends."""
+map with the marker (and her path, drawn by a click once she shares her history) and of both
+Settings → Friends."""
 import base64
 import json
 import time
@@ -84,6 +85,13 @@ def check_friends(devtools, report, base_url, devtools_port, folder):
         devtools.evaluate("window.dispatchEvent(new Event('focus'))")
         moved = devtools.wait_for(f"{MARKER} && {MARKER}.dataset.position === '{moved_to}'", 8)
         report(bool(moved), f"the friend's marker moves when her phone posts ({time.monotonic() - posted:.1f} s)")
+        # She shares her history with ada: a click on her marker draws her path of the day shown.
+        fetch(visitor, "/api/v1/friends/ada/history", "PUT", {"shared": True})
+        devtools.evaluate("window.dispatchEvent(new Event('focus'))")
+        devtools.wait_for(f"{MARKER} && {MARKER}.parentElement.title.includes('their path')", 5)
+        devtools.evaluate(f"{MARKER}.parentElement.click()")
+        drawn = devtools.wait_for("document.getElementById('map').dataset.friendPathPoints", 5)
+        report(drawn == "2", f"once she shares her history, a click on her marker draws her path of the day ({drawn} points)")
         label = devtools.evaluate(f"{MARKER}.textContent")
         report(label == "Bbea", f"the marker shows her initial and name, in the friends' style ({label!r})")
         for name, width, height, mobile in SIZES:

@@ -100,10 +100,14 @@ struct FriendRoutes {
             do throws(FriendError) { friend = try await friends.historyReadable(of: try name(context), userID: identity.user.id) } catch {
                 throw error.apiError
             }
-            let utc = TimeZone(identifier: "UTC")!
-            let parameters = ReadParameters(from: try ReadParameters.bound(request, "from", timeZone: utc, endOfDay: false),
-                                            to: try ReadParameters.bound(request, "to", timeZone: utc, endOfDay: true),
-                                            timeZone: utc, devices: try await friends.store.devices(userID: friend.id))
+            var zone = TimeZone(identifier: "UTC")!
+            if let name = request.query("timezone") {
+                guard let found = TimeZone(identifier: name) else { throw APIError.badRequest("timezone '\(name)' is not an IANA time zone") }
+                zone = found
+            }
+            let parameters = ReadParameters(from: try ReadParameters.bound(request, "from", timeZone: zone, endOfDay: false),
+                                            to: try ReadParameters.bound(request, "to", timeZone: zone, endOfDay: true),
+                                            timeZone: zone, devices: try await friends.store.devices(userID: friend.id))
             let zoom = try request.integerQuery("zoom", in: 0...22, default: 12)
             let hiding = try await PrivacyZones(store: friends.store).visibility(userID: friend.id)
             return try await read.pathAnswer(userID: friend.id, parameters: parameters, zoom: zoom,

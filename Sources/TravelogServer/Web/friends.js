@@ -3,17 +3,21 @@
 // badge with the friend's picture (their OwnTracks card's face) or initial and their name beside
 // it, in orange: not the blue dot of the user's own position. The server applies the friend's
 // privacy zones and ends a friendship at the next request; a friend gone from the answer is taken
-// off the map. Friends are invited and answered in Settings → Friends.
+// off the map. A click on the marker of a friend who shares their history draws their path over
+// the days shown (GET /api/v1/friends/{name}/path, through their zones), dashed orange; a second
+// click takes it off. Friends are invited and answered in Settings → Friends.
 //
 // For tests: `#map[data-friend-count]` counts the markers, and each one's element is
-// `.friend-marker[data-friend=NAME][data-device=DEVICE][data-position="lat,lon"]`.
-import { api } from './api.js';
+// `.friend-marker[data-friend=NAME][data-device=DEVICE][data-position="lat,lon"]`;
+// `#map[data-friend-path]` names the friend whose path is drawn and `[data-friend-path-points]` counts its points.
+import { api, timeZone } from './api.js';
 import { formatTime } from './format.js';
+import { state } from './state.js';
 
 /** How often the positions are asked for again (see docs/ARCHITECTURE.md for why a poll). */
 const POLL_MILLISECONDS = 4000;
 
-const friends = { map: null, group: null, markers: new Map(), timer: null, running: false };
+const friends = { map: null, group: null, markers: new Map(), timer: null, running: false, path: null, pathName: null, sharing: new Set() };
 
 /** Starts drawing the friends on `map` and keeps them current until `stopFriends`. */
 export function startFriends(map) {
@@ -33,6 +37,7 @@ export function stopFriends() {
   window.clearTimeout(friends.timer);
   if (friends.group) friends.group.clearLayers();
   friends.markers.clear();
+  hidePath();
 }
 
 /** Asks for the positions now (after Settings → Friends changed something). */
@@ -52,21 +57,27 @@ async function poll() {
 
 function draw(list) {
   const seen = new Set();
+  friends.sharing = new Set(list.filter((friend) => friend.sharesHistory).map((friend) => friend.name));
+  // A friend who stopped sharing (or is no longer a friend): their path goes too.
+  if (friends.pathName && !friends.sharing.has(friends.pathName)) hidePath();
   for (const friend of list) {
     for (const device of friend.devices) {
       const key = `${friend.name}\u0000${device.device}`;
       seen.add(key);
       const latlng = [device.latitude, device.longitude];
       const label = `${friend.name} (${device.device}), ${formatTime(Date.parse(device.time), true)}`
-        + (typeof device.accuracy === 'number' ? `, within ${Math.round(device.accuracy)} m` : '');
+        + (typeof device.accuracy === 'number' ? `, within ${Math.round(device.accuracy)} m` : '')
+        + (friend.sharesHistory ? ' · click: their path' : '');
       let marker = friends.markers.get(key);
       if (!marker) {
         marker = L.marker(latlng, { icon: icon(friend, device), keyboard: false, title: label, zIndexOffset: 500 });
         marker.bindTooltip(label, { direction: 'top', offset: [0, -18] });
+        marker.on('click', () => togglePath(friend.name));
         marker.addTo(friends.group);
         friends.markers.set(key, marker);
       } else {
         marker.setLatLng(latlng).setTooltipContent(label);
+        if (marker.getElement()) marker.getElement().title = label;
       }
       const element = marker.getElement() && marker.getElement().querySelector('.friend-marker');
       if (element) element.dataset.position = `${device.latitude.toFixed(6)},${device.longitude.toFixed(6)}`;
@@ -79,6 +90,37 @@ function draw(list) {
     }
   }
   friends.map.getContainer().dataset.friendCount = String(friends.markers.size);
+}
+
+function hidePath() {
+  if (friends.path) friends.path.remove();
+  friends.path = null;
+  friends.pathName = null;
+  if (friends.map) {
+    delete friends.map.getContainer().dataset.friendPath;
+    delete friends.map.getContainer().dataset.friendPathPoints;
+  }
+}
+
+/** Draws the friend's path over the days shown, or takes it off when it is drawn. */
+async function togglePath(name) {
+  const wasShown = friends.pathName === name;
+  hidePath();
+  if (wasShown || !friends.sharing.has(name) || !state.range) return;
+  const query = new URLSearchParams({ from: state.range.from, to: state.range.to, timezone: timeZone,
+    zoom: String(Math.round(friends.map.getZoom())) });
+  let path;
+  try {
+    path = await api(`/api/v1/friends/${encodeURIComponent(name)}/path?${query}`);
+  } catch (_) {
+    return;
+  }
+  friends.path = L.geoJSON(path, { style: { color: '#ef6c00', weight: 3, dashArray: '6 6', opacity: 0.9 }, interactive: false })
+    .addTo(friends.map);
+  friends.pathName = name;
+  const container = friends.map.getContainer();
+  container.dataset.friendPath = name;
+  container.dataset.friendPathPoints = String((path.properties && path.properties.pointCount) || 0);
 }
 
 /** A badge of the friend's picture (or initial) with their name beside it. */
