@@ -148,6 +148,9 @@ struct TripRoadsRouteTests {
                     #expect(response.status == .ok)
                 }
             }
+            // The journal's runs asked for the trips around the visits they found to be matched.
+            await app.journal.drain()
+            #expect(app.journal.roads.journalRequests > 0)
             let held = try await trips(client, person)
             #expect(held.count >= 3)
             #expect(held.allSatisfy { $0["roadsStatus"] as? String == "pending" && $0["matchedDistance"] is NSNull })

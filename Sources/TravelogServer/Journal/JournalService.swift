@@ -113,7 +113,10 @@ public final class JournalService: Service, Sendable {
                     return (changes, state)
                 }
                 resumeStates.withLock { $0[item.device.id] = after }
-                roads.journalProcessed(device: item.device, from: item.from, to: item.to)
+                // A trip appears or ends with a visit; a trip changed otherwise is matched when read.
+                if !changes.arrived.isEmpty || !changes.completed.isEmpty || changes.earlierArrivals > 0 {
+                    roads.journalProcessed(device: item.device, from: item.from, to: item.to)
+                }
                 await announce(changes, device: item.device)
             } catch {
                 logger.error("journal processing failed", metadata: ["device": "\(item.device.name)", "error": "\(error)"])

@@ -26,8 +26,9 @@ public final class TripRoadsService: Service, Sendable {
     private let work = Mutex<[(userID: UserID, from: Date, to: Date)]>([])
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
-    /// Trips matched since start (tests and logs).
+    /// Trips matched since start, and stretches the journal's runs asked for (tests and logs).
     private let matchedCount = Mutex(0)
+    private let journalRequestCount = Mutex(0)
 
     init(store: any LocationStore & AccountStore & JournalStore, logger: Logger) {
         self.store = store
@@ -43,6 +44,8 @@ public final class TripRoadsService: Service, Sendable {
 
     /// How many trips were matched and stored since start.
     public var matched: Int { matchedCount.withLock { $0 } }
+    /// How many stretches the journal's runs asked to match since start.
+    public var journalRequests: Int { journalRequestCount.withLock { $0 } }
 
     /// Asks for the trips of a user in `[from, to]` to be matched where they are not yet.
     func enqueue(userID: UserID, from: Date, to: Date) {
@@ -58,6 +61,7 @@ public final class TripRoadsService: Service, Sendable {
     /// After the journal processed a device's fixes in `[from, to]`: the trips around them (a
     /// stay's edge moves the trips either side) are looked at.
     func journalProcessed(device: Device, from: Date, to: Date) {
+        journalRequestCount.withLock { $0 += 1 }
         enqueue(userID: device.userID, from: from.addingTimeInterval(-JournalProcessor.marginSeconds - 86_400),
                 to: to.addingTimeInterval(JournalProcessor.marginSeconds + 86_400))
     }
