@@ -1,6 +1,21 @@
 import Foundation
+import Synchronization
 import TravelogCore
 import TravelogStore
+
+/// Why a retention run did not run.
+public enum RetentionRunError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A run for this user is going on in this process already (the daily one, or one asked for).
+    case alreadyRunning
+    case store(StoreError)
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning: "a retention run for this user is going on already"
+        case .store(let error): error.description
+        }
+    }
+}
 
 /// Retention: deleting a user's fixes older than their limit (their own setting, or the server's
 /// default for users without one), in small batches through the one path fixes are deleted by
@@ -17,11 +32,14 @@ public struct HistoryRetention: Sendable {
     /// Fixes deleted in one transaction: small enough that a write waiting for the store's lock
     /// waits a few milliseconds.
     public var batchSize: Int
+    /// A pause between two batches, seconds: the writes that waited go first.
+    public var pauseSeconds: Double
 
-    public init(store: any TravelogStore, serverDefault: RetentionSetting? = nil, batchSize: Int = 2_000) {
+    public init(store: any TravelogStore, serverDefault: RetentionSetting? = nil, batchSize: Int = 500, pauseSeconds: Double = 0.002) {
         self.store = store
         self.serverDefault = serverDefault
         self.batchSize = max(1, batchSize)
+        self.pauseSeconds = max(0, pauseSeconds)
     }
 
     /// The setting that applies to a user, and where it comes from.
@@ -71,9 +89,19 @@ public struct HistoryRetention: Sendable {
     /// - Returns: the run, or `nil` when retention is off for the user.
     /// - Complexity: O(n) in the fixes deleted, in batches of `batchSize`, each a read of the
     ///   device's oldest fixes by its time index and a delete by key.
+    /// - Throws: ``RetentionRunError/alreadyRunning`` while another run for the user goes on in this process.
     @discardableResult
     public func run(userID: UserID, now: Date = Date(),
-                    progress: @Sendable (_ deleted: Int, _ total: Int) -> Void = { _, _ in }) async throws(StoreError) -> RetentionRun? {
+                    progress: @Sendable (_ deleted: Int, _ total: Int) -> Void = { _, _ in }) async throws(RetentionRunError) -> RetentionRun? {
+        guard Self.running.withLock({ $0.insert(userID).inserted }) else { throw .alreadyRunning }
+        defer { _ = Self.running.withLock { $0.remove(userID) } }
+        do { return try await runAlone(userID: userID, now: now, progress: progress) } catch { throw .store(error) }
+    }
+
+    /// The users whose run goes on in this process.
+    private static let running = Mutex<Set<UserID>>([])
+
+    private func runAlone(userID: UserID, now: Date, progress: @Sendable (_ deleted: Int, _ total: Int) -> Void) async throws(StoreError) -> RetentionRun? {
         let applied = try await applied(userID: userID)
         guard let cutoff = applied.setting.cutoff(now: now) else { return nil }
         let devices = try await store.locationSummaries(userID: userID, before: cutoff)
@@ -89,7 +117,7 @@ public struct HistoryRetention: Sendable {
                 deleted += count
                 progress(deleted, max(total, deleted))
                 guard count > 0, !Task.isCancelled else { break }
-                await Task.yield()
+                if pauseSeconds > 0 { try? await Task.sleep(for: .seconds(pauseSeconds)) } else { await Task.yield() }
             }
         }
         let visits = applied.setting.journal == .delete ? try await store.deleteVisits(userID: userID, endedBefore: cutoff) : 0

@@ -58,24 +58,42 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// One transaction: each key's row by its unique index (a cached statement), then each day box
+    /// touched once. Retention deletes in batches of a few hundred keys through here, so a phone's
+    /// write waits milliseconds for one.
     public func deleteLocations(_ keys: [LocationKey], userID: UserID) async throws(StoreError) -> Int {
         guard !keys.isEmpty else { return 0 }
-        return try await write("deleting fixes inside a zone") { db throws(StoreError) in
-            var deleted = 0
-            for key in keys {
-                try Self.execute(db, "deleting fixes inside a zone", """
+        return try await write("deleting fixes") { db throws(StoreError) in
+            do {
+                let owned = Set(try Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE user_id = ?", arguments: [userID.rawValue]))
+                let delete = try db.cachedStatement(sql: """
                     DELETE FROM locations WHERE device_id = ? AND timestamp_ms = ? AND latitude_e7 = ? AND longitude_e7 = ?
-                        AND device_id IN (SELECT id FROM devices WHERE user_id = ?)
-                    """, [key.deviceID.rawValue, key.timestampMilliseconds, key.latitudeE7, key.longitudeE7, userID.rawValue])
-                guard db.changesCount == 1 else { continue }
-                deleted += 1
-                // The day's box keeps its bounds (still holding every fix left) and counts one fewer.
-                try Self.execute(db, "deleting fixes inside a zone",
-                                 "UPDATE location_days SET location_count = location_count - 1 WHERE device_id = ? AND day = ?",
-                                 [key.deviceID.rawValue, key.timestampMilliseconds.floorDivided(by: LocationRowWriter.millisecondsPerDay)])
+                    """)
+                var deletedPerDay: [DeviceDay: Int] = [:]
+                for key in keys where owned.contains(key.deviceID.rawValue) {
+                    try delete.execute(arguments: [key.deviceID.rawValue, key.timestampMilliseconds, key.latitudeE7, key.longitudeE7])
+                    guard db.changesCount == 1 else { continue }
+                    deletedPerDay[DeviceDay(device: key.deviceID.rawValue,
+                                            day: key.timestampMilliseconds.floorDivided(by: LocationRowWriter.millisecondsPerDay)), default: 0] += 1
+                }
+                // The day's box keeps its bounds (still holding every fix left) and counts fewer.
+                let count = try db.cachedStatement(sql: """
+                    UPDATE location_days SET location_count = location_count - ? WHERE device_id = ? AND day = ?
+                    """)
+                for (key, deleted) in deletedPerDay { try count.execute(arguments: [deleted, key.device, key.day]) }
+                return deletedPerDay.values.reduce(0, +)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .database(operation: "deleting fixes", message: String(describing: error))
             }
-            return deleted
         }
+    }
+
+    /// A device's UTC day, as `location_days` keys its boxes.
+    private struct DeviceDay: Hashable {
+        var device: Int64
+        var day: Int64
     }
 
     /// A zone from a row selected with `zoneColumns`. - Throws: for a row no version of Travelog writes.

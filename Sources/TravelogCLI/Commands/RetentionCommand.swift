@@ -38,7 +38,7 @@ struct RetentionCommand: AsyncParsableCommand {
             do { _ = try RetentionSetting.days(from: period) } catch { throw ValidationError(error.description) }
         }
 
-        private var isDefault: Bool { period.trimmingCharacters(in: .whitespaces).lowercased() == "default" }
+        private var isDefault: Bool { RetentionSetting.isServerDefault(period) }
 
         func run() async throws {
             let store = try await storeOptions.openStore()
@@ -107,7 +107,7 @@ struct RetentionCommand: AsyncParsableCommand {
             let bar = ProgressBar(label: "deleting")
             let done = try await retention.run(userID: user.id) { deleted, total in
                 bar.update(items: deleted, totalItems: total, itemName: "fixes")
-            }
+            } as RetentionRun?
             bar.finish()
             guard let done else { throw RetentionCommandError.off }
             print("deleted \(done.deletedFixes) fixes before \(ISO8601TimeFormatter.string(done.cutoff))"

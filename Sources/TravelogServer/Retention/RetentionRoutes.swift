@@ -12,7 +12,7 @@ import TravelogStore
 /// - `PUT` `{"period": "365d" | "off" | "default", "journal": "keep" | "delete"}`: sets it
 ///   (`default`: the server's from now on);
 /// - `GET …/preview`: what a run would delete now (fixes per device, journal entries);
-/// - `POST …/run`: deletes it now (409 when retention is off); the map index is rebuilt.
+/// - `POST …/run`: deletes it now (409 when retention is off, or a run goes on); the map index is rebuilt.
 struct RetentionRoutes {
     let retention: HistoryRetention
     let tiles: HistoryTiles
@@ -31,7 +31,7 @@ struct RetentionRoutes {
             let user = try context.requirePerson().user
             let form: SettingForm = try await request.decodeJSON(context: context)
             let setting: RetentionSetting?
-            if form.period.trimmingCharacters(in: .whitespaces).lowercased() == "default" {
+            if RetentionSetting.isServerDefault(form.period) {
                 guard form.journal == nil else { throw APIError.badRequest("'journal' goes with a period, not with 'default'") }
                 setting = nil
             } else {
@@ -50,7 +50,16 @@ struct RetentionRoutes {
         }
         router.post("/api/v1/account/retention/run") { _, context in
             let user = try context.requirePerson().user
-            guard let run = try await retention.run(userID: user.id) else {
+            let done: RetentionRun?
+            do throws(RetentionRunError) {
+                done = try await retention.run(userID: user.id)
+            } catch {
+                switch error {
+                case .alreadyRunning: throw APIError.http(status: .conflict, error.description)
+                case .store(let failure): throw APIError.storeFailed(failure)
+                }
+            }
+            guard let run = done else {
                 throw APIError.http(status: .conflict, "retention is off for you: set a period first")
             }
             if run.deletedFixes > 0 || run.deletedVisits > 0 { tiles.historyRemoved(userID: user.id) }

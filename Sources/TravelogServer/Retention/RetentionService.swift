@@ -17,12 +17,22 @@ struct RetentionService: Service {
     /// Seconds between two rounds.
     var intervalSeconds: Double = 86_400
 
-    /// One round over every user. - Returns: the runs, by user (users with retention off are absent).
+    /// One round over every user. - Returns: the runs, by user (users with retention off, or with
+    /// a run going on already, are absent).
     @discardableResult
     func runOnce(now: Date = Date()) async throws(StoreError) -> [UserID: RetentionRun] {
         var runs: [UserID: RetentionRun] = [:]
         for user in try await retention.store.users() {
-            guard let run = try await retention.run(userID: user.id, now: now) else { continue }
+            let done: RetentionRun?
+            do throws(RetentionRunError) {
+                done = try await retention.run(userID: user.id, now: now)
+            } catch {
+                switch error {
+                case .alreadyRunning: continue
+                case .store(let failure): throw failure
+                }
+            }
+            guard let run = done else { continue }
             runs[user.id] = run
             if run.deletedFixes > 0 || run.deletedVisits > 0 {
                 tiles.historyRemoved(userID: user.id)

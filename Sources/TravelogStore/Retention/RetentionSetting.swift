@@ -51,14 +51,15 @@ public struct RetentionSetting: Sendable, Hashable {
     /// Keeping everything.
     public static let off = RetentionSetting(checkedDays: nil, journal: .keep)
 
-    /// Reads `off`, or a whole number of days (`365d`), weeks (`52w`) or years of 365 days (`2y`).
+    /// Reads `off`, or a whole number of days (`365d`), weeks (`52w`) or years of 365 days (`2y`),
+    /// without leading zeros, spaces around it ignored (what openapi.yaml's pattern says).
     /// - Throws: ``RetentionPeriodError``.
     public static func days(from text: String) throws(RetentionPeriodError) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = trimmed(text)
         if trimmed == "off" { return nil }
         guard let unit = trimmed.last else { throw .unreadable(text) }
         let number = trimmed.dropLast()
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard !number.isEmpty, number == "0" || number.first != "0", number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw unit == "m" ? .ambiguousUnit(text) : .unreadable(text)
         }
         let daysPerUnit: Int
@@ -73,6 +74,13 @@ public struct RetentionSetting: Sendable, Hashable {
         let days = count * daysPerUnit
         guard (1...maximumDays).contains(days) else { throw .outOfRange(text) }
         return days
+    }
+
+    /// Whether the text asks for the server's default (`default`) rather than a period of one's own.
+    public static func isServerDefault(_ text: String) -> Bool { trimmed(text) == "default" }
+
+    private static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: " ")).lowercased()
     }
 
     /// `365d`, `off`: as ``days(from:)`` reads it back.
