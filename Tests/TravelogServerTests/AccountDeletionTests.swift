@@ -6,6 +6,8 @@ import NIOCore
 import Testing
 import TravelogAccounts
 import TravelogCore
+import TravelogFormats
+import TravelogImport
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport
@@ -122,6 +124,31 @@ struct AccountDeletionTests {
             "photos/thumbnails/5a/5a4ed000-small.jpg", "photos/thumbnails/ad/ada00000-large.jpg",
         ]))
         #expect(filesBefore.subtracting(left).count == 6, "bob's two index files, two originals and two thumbnails of his own photo go")
+    }
+
+    @Test("GET /api/v1/account/export answers the person's account archive as a zip attachment; a device token gets a 403")
+    func export() async throws {
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/locations", method: .post, headers: Self.json(Auth.bearer(fixture.bobToken)),
+                                     body: ByteBuffer(#"[{"latitude":52.5,"longitude":13.4,"timestamp":"2024-03-01T09:00:00Z"}]"#)) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/api/v1/account/export", method: .get, headers: Auth.bearer(fixture.bobToken)) {
+                #expect($0.status == .forbidden)
+            }
+            try await client.execute(uri: "/api/v1/account/export", method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/zip")
+                #expect(response.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"travelog-bob-") == true)
+                let path = TestDirectory.makeFolder("account-export").appendingPathComponent("bob.zip").path
+                try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: path))
+                #expect(AccountArchive.isAccountArchive(path: path))
+                let archive = try ZipArchive(path: path)
+                #expect(archive.entries.contains { $0.name == "locations/device-\(fixture.bobPixel.id.rawValue).csv" })
+                #expect(!archive.entries.contains { $0.name.contains("sessions") })
+            }
+        }
     }
 
     @Test("the last administrator cannot delete their account (409), and nothing of theirs goes")
