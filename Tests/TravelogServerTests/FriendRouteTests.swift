@@ -88,6 +88,8 @@ struct FriendRouteTests {
             let path = "/api/v1/friends/bob/path?from=2024-05-02&to=2024-05-02&zoom=16"
             #expect(try await Self.call(client, path, .get, Self.ada).status == .forbidden)
             #expect(try await Self.call(client, "/api/v1/friends/nobody/path", .get, Self.ada).status == .notFound)
+            let long = try await Self.call(client, "/api/v1/friends/\(String(repeating: "x", count: 300))/accept", .post, Self.ada)
+            #expect(long.status == .notFound && (long.json as? [String: Any])?["error"] as? String == "no user '\(String(repeating: "x", count: 40))…' on this server")
             let granted = try await Self.call(client, "/api/v1/friends/ada/history", .put, Self.bob, body: #"{"shared":true}"#)
             #expect((granted.json as? [String: Any])?["sharesMyHistory"] as? Bool == true)
             #expect(try await Self.call(client, "/api/v1/friends/ada/history", .put, Self.bob, body: #"{"shared":"yes"}"#).status == .badRequest)

@@ -115,9 +115,11 @@ struct FriendRoutes {
         }
     }
 
-    /// The `{name}` of the path. - Throws: `FriendError.unknownUser` for one no user can have.
+    /// The `{name}` of the path. - Throws: `FriendError.unknownUser` for one no user can have
+    /// (longer than 200 characters: named by its first 40).
     private func name(_ context: TravelogRequestContext) throws(FriendError) -> String {
-        guard let name = context.parameters.get("name"), !name.isEmpty, name.count <= 200 else { throw .unknownUser("") }
+        let name = context.parameters.get("name") ?? ""
+        guard !name.isEmpty, name.count <= 200 else { throw .unknownUser(name.count > 200 ? String(name.prefix(40)) + "…" : name) }
         return name
     }
 }
