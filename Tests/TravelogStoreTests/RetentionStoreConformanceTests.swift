@@ -96,7 +96,7 @@ struct RetentionStoreConformanceTests {
         #expect(try await store.visits(userID: bob.id, deviceIDs: nil, from: nil, to: nil, includeHidden: true).count == 1)
     }
 
-    @Test("periods: days, weeks and years; off; 'm' and others refused with the reason")
+    @Test("periods: days, weeks and years (no leading zero, spaces around); off; default; 'm' and others refused with the reason")
     func periods() throws {
         #expect(try RetentionSetting.days(from: "365d") == 365)
         #expect(try RetentionSetting.days(from: " 52W ") == 364)
@@ -105,6 +105,9 @@ struct RetentionStoreConformanceTests {
         #expect(throws: RetentionPeriodError.ambiguousUnit("18m")) { try RetentionSetting.days(from: "18m") }
         #expect(throws: RetentionPeriodError.unreadable("365")) { try RetentionSetting.days(from: "365") }
         #expect(throws: RetentionPeriodError.unreadable("-3d")) { try RetentionSetting.days(from: "-3d") }
+        #expect(throws: RetentionPeriodError.unreadable("0365d")) { try RetentionSetting.days(from: "0365d") }
+        #expect(throws: RetentionPeriodError.unreadable("\t30d")) { try RetentionSetting.days(from: "\t30d") }
+        #expect(RetentionSetting.isServerDefault(" Default ") && !RetentionSetting.isServerDefault("off"))
         #expect(throws: RetentionPeriodError.unreadable("")) { try RetentionSetting.days(from: "") }
         #expect(throws: RetentionPeriodError.outOfRange("0d")) { try RetentionSetting.days(from: "0d") }
         #expect(throws: RetentionPeriodError.outOfRange("101y")) { try RetentionSetting.days(from: "101y") }
