@@ -58,7 +58,7 @@ struct AccountArchiveManifest: Codable, Equatable {
         Left out: passwords and tokens (set a password and make new device tokens on the new
         server), notification channels' secrets, share links' tokens (an imported share cannot be
         opened with its old link), sessions, two-factor login, friendships, the photos' files.
-        `travelog import THIS.zip` on an empty Travelog server brings the account back.
+        `travelog import THIS.zip` on a Travelog server brings the account back as a new user.
         The columns are described in docs/EXPORT.md of Travelog.
 
         """
@@ -199,8 +199,8 @@ public enum AccountArchiveError: Error, Equatable, Sendable, CustomStringConvert
     case notAnAccountArchive(path: String)
     /// A version this Travelog does not read.
     case unsupportedVersion(Int)
-    /// The server has users already: an archive keeps its ids, so it goes into an empty server only.
-    case serverNotEmpty(users: Int)
+    /// The server has a user of the archive's name already.
+    case userExists(name: String)
     /// A line of a file is not a row of its table.
     case badRow(file: String, line: Int, reason: String)
 
@@ -209,9 +209,9 @@ public enum AccountArchiveError: Error, Equatable, Sendable, CustomStringConvert
         case .notAnAccountArchive(let path): "\(path) is not a Travelog account archive (it has no manifest.json of one)"
         case .unsupportedVersion(let version):
             "the archive is of version \(version); this Travelog reads version \(AccountArchive.formatVersion): use a newer Travelog"
-        case .serverNotEmpty(let users):
-            "this server has \(users) user\(users == 1 ? "" : "s") already: an account archive is imported into an empty server "
-                + "(a new database) only, where it keeps its ids; nothing was imported"
+        case .userExists(let name):
+            "this server has a user named '\(name)' already: an account archive makes a new user (delete the other, "
+                + "or import on another server); nothing was imported"
         case .badRow(let file, let line, let reason): "\(file), line \(line): \(reason); nothing was imported"
         }
     }

@@ -20,19 +20,24 @@ extension AccountArchive {
         return manifest
     }
 
-    /// Stores the archive's account in an empty store, with the ids it had: the same journal,
-    /// statistics, regions and zones as where it came from. The user has no password (`travelog user
-    /// passwd`), their devices no tokens, their shares new token digests that no link opens, and is
-    /// the server's administrator (its only user). A file that is not what the manifest says stops
+    /// Stores the archive's account in the store as a new user: the same journal, statistics, regions
+    /// and zones as where it came from. Into an empty store every row keeps its id; into one with
+    /// users, every id moves past the store's largest of its table (and every reference with it), and
+    /// the archive's user name must be free. The user has no password (`travelog user passwd`),
+    /// their devices no tokens, their shares new token digests that no link opens; they are the
+    /// administrator of an empty server, else not. A file that is not what the manifest says stops
     /// the import, and what was stored of it is deleted.
-    /// - Throws: `AccountArchiveError` (`.serverNotEmpty` when the store has a user), `FormatError`, `StoreError`.
+    /// - Throws: `AccountArchiveError` (`.userExists` when the name is taken), `FormatError`, `StoreError`.
     @discardableResult
     public static func importArchive(path: String, into store: any TravelogStore & StoreTableAccess) async throws -> Summary {
         let archive = try ZipArchive(path: path)
         let manifest = try manifest(of: archive, path: path)
         guard manifest.version == formatVersion else { throw AccountArchiveError.unsupportedVersion(manifest.version) }
         let users = try await store.users()
-        guard users.isEmpty else { throw AccountArchiveError.serverNotEmpty(users: users.count) }
+        if users.contains(where: { $0.name.lowercased() == manifest.user.lowercased() }) {
+            throw AccountArchiveError.userExists(name: manifest.user)
+        }
+        let ids = try await IDShift(store: store, empty: users.isEmpty)
         try await store.prepareMove()
         var summary = Summary()
         var userID: Int64?
@@ -41,13 +46,14 @@ extension AccountArchive {
                 var count = 0
                 if table.perDevice {
                     for entry in archive.entries where entry.name.hasPrefix("locations/") && entry.name.hasSuffix(".csv") {
-                        count += try await appendCSV(entry, of: archive, table, userID: userID ?? 0, into: store)
+                        count += try await appendCSV(entry, of: archive, table, userID: userID ?? 0, ids: ids, into: store)
                     }
                 } else if let entry = archive.entry(named: fileName(of: table)) {
                     count = try await appendJSONLines(entry, of: archive, table, into: store) { row in
+                        ids.shift(&row, table)
                         if table.name == "users" {
-                            // The server's only user; an administrator once the rest is in (so that a failed
-                            // import may delete it).
+                            // An administrator (of an empty server) once the rest is in, so that a failed
+                            // import may delete it.
                             if case .integer(let id) = row[0] { userID = id }
                             set(&row, table, "administrator", .integer(0))
                             set(&row, table, "disabled", .integer(0))
@@ -61,12 +67,38 @@ extension AccountArchive {
                 summary.rows[table.name] = count
             }
             try await store.finishMove()
-            if let userID { _ = try await store.setAdministrator(true, userID: UserID(rawValue: userID)) }
+            if let userID, users.isEmpty { _ = try await store.setAdministrator(true, userID: UserID(rawValue: userID)) }
         } catch {
             if let userID { try? await store.deleteUser(id: UserID(rawValue: userID)) }
             throw error
         }
         return summary
+    }
+
+    /// How ids move: by the store's largest id of each table (nothing for an empty store), and every
+    /// column that names a row of another table with that table's.
+    struct IDShift: Sendable {
+        /// The amount per table name.
+        var offsets: [String: Int64] = [:]
+        /// The table a reference column names.
+        static let references = ["user_id": "users", "device_id": "devices", "import_id": "imports", "place_id": "places",
+                                 "region_id": "regions", "channel_id": "notification_channels"]
+
+        init(store: any StoreTableAccess, empty: Bool) async throws {
+            guard !empty else { return }
+            for table in StoreTable.all where table.key == ["id"] && !table.perDevice {
+                if let last = try await store.lastKey(of: table, device: nil), case .integer(let id) = last[0] { offsets[table.name] = id }
+            }
+        }
+
+        func shift(_ row: inout StoreRow, _ table: StoreTable) {
+            guard !offsets.isEmpty else { return }
+            for (index, column) in table.columns.enumerated() {
+                let target = column.name == "id" ? table.name : Self.references[column.name]
+                guard let target, let offset = offsets[target], case .integer(let id) = row[index] else { continue }
+                row[index] = .integer(id + offset)
+            }
+        }
     }
 
     /// 64 random hexadecimal digits: a digest of a token nobody has.
@@ -99,7 +131,7 @@ extension AccountArchive {
         return count + batch.count
     }
 
-    static func appendCSV(_ entry: ZipEntry, of archive: ZipArchive, _ table: StoreTable, userID: Int64,
+    static func appendCSV(_ entry: ZipEntry, of archive: ZipArchive, _ table: StoreTable, userID: Int64, ids: IDShift,
                           into store: any StoreTableAccess) async throws -> Int {
         var reader = LineReader(source: try archive.contents(of: entry))
         guard let header = try reader.next() else { return 0 }
@@ -111,7 +143,11 @@ extension AccountArchive {
         while let line = try reader.next() {
             let text = String(decoding: line.bytes, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if text.isEmpty { continue }
-            batch.append(try AccountArchiveCSV.row(text, table, userID: userID, file: entry.name, number: line.number))
+            // The user's id (not in the file) is the imported user's, shifted already.
+            var row = try AccountArchiveCSV.row(text, table, userID: 0, file: entry.name, number: line.number)
+            ids.shift(&row, table)
+            row[0] = .integer(userID)
+            batch.append(row)
             if batch.count == 5_000 {
                 try await store.append(batch, to: table)
                 count += batch.count

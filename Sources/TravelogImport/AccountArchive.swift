@@ -3,13 +3,13 @@ import TravelogFormats
 import TravelogStore
 
 /// Everything of one account as one ZIP archive (`travelog export --everything`, `GET
-/// /api/v1/account/export`), and back (`travelog import ada.zip` into an empty server).
+/// /api/v1/account/export`), and back (`travelog import ada.zip`, a new user of any server).
 ///
 /// The archive holds, in the tables' own layout (`StoreTable`, the same columns in SQLite and
 /// PostgreSQL; docs/EXPORT.md describes each): `locations/device-ID.csv` per device (CSV with a
 /// header, every stored field), `tables/NAME.jsonl` for every other table (JSON Lines, one object per
 /// row, keyed by column), `manifest.json` (format, version, what each file is, row counts) and
-/// `README.txt`. Rows keep their ids, so an import into an empty server recreates the same journal
+/// `README.txt`. Rows name each other by id (moved past the server's own on import), so an import recreates the same journal
 /// (visits with the user's renames, merges, deletions), statistics, regions and zones.
 ///
 /// Left out: secrets (passwords' and tokens' digests, notification channels' secrets, OwnTracks

@@ -18,14 +18,14 @@ struct AccountArchiveTests {
 
     /// Ada's rows of every table an archive carries, as they should come back: secrets empty, and
     /// what the import sets (administrator, enabled, new share digests) left out of the comparison.
-    static func adasRows(_ store: any StoreTableAccess) async throws -> [String: [StoreRow]] {
+    static func adasRows(_ store: any StoreTableAccess, user: Int64 = 1) async throws -> [String: [StoreRow]] {
         let dump = try await StoreMoveFixture.dump(store)
         var rows: [String: [StoreRow]] = [:]
         for table in StoreTable.all where AccountArchive.leftOutTables[table.name] == nil {
             let owner = table.userLink == .none ? table.columns.firstIndex { $0.name == "id" }! : 0
             let withheld = (AccountArchive.withheldColumns[table.name] ?? []).union(
                 ["users": ["administrator", "disabled"], "shares": ["token_sha256"]][table.name] ?? [])
-            rows[table.name] = (dump[table.name] ?? []).filter { $0[owner] == .integer(1) }.map { row in
+            rows[table.name] = (dump[table.name] ?? []).filter { $0[owner] == .integer(user) }.map { row in
                 var row = row
                 for (index, column) in table.columns.enumerated() where withheld.contains(column.name) { row[index] = .null }
                 return row
@@ -63,10 +63,48 @@ struct AccountArchiveTests {
         #expect(user.isAdministrator && !user.isDisabled)
         #expect(try await destination.passwordHash(userID: ada) == nil)
 
-        // A server with a user refuses it, and stores nothing.
-        await #expect(throws: AccountArchiveError.serverNotEmpty(users: 1)) {
+        // A server with a user of that name refuses it, and stores nothing more.
+        await #expect(throws: AccountArchiveError.userExists(name: "ada")) {
             try await AccountArchive.importArchive(path: path, into: destination)
         }
+        #expect(try await destination.users().count == 1)
+    }
+
+    @Test("into a server with other users, the account becomes a new user: every id moves past the server's, nothing collides, and its statistics and zones are the same")
+    func intoAServerWithUsers() async throws {
+        let folder = TestDirectory.makeFolder("archive-shift")
+        let source = try SQLiteLocationStore(path: folder.appendingPathComponent("source.sqlite").path)
+        try await UserDeletionTests.fill(source)
+        let path = folder.appendingPathComponent("ada.zip").path
+        let exported = try await AccountArchive.export(userID: Self.ada, from: source, to: path)
+        let destination = try SQLiteLocationStore(path: folder.appendingPathComponent("destination.sqlite").path)
+        let carol = try await destination.addUser(named: "carol")
+        let phone = try await destination.addDevice(named: "phone", userID: carol.id)
+        _ = try await destination.insert((0..<3).map { index in
+            StoredLocation(deviceID: phone.id, location: LocationStoreConformanceTests.fix(48.1, 11.5, secondsAfter: Double(index) * 60), source: .api)
+        })
+        let imported = try await AccountArchive.importArchive(path: path, into: destination)
+        #expect(imported == exported)
+        let moved = try #require(try await destination.user(named: "ada"))
+        #expect(moved.id != Self.ada && moved.id != carol.id && !moved.isAdministrator)
+        // As many rows in every table, and the same through the stores' APIs.
+        let expected = try await Self.adasRows(source), found = try await Self.adasRows(destination, user: moved.id.rawValue)
+        for table in expected.keys.sorted() { #expect(found[table]?.count == expected[table]?.count, "table \(table)") }
+        let utc = TimeZone(identifier: "UTC")!
+        for period in [CalendarPeriod.day, .month] {
+            let before = try await HistoryStatistics.compute(store: source, userID: Self.ada, devices: try await source.devices(userID: Self.ada),
+                                                             from: nil, to: nil, period: period, timeZone: utc)
+            let after = try await HistoryStatistics.compute(store: destination, userID: moved.id,
+                                                            devices: try await destination.devices(userID: moved.id),
+                                                            from: nil, to: nil, period: period, timeZone: utc)
+            #expect(after.periods == before.periods && after.total == before.total && after.total.locationCount == 305)
+        }
+        #expect(try await destination.zones(userID: moved.id).map(\.definition) == source.zones(userID: Self.ada).map(\.definition))
+        #expect(try await destination.regions(userID: moved.id).map(\.definition) == source.regions(userID: Self.ada).map(\.definition))
+        #expect(try await destination.locations(LocationQuery(userID: carol.id)).count == 3)
+        // New rows of the server go on after the moved ids.
+        let next = try await destination.addDevice(named: "tablet", userID: carol.id)
+        #expect(try await destination.devices(userID: moved.id).allSatisfy { $0.id.rawValue < next.id.rawValue })
     }
 
     @Test("SQLite: an account exported and imported into an empty server has the same rows, journal, statistics, regions and zones")

@@ -25,7 +25,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: """
         Everything of the account as one zip (with -o FILE.zip): every device's locations, the journal with your \
         renames, merges and deletions, places, regions, privacy zones, notification channels, rejected items, \
-        shares and photos' details (docs/EXPORT.md). travelog import FILE.zip reads it back into an empty server.
+        shares and photos' details (docs/EXPORT.md). travelog import FILE.zip reads it back as a new user of any server.
         """)
     var everything = false
 

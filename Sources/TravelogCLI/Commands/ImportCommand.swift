@@ -20,7 +20,7 @@ struct ImportCommand: AsyncParsableCommand {
             OwnTracks Recorder .rec and GeoLife .plt files as streams, so any size fits in memory. \
             Each file is stored whole or not at all; importing a file again stores nothing twice. \
             Files that are not location history (Timeline Edits.json, settings) are named and skipped. \
-            An account archive (travelog export --everything) is imported whole into an empty server.
+            An account archive (travelog export --everything) becomes a new user, with everything of it.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -130,8 +130,8 @@ struct ImportCommand: AsyncParsableCommand {
 }
 
 extension ImportCommand {
-    /// `travelog import ada.zip` of an account archive: into an empty server only, where its rows keep
-    /// their ids (the same journal, statistics, regions and zones); refused, with nothing stored, otherwise.
+    /// `travelog import ada.zip` of an account archive: a new user with the same journal, statistics,
+    /// regions and zones (refused, with nothing stored, when the name is taken).
     func importAccount(_ path: String, into store: any TravelogStore) async throws {
         guard let access = store as? any TravelogStore & StoreTableAccess else {
             throw ValidationError("this store cannot take an account archive")

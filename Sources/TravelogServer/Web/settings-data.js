@@ -16,7 +16,7 @@ function downloadPart() {
   const note = element('p', 'muted', 'One zip with all of your data in open formats: every device\'s locations (CSV), the journal with '
     + 'your renames, merges and deletions, places, regions, privacy zones, notification channels (without their secrets), '
     + 'rejected items, share links (they cannot be reopened elsewhere) and your photos\' details. '
-    + 'travelog import reads it back into a new, empty server.');
+    + 'travelog import reads it back on any Travelog server.');
   // A navigation to an attachment downloads it and leaves the page as it is.
   const link = button('Download all my data', () => { window.location.assign('/api/v1/account/export'); }, 'data-export-download');
   part.append(note, link);
