@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import TravelogAccounts
 import TravelogPhotos
+import TravelogPostgres
+import TravelogSQLite
 import TravelogServer
 import TravelogStore
 #if canImport(Glibc)
@@ -72,6 +74,20 @@ extension UserCommand {
                 FileHandle.standardError.write(Data("This deletes \(name) and all of their history. Type the name again to confirm: ".utf8))
                 guard readLine(strippingNewline: true) == name else { throw ValidationError("the name did not match: nothing deleted") }
             }
+            // A server running on this SQLite database keeps the user's map in memory until it restarts (and
+            // SQLite may give the next new user the same id): say so. While none runs, none starts meanwhile.
+            var hold: SQLiteServerLock?
+            if !PostgresConnectionURL.isPostgresURL(storeOptions.databasePath) {
+                do {
+                    hold = try SQLiteServerLock.exclusive(database: storeOptions.databasePath)
+                } catch {
+                    FileHandle.standardError.write(Data("""
+                        note: a server runs on this database: it keeps \(name)'s map in memory until it restarts; restart it, \
+                        or delete users on the page (Settings → Administration), which the server forgets at once\n
+                        """.utf8))
+                }
+            }
+            defer { withExtendedLifetime(hold) {} }
             // The same deletion as the page's and the API's: rows, saved map index, uploaded photos, thumbnails.
             let report = try await UserDeletion(accounts: AccountService(store: store), store: store,
                                                 historyIndexDirectory: storeOptions.historyIndexDirectory(option: nil),
