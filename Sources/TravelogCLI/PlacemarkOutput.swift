@@ -25,35 +25,40 @@ enum PlacemarkOutput {
         return parts.joined(separator: "; ")
     }
 
-    /// What an OSM extract adds, for people: "Cafe Ekberg (amenity=cafe), Bulevardi 9, 00120"; `nil` without it.
+    /// What an OSM extract adds, for people: "Cafe Ekberg (amenity=cafe), Bulevardi 9, 00120, in
+    /// Kamppi"; `nil` without it. The named areas around the point (a park, a square) come after
+    /// "in", smallest first, leaving out the point of interest's own name.
     static func streetText(_ placemark: Placemark) -> String? {
         var parts: [String] = []
         if let poi = placemark.pointOfInterest { parts.append("\(poi.name) (\(poi.category))") }
         if let street = placemark.thoroughfare { parts.append(placemark.subThoroughfare.map { "\(street) \($0)" } ?? street) }
         if let postcode = placemark.postalCode { parts.append(postcode) }
+        let areas = placemark.areasOfInterest.filter { $0 != placemark.pointOfInterest?.name }
+        if !areas.isEmpty { parts.append("in " + areas.joined(separator: ", ")) }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// One JSON object on one line, keys in alphabetical order: `admin1`, `countryCode`,
     /// `latitude`, `longitude` (degrees, to 1e-7), `name`, `timeZone`, and for reverse geocoding also
     /// `admin2`, `country` and `distanceMeters` (to the millimetre), and where an OSM extract covers the
-    /// coordinate (or gave the address forward geocoding found) `poi`, `poiCategory`, `postalCode`,
-    /// `subLocality`, `subThoroughfare`, `thoroughfare`.
+    /// coordinate (or gave the address forward geocoding found) `areasOfInterest` (the named areas
+    /// around it, smallest first), `poi`, `poiCategory`, `postalCode`, `subLocality`,
+    /// `subThoroughfare`, `thoroughfare`.
     /// Unknown values are `null`.
     /// Written by `JSONLineWriter` (no Foundation per line: `--json` is as fast as the text).
     static func json(_ placemark: Placemark, reverse: Bool, into writer: JSONLineWriter) {
         writer.beginObject()
+        let streetLevel = placemark.thoroughfare != nil || placemark.pointOfInterest != nil || !placemark.areasOfInterest.isEmpty
         writer.member("admin1", string: placemark.administrativeArea)
-        if reverse {
-            writer.member("admin2", string: placemark.subAdministrativeArea)
-            writer.member("country", string: placemark.country)
-        }
+        if reverse { writer.member("admin2", string: placemark.subAdministrativeArea) }
+        if streetLevel { writer.member("areasOfInterest", strings: placemark.areasOfInterest) }
+        if reverse { writer.member("country", string: placemark.country) }
         writer.member("countryCode", string: placemark.isoCountryCode)
         if reverse { writer.member("distanceMeters", number: placemark.distanceMeters, decimals: 3) }
         writer.member("latitude", number: placemark.coordinate.latitude, decimals: 7)
         writer.member("longitude", number: placemark.coordinate.longitude, decimals: 7)
         writer.member("name", string: placemark.name)
-        if placemark.thoroughfare != nil || placemark.pointOfInterest != nil {
+        if streetLevel {
             writer.member("poi", string: placemark.pointOfInterest?.name)
             writer.member("poiCategory", string: placemark.pointOfInterest?.category)
             writer.member("postalCode", string: placemark.postalCode)

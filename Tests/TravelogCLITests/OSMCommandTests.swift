@@ -94,4 +94,27 @@ struct OSMCommandTests {
         #expect(object["poi"] as? String == "Café Regatta")
         #expect(object["poiCategory"] as? String == "amenity=cafe")
     }
+
+    @Test("geocode reverse in the middle of a park, far from addresses and streets, names the park (text and --json's areasOfInterest)",
+          .enabled(if: BuildData.exists("Helsinki.osm.pbf"),
+                   BuildData.absentReason("Helsinki.osm.pbf", goal: "osm-sample", checks: "street-level answers on a real extract")))
+    func reverseInPark() throws {
+        let folder = OSMExtractFolder(path: TestDirectory.makeFolder("osm-cli-park").path)
+        _ = try folder.add(extractPath: BuildData.path("Helsinki.osm.pbf"))
+        guard let finland = try? GazetteerCountry(code: "FI", alpha3Code: "FIN", name: "Finland"),
+              let helsinki = Coordinate(validLatitude: 60.16952, longitude: 24.93545) else { Issue.record("no test gazetteer"); return }
+        let place = GazetteerPlace(name: "Helsinki", asciiName: "Helsinki", administrativeArea: "Uusimaa", subAdministrativeArea: "Helsinki",
+                                   country: finland, timeZoneIdentifier: "Europe/Helsinki", population: 558457, coordinate: helsinki)
+        var geocoder = ReverseGeocoder(gazetteer: try Gazetteer(bytes: Gazetteer.encode([place]), path: "memory"))
+        geocoder.streetLevel = OSMReverseGeocoder(places: try folder.open())
+        // Töölönlahden puisto (way 440426433), 150 m from its edges and farther from any address.
+        let line = "60.1757 24.9358"
+        var text = ReverseGeocodeLineProcessor(geocoder: geocoder, json: false)
+        // The park is the point of interest there too: named once, not again after "in".
+        let answer = text.process(line: line)
+        #expect(answer.hasPrefix("Töölönlahden puisto (leisure=park); Helsinki") && !answer.contains("in Töölönlahden"), "\(answer)")
+        var json = ReverseGeocodeLineProcessor(geocoder: geocoder, json: true)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.process(line: line).utf8)) as? [String: Any])
+        #expect((object["areasOfInterest"] as? [String])?.contains("Töölönlahden puisto") == true, "\(object)")
+    }
 }

@@ -160,6 +160,63 @@ struct HelsinkiStreetReverseGeocodingTests {
         #expect(Double(own) / Double(addresses.count) >= 0.98, "\(own) of \(addresses.count)")
     }
 
+    /// The test's own point-in-rings (even-odd, crossing count), a ring cut open by the extract's
+    /// edge closed from its last point to its first.
+    static func inside(_ rings: [[Coordinate]], _ point: Coordinate) -> Bool {
+        var crossings = 0
+        for ring in rings where ring.count > 2 {
+            for index in 0..<ring.count {
+                let a = ring[(index + ring.count - 1) % ring.count], b = ring[index]
+                guard (a.latitude > point.latitude) != (b.latitude > point.latitude) else { continue }
+                if point.longitude < a.longitude + (point.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude) { crossings += 1 }
+            }
+        }
+        return crossings % 2 == 1
+    }
+
+    /// The test's own distance from the origin to a segment, by projection onto it.
+    static func segmentDistance(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+        let dx = b.0 - a.0, dy = b.1 - a.1
+        let squared = dx * dx + dy * dy
+        let t = squared == 0 ? 0 : min(1, max(0, -(a.0 * dx + a.1 * dy) / squared))
+        return ((a.0 + t * dx) * (a.0 + t * dx) + (a.1 + t * dy) * (a.1 + t * dy)).squareRoot()
+    }
+
+    @Test("the nearest street and the areas around a point are those a scan of every street and area finds (2,000 points)")
+    func streetsAndAreasAgainstScan() throws {
+        let geocoder = try #require(Self.geocoder)
+        let (places, _) = try OSMPlacesBuilder().places(fromFile: HelsinkiExtract.path, totalBytes: 0)
+        let streets = places.filter { $0.kind.contains(.street) && $0.name != nil }
+        let areas = places.filter { $0.kind.contains(.area) }
+        let box = try #require(streets.first).coordinate
+        var rng = SplitMix64(seed: 0x57_EE7)
+        var streetAnswers = 0, areaAnswers = 0
+        for _ in 0..<2_000 {
+            let point = try Coordinate(latitude: box.latitude + (rng.nextUnit() - 0.5) * 0.03, longitude: box.longitude + (rng.nextUnit() - 0.5) * 0.06)
+            let found = geocoder.address(for: point)
+            // Every area whose rings hold the point, by name, as the answer lists them (any order here).
+            let names = areas.filter { Self.inside($0.geometry, point) }.compactMap(\.name)
+            #expect(Set(found?.areasOfInterest ?? []) == Set(names), "\(point) \(String(describing: found))")
+            if !names.isEmpty { areaAnswers += 1 }
+            guard let found, found.match == .street else { continue }
+            streetAnswers += 1
+            // The nearest segment of every named street, in the same local plane.
+            let metres = WGS84.semiMajorAxisMeters * .pi / 180, scale = cos(point.latitude * .pi / 180)
+            var nearest = Double.infinity
+            for street in streets {
+                for line in street.geometry {
+                    for (a, b) in zip(line, line.count > 1 ? Array(line.dropFirst()) : line) {
+                        nearest = min(nearest, Self.segmentDistance(
+                            ((a.longitude - point.longitude) * scale * metres, (a.latitude - point.latitude) * metres),
+                            ((b.longitude - point.longitude) * scale * metres, (b.latitude - point.latitude) * metres)))
+                    }
+                }
+            }
+            #expect(abs(found.distanceMeters - nearest) < 1e-6, "\(point): \(found.distanceMeters) m, the scan \(nearest) m")
+        }
+        #expect(streetAnswers > 50 && areaAnswers > 50, "\(streetAnswers) street answers, \(areaAnswers) inside areas")
+    }
+
     @Test("at Cafe Ekberg: its address and the café; in the sea: nothing; beside a street without addresses: the street")
     func knownPoints() throws {
         let geocoder = try #require(Self.geocoder)

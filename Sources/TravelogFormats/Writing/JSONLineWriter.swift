@@ -46,6 +46,19 @@ public final class JSONLineWriter {
         buffer.append(trimmed: value, decimals: decimals)
     }
 
+    /// `"key":["a","b"]` (an empty array when `values` is empty).
+    public func member(_ key: StaticString, strings values: [String]) {
+        memberKey(key)
+        buffer.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(jsonEscaped: value)
+            buffer.append(UInt8(ascii: "\""))
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
     /// `"key":integer`, or `"key":null` when `value` is `nil`.
     public func member(_ key: StaticString, integer value: Int?) {
         memberKey(key)

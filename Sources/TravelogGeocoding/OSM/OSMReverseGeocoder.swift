@@ -13,6 +13,9 @@ public struct OSMStreetAddress: Hashable, Sendable {
         case nearestAddress
         /// No address near: the nearest named street within ``OSMReverseGeocoder/streetRadiusMeters``.
         case street
+        /// No address or street near, but inside named areas (the middle of a park or a square) or
+        /// at a point of interest: those alone.
+        case area
     }
 
     public let match: Match
@@ -48,12 +51,13 @@ public struct OSMStreetAddress: Hashable, Sendable {
 /// Street-level reverse geocoding over the OSM places of the extracts added (``OSMPlaceSet``): a
 /// coordinate on an address point (within 2 m: an entrance) gets its address; inside a building,
 /// that building's address; otherwise the nearest address within 50 m; else the nearest named
-/// street within 100 m; `nil` elsewhere (the gazetteer answers there).
+/// street within 100 m; else, inside a named area (a park's middle), the area alone; `nil` elsewhere
+/// (the gazetteer answers there).
 ///
 /// Addresses and points of interest are points of a k-d tree (Earth-centred metres, exact geodesic
 /// comparison as ``ReverseGeocoder`` does); areas and street segments are filed under a grid of
 /// 0.002° cells (about 220 m of latitude), so a query tests only the few near it.
-public struct OSMReverseGeocoder: Sendable {
+public final class OSMReverseGeocoder: Sendable {
     public static let addressRadiusMeters = 50.0
     public static let streetRadiusMeters = 100.0
     public static let pointOfInterestRadiusMeters = 25.0
@@ -66,9 +70,43 @@ public struct OSMReverseGeocoder: Sendable {
     private let addressIndexes: [Int]
     let poiTree: PointKDTree
     let poiIndexes: [Int]
-    /// Areas and streets by grid cell: indexes into `places`.
+    /// Areas by grid cell: indexes into `places`.
     let areaCells: [GridCell: [Int]]
-    private let streetCells: [GridCell: [Int]]
+    /// Each area's bounding box, by index into `places` (areas only), to skip most areas without
+    /// reading their rings, and to order nested ones (smallest first).
+    private let areaBoxes: [Int: Box]
+    /// The named streets' lines, flattened: each line's points are a range of `streetPoints`.
+    private let streetLines: [StreetLine]
+    private let streetPoints: [Coordinate]
+    /// For each grid cell, the lines that cross it or one of its eight neighbours, each once: a
+    /// street within ``streetRadiusMeters`` (less than a cell) of a point is among them.
+    private let streetNeighbourhoods: [GridCell: [Int32]]
+
+    /// A bounding box in degrees.
+    struct Box: Sendable {
+        var south: Double, west: Double, north: Double, east: Double
+
+        init(_ points: some Sequence<Coordinate>) {
+            (south, west, north, east) = (.infinity, .infinity, -.infinity, -.infinity)
+            for point in points {
+                south = min(south, point.latitude); north = max(north, point.latitude)
+                west = min(west, point.longitude); east = max(east, point.longitude)
+            }
+        }
+
+        func contains(_ point: Coordinate) -> Bool {
+            point.latitude >= south && point.latitude <= north && point.longitude >= west && point.longitude <= east
+        }
+
+        var area: Double { (north - south) * (east - west) }
+    }
+
+    /// One line of a named street: its place and its points in `streetPoints`.
+    struct StreetLine: Sendable {
+        let place: Int32
+        let start: Int32, end: Int32
+        let box: Box
+    }
 
     struct GridCell: Hashable, Sendable {
         let row: Int32, column: Int32
@@ -95,7 +133,8 @@ public struct OSMReverseGeocoder: Sendable {
         set.forEachPlace { file, index in places.append(set.files[file].place(at: index)) }
         self.places = places
         var addressIndexes: [Int] = [], poiIndexes: [Int] = []
-        var areaCells: [GridCell: [Int]] = [:], streetCells: [GridCell: [Int]] = [:]
+        var areaCells: [GridCell: [Int]] = [:], areaBoxes: [Int: Box] = [:]
+        var streetLines: [StreetLine] = [], streetPoints: [Coordinate] = [], streetNeighbourhoods: [GridCell: [Int32]] = [:]
         for (index, place) in places.enumerated() {
             if place.kind.contains(.address) { addressIndexes.append(index) }
             if place.kind.contains(.pointOfInterest) { poiIndexes.append(index) }
@@ -109,10 +148,28 @@ public struct OSMReverseGeocoder: Sendable {
                     high = GridCell(row: max(high.row, cell.row), column: max(high.column, cell.column))
                 }
                 guard Int(high.row - low.row + 1) * Int(high.column - low.column + 1) <= 10_000 else { continue }  // a huge area: not a street address
-                for row in low.row...high.row {
-                    for column in low.column...high.column {
-                        if place.kind.contains(.area) { areaCells[GridCell(row: row, column: column), default: []].append(index) }
-                        if place.kind.contains(.street) { streetCells[GridCell(row: row, column: column), default: []].append(index) }
+                if place.kind.contains(.area) {
+                    areaBoxes[index] = Box(points)
+                    for row in low.row...high.row {
+                        for column in low.column...high.column { areaCells[GridCell(row: row, column: column), default: []].append(index) }
+                    }
+                }
+                guard place.kind.contains(.street) else { continue }
+                for line in place.geometry where !line.isEmpty {
+                    let lineIndex = Int32(streetLines.count)
+                    streetLines.append(StreetLine(place: Int32(index), start: Int32(streetPoints.count),
+                                                  end: Int32(streetPoints.count + line.count), box: Box(line)))
+                    streetPoints += line
+                    var lineLow = GridCell(line[0]), lineHigh = lineLow
+                    for point in line {
+                        let cell = GridCell(point)
+                        lineLow = GridCell(row: min(lineLow.row, cell.row), column: min(lineLow.column, cell.column))
+                        lineHigh = GridCell(row: max(lineHigh.row, cell.row), column: max(lineHigh.column, cell.column))
+                    }
+                    for row in (lineLow.row - 1)...(lineHigh.row + 1) {
+                        for column in (lineLow.column - 1)...(lineHigh.column + 1) {
+                            streetNeighbourhoods[GridCell(row: row, column: column), default: []].append(lineIndex)
+                        }
                     }
                 }
             }
@@ -122,7 +179,10 @@ public struct OSMReverseGeocoder: Sendable {
         addressTree = PointKDTree(points: addressIndexes.map { ReverseGeocoder.earthCenteredPoint(places[$0].coordinate) })
         poiTree = PointKDTree(points: poiIndexes.map { ReverseGeocoder.earthCenteredPoint(places[$0].coordinate) })
         self.areaCells = areaCells
-        self.streetCells = streetCells
+        self.areaBoxes = areaBoxes
+        self.streetLines = streetLines
+        self.streetPoints = streetPoints
+        self.streetNeighbourhoods = streetNeighbourhoods
     }
 
     /// The number of distinct places indexed.
@@ -131,8 +191,11 @@ public struct OSMReverseGeocoder: Sendable {
     /// What OSM says is at `coordinate`, `nil` when no extract has an address or street near it.
     /// - Complexity: O(log n) for the trees plus the areas and street segments of nine grid cells.
     public func address(for coordinate: Coordinate) -> OSMStreetAddress? {
-        let containing = (areaCells[GridCell(coordinate)] ?? []).filter { Self.contains(places[$0].geometry, coordinate) }
-            .sorted { Self.boxArea(places[$0].geometry) < Self.boxArea(places[$1].geometry) }
+        var containing: [Int] = []
+        for index in areaCells[GridCell(coordinate)] ?? [] where areaBoxes[index]?.contains(coordinate) ?? true {
+            if Self.contains(places[index].geometry, coordinate) { containing.append(index) }
+        }
+        if containing.count > 1 { containing.sort { (areaBoxes[$0]?.area ?? 0) < (areaBoxes[$1]?.area ?? 0) } }
         let areasOfInterest = containing.compactMap { places[$0].name }
         let poi = containing.first(where: { places[$0].kind.contains(.pointOfInterest) })
             ?? nearest(in: poiTree, poiIndexes, to: coordinate, withinMeters: Self.pointOfInterestRadiusMeters)?.index
@@ -157,7 +220,9 @@ public struct OSMReverseGeocoder: Sendable {
                                     subLocality: nil, areasOfInterest: areasOfInterest, pointOfInterest: pointOfInterest,
                                     distanceMeters: street.distanceMeters)
         }
-        return nil
+        guard !areasOfInterest.isEmpty || pointOfInterest != nil else { return nil }
+        return OSMStreetAddress(match: .area, thoroughfare: nil, subThoroughfare: nil, postalCode: nil, locality: nil, subLocality: nil,
+                                areasOfInterest: areasOfInterest, pointOfInterest: pointOfInterest, distanceMeters: 0)
     }
 
     private func address(of place: OSMPlace, match: OSMStreetAddress.Match, distanceMeters: Double, areas: [String],
@@ -193,25 +258,39 @@ public struct OSMReverseGeocoder: Sendable {
     }
 
     /// The nearest named street within ``streetRadiusMeters``: distances to segments in a local
-    /// plane (equirectangular, metres; exact enough at 100 m), cells around the coordinate.
+    /// plane (equirectangular, metres; exact enough at 100 m), over the lines of the coordinate's
+    /// cell and its neighbours; a line whose box is farther than the best so far is not read.
     private func nearestStreet(to coordinate: Coordinate) -> (index: Int, distanceMeters: Double)? {
-        let cell = GridCell(coordinate)
-        var seen = Set<Int>()
+        guard let lines = streetNeighbourhoods[GridCell(coordinate)] else { return nil }
         var best: (index: Int, distanceMeters: Double)?
+        var bestLine = Int32.max
         let metersPerDegree = WGS84.semiMajorAxisMeters * .pi / 180
         let scale = cos(coordinate.latitude * .pi / 180)
+        let xScale = scale * metersPerDegree
         func plane(_ point: Coordinate) -> (Double, Double) {
-            ((point.longitude - coordinate.longitude) * scale * metersPerDegree, (point.latitude - coordinate.latitude) * metersPerDegree)
+            ((point.longitude - coordinate.longitude) * xScale, (point.latitude - coordinate.latitude) * metersPerDegree)
         }
-        for row in (cell.row - 1)...(cell.row + 1) {
-            for column in (cell.column - 1)...(cell.column + 1) {
-                for index in streetCells[GridCell(row: row, column: column)] ?? [] where seen.insert(index).inserted {
-                    for line in places[index].geometry {
-                        for (a, b) in zip(line, line.dropFirst().isEmpty ? line : Array(line.dropFirst())) {
-                            let distance = Self.segmentDistance(plane(a), plane(b))
-                            if distance <= Self.streetRadiusMeters, best == nil || distance < best!.distanceMeters { best = (index, distance) }
-                        }
-                    }
+        streetPoints.withUnsafeBufferPointer { points in
+            for lineIndex in lines {
+                let line = streetLines[Int(lineIndex)]
+                // The box's distance is a lower bound of every segment's.
+                let dx = max(line.box.west - coordinate.longitude, 0, coordinate.longitude - line.box.east) * xScale
+                let dy = max(line.box.south - coordinate.latitude, 0, coordinate.latitude - line.box.north) * metersPerDegree
+                let limit = best?.distanceMeters ?? Self.streetRadiusMeters
+                guard dx * dx + dy * dy <= limit * limit else { continue }
+                var previous = plane(points[Int(line.start)])
+                var lineBest = Self.segmentDistance(previous, previous)  // a line of one point
+                for position in Int(line.start + 1)..<Int(line.end) {
+                    let next = plane(points[position])
+                    lineBest = min(lineBest, Self.segmentDistance(previous, next))
+                    previous = next
+                }
+                let place = Int(line.place)
+                // Ties: the line first in the extract (as the scan by place in file order chose).
+                if lineBest <= Self.streetRadiusMeters,
+                   best == nil || lineBest < best!.distanceMeters || (lineBest == best!.distanceMeters && lineIndex < bestLine) {
+                    best = (place, lineBest)
+                    bestLine = lineIndex
                 }
             }
         }
@@ -228,26 +307,20 @@ public struct OSMReverseGeocoder: Sendable {
     }
 
     /// Whether a point is inside rings (even-odd rule: holes are not among an area's rings here).
+    /// A ring the extract cut open (its way's nodes beyond the extract's edge are missing) is closed
+    /// by a straight edge from its last point to its first, as renderers close it.
     static func contains(_ rings: [[Coordinate]], _ point: Coordinate) -> Bool {
         var inside = false
-        for ring in rings {
-            for (a, b) in zip(ring, ring.dropFirst()) where (a.latitude > point.latitude) != (b.latitude > point.latitude) {
-                let longitude = a.longitude + (point.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
-                if point.longitude < longitude { inside.toggle() }
+        for ring in rings where ring.count > 2 {
+            var a = ring[ring.count - 1]
+            for b in ring {
+                if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
+                    let longitude = a.longitude + (point.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
+                    if point.longitude < longitude { inside.toggle() }
+                }
+                a = b
             }
         }
         return inside
-    }
-
-    /// The area of the rings' bounding box in square degrees (to order nested areas: smallest first).
-    static func boxArea(_ rings: [[Coordinate]]) -> Double {
-        let points = rings.joined()
-        guard let first = points.first else { return 0 }
-        var (south, north, west, east) = (first.latitude, first.latitude, first.longitude, first.longitude)
-        for point in points {
-            south = min(south, point.latitude); north = max(north, point.latitude)
-            west = min(west, point.longitude); east = max(east, point.longitude)
-        }
-        return (north - south) * (east - west)
     }
 }
