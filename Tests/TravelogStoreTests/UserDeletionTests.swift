@@ -15,8 +15,8 @@ import TravelogTestSupport
 /// R*Tree of map-area boxes by the user's boxes. A table none of these reaches fails the test.
 @Suite("Deleting a user leaves nothing of theirs")
 struct UserDeletionTests {
-    /// The move fixture's rows (every table of `StoreTable.all`, for ada and bob) with privacy zones
-    /// and their drop counts, which the fixture has none of.
+    /// The move fixture's rows (every table of `StoreTable.all`, for ada and bob) with privacy zones,
+    /// their drop counts and a friendship, which the fixture has none of.
     static var rows: [String: [StoreRow]] {
         var rows = StoreMoveFixture.rows
         rows["zones"] = [
@@ -24,6 +24,8 @@ struct UserDeletionTests {
             [2, 2, "Office", "polygon", nil, nil, nil, "[[[13.4,52.5],[13.5,52.5],[13.5,52.6],[13.4,52.5]]]", "drop", 2_000],
         ]
         rows["zone_drops"] = [[1, "2024-05-03", 4], [2, "2024-05-04", 2]]
+        // Bob invited ada: the row is ada's too (its friend_id), and goes with her.
+        rows["friendships"] = [[2, 1, 1, 1_000, 2_000, .integer(1), .integer(0)]]
         return rows
     }
 
