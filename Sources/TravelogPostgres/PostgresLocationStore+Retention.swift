@@ -94,9 +94,12 @@ extension PostgresLocationStore {
     }
 
     public func deleteVisits(userID: UserID, endedBefore date: Date) async throws(StoreError) -> Int {
-        try await rows("deleting old visits", """
+        let cutoff = StoragePrecision.milliseconds(date)
+        // The trips between them go with them, and so do their matches to the roads (lines of the deleted fixes).
+        return try await rows("deleting old visits", """
+            WITH matches AS (DELETE FROM trip_matches WHERE user_id = \(userID.rawValue) AND end_ms < \(cutoff))
             DELETE FROM visits WHERE user_id = \(userID.rawValue) AND departure_ms IS NOT NULL
-                AND greatest(departure_ms, coalesce(merged_until_ms, 0)) < \(StoragePrecision.milliseconds(date))
+                AND greatest(departure_ms, coalesce(merged_until_ms, 0)) < \(cutoff)
             RETURNING 1
             """).count
     }

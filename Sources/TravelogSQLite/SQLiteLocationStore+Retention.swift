@@ -83,7 +83,11 @@ extension SQLiteLocationStore {
         try await write("deleting old visits") { db throws(StoreError) in
             try Self.execute(db, "deleting old visits", "DELETE FROM visits WHERE \(Self.visitEnded)",
                              [StoragePrecision.milliseconds(date), userID.rawValue])
-            return db.changesCount
+            let deleted = db.changesCount
+            // The trips between them go with them, and so do their matches to the roads (lines of the deleted fixes).
+            try Self.execute(db, "deleting old visits", "DELETE FROM trip_matches WHERE user_id = ? AND end_ms < ?",
+                             [userID.rawValue, StoragePrecision.milliseconds(date)])
+            return deleted
         }
     }
 

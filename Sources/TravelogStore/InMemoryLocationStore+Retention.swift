@@ -45,6 +45,8 @@ extension InMemoryLocationStore {
         withState { state in
             let gone = state.visits.values.filter { Self.ended(visit: $0, before: date, userID: userID, state: state) }.map(\.id)
             for id in gone { state.visits[id] = nil }
+            // The trips between them go with them, and so do their matches to the roads.
+            state.tripMatches = state.tripMatches.filter { _, match in match.userID != userID || match.end >= date }
             return gone.count
         }
     }

@@ -70,7 +70,7 @@ struct RetentionStoreConformanceTests {
         #expect(try await store.locationSummaries(userID: ada.id, before: Self.t0.addingTimeInterval(30 * Self.day)).map(\.locationCount) == [10, 1])
     }
 
-    @Test("visits that ended before a date are counted and deleted (hidden ones too); one going on, a later one and another user's stay",
+    @Test("visits that ended before a date are counted and deleted (hidden ones too) with their trips' road matches; one going on, a later one and another user's stay",
           arguments: StoreFactory.all)
     func visits(factory: StoreFactory) async throws {
         let store = try await factory.make()
@@ -88,8 +88,16 @@ struct RetentionStoreConformanceTests {
         _ = try await store.editVisit(id: second.id, VisitEdit(hidden: true))
         // Day 2.5: the first two ended before; the third ends on day 3; the fourth goes on.
         let cutoff = Self.t0.addingTimeInterval(2.5 * Self.day)
+        // The road matches of the trips between: one ended before the cutoff, one after it.
+        let matches = try #require(store as? any TripMatchStore)
+        for (key, start, end) in [("old", 0.5, 1.0), ("new", 3.0, 5.0)] {
+            try await matches.storeTripMatch(TripMatchRecord(key: key, userID: ada.id, deviceID: phone.id, start: Self.t0.addingTimeInterval(start * Self.day),
+                                                           end: Self.t0.addingTimeInterval(end * Self.day), matchedDistanceMeters: 100,
+                                                           roads: ["Main Street"], line: [[[13.4, 52.5], [13.41, 52.5]]], unmatchedReason: nil))
+        }
         #expect(try await store.visitCount(userID: ada.id, endedBefore: cutoff) == 2)
         #expect(try await store.deleteVisits(userID: ada.id, endedBefore: cutoff) == 2)
+        #expect(try await matches.tripMatches(keys: ["old", "new"]).keys.sorted() == ["new"])
         let left = try await store.visits(userID: ada.id, deviceIDs: nil, from: nil, to: nil, includeHidden: true)
         #expect(left.map(\.visit.arrival) == [Self.t0.addingTimeInterval(2 * Self.day), Self.t0.addingTimeInterval(5 * Self.day)])
         #expect(try await store.visitCount(userID: ada.id, endedBefore: cutoff) == 0)

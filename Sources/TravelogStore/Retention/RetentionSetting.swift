@@ -127,6 +127,7 @@ public protocol RetentionStore: Sendable {
     /// How many of the user's journal visits ended before `date` (a visit going on never ended;
     /// a merged visit ends where its last part does).
     func visitCount(userID: UserID, endedBefore date: Date) async throws(StoreError) -> Int
-    /// Deletes those visits, hidden and edited ones too. - Returns: how many.
+    /// Deletes those visits, hidden and edited ones too, and the road matches of trips that ended
+    /// before `date` (`TripMatchStore`). - Returns: how many visits.
     func deleteVisits(userID: UserID, endedBefore date: Date) async throws(StoreError) -> Int
 }
