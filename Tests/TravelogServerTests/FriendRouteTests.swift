@@ -57,6 +57,14 @@ struct FriendRouteTests {
             #expect(devices.map { $0["device"] as? String } == ["iphone"])
             #expect(devices.first?["latitude"] as? Double == 48.2 && devices.first?["accuracy"] as? Double == 8)
             #expect(devices.first?["time"] as? String == "2024-05-02T10:00:00Z")
+            #expect(positions.first?["picture"] == nil)
+            // A card with a face (PNG) becomes the friend's picture; a face that is no image is not handed on.
+            for (face, picture) in [("iVBORw0KGgoAAAANSUhEUg==", "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="), ("PHN2Zz48L3N2Zz4=", nil)] {
+                try await client.execute(uri: "/api/v1/owntracks", method: .post, headers: Auth.basic("bob", bobPhone),
+                                         body: ByteBuffer(string: #"{"_type":"card","name":"Bob B","face":"\#(face)"}"#)) { #expect($0.status == .ok) }
+                let seen = try #require(try await Self.call(client, "/api/v1/friends/positions", .get, Self.ada).json as? [[String: Any]])
+                #expect(seen.first?["picture"] as? String == picture, "\(face)")
+            }
             // A phone's token reads the positions (OwnTracks shows them); a read token reaches no friends' route.
             #expect(try await Self.call(client, "/api/v1/friends/positions", .get, Auth.bearer(adaPhone)).status == .ok)
             for (uri, method) in [("/api/v1/friends/positions", HTTPRequest.Method.get), ("/api/v1/friends", .get),

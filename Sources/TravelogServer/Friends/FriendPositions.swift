@@ -47,14 +47,15 @@ struct FriendPositions {
         return result
     }
 
+    /// The bytes of standard base64 text.
+    private static let base64Bytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=".utf8)
+
     /// A card's face as a `data:` URL for an `img` element, when it is base64 of a PNG or a JPEG
     /// (anything else is left out rather than handed to a browser).
     static func pictureURL(face: String) -> String? {
         let mime: String
         if face.hasPrefix("iVBORw0KGgo") { mime = "image/png" } else if face.hasPrefix("/9j/") { mime = "image/jpeg" } else { return nil }
-        guard face.utf8.allSatisfy({ $0 < 128 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
-                                                  || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "=")) })
-        else { return nil }
+        guard face.utf8.allSatisfy(Self.base64Bytes.contains) else { return nil }
         return "data:\(mime);base64,\(face)"
     }
 }
