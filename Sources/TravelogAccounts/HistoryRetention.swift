@@ -93,13 +93,20 @@ public struct HistoryRetention: Sendable {
     @discardableResult
     public func run(userID: UserID, now: Date = Date(),
                     progress: @Sendable (_ deleted: Int, _ total: Int) -> Void = { _, _ in }) async throws(RetentionRunError) -> RetentionRun? {
-        guard Self.running.withLock({ $0.insert(userID).inserted }) else { throw .alreadyRunning }
-        defer { _ = Self.running.withLock { $0.remove(userID) } }
+        let key = RunKey(store: ObjectIdentifier(store as AnyObject), userID: userID)
+        guard Self.running.withLock({ $0.insert(key).inserted }) else { throw .alreadyRunning }
+        defer { _ = Self.running.withLock { $0.remove(key) } }
         do { return try await runAlone(userID: userID, now: now, progress: progress) } catch { throw .store(error) }
     }
 
+    /// A user of a store (an open database: two stores are two, even with the same user ids).
+    private struct RunKey: Hashable {
+        var store: ObjectIdentifier
+        var userID: UserID
+    }
+
     /// The users whose run goes on in this process.
-    private static let running = Mutex<Set<UserID>>([])
+    private static let running = Mutex<Set<RunKey>>([])
 
     private func runAlone(userID: UserID, now: Date, progress: @Sendable (_ deleted: Int, _ total: Int) -> Void) async throws(StoreError) -> RetentionRun? {
         let applied = try await applied(userID: userID)
