@@ -55,6 +55,10 @@ enum PostgresQueryWorkload {
             "deletedImport": { try await RegionStoreConformanceTests().deletedImport(factory: $0) },
             "offered": { try await RegionStoreConformanceTests().offered(factory: $0) },
         ],
+        "FriendStoreConformanceTests": [
+            "inviteAndAccept": { try await FriendStoreConformanceTests().inviteAndAccept(factory: $0) },
+            "grantAndEnd": { try await FriendStoreConformanceTests().grantAndEnd(factory: $0) },
+        ],
         "LocationStoreQueryTests": [
             "timeRange": { try await LocationStoreQueryTests().timeRange(factory: $0) },
             "area": { try await LocationStoreQueryTests().area(factory: $0) },
