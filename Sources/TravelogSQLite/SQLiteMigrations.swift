@@ -413,6 +413,25 @@ enum SQLiteMigrations {
         );
         CREATE INDEX trip_matches_device_time ON trip_matches (device_id, start_ms);
         """),
+        // A user's id is never given again (issue 30): without AUTOINCREMENT SQLite hands a new row the
+        // highest id plus one, so deleting the newest user freed their id, and a server still holding
+        // caches filed by id (the map index, sessions) could show the deleted user's history to the next
+        // account made. The table is rebuilt with AUTOINCREMENT, its rows and ids kept (migrations run
+        // with foreign keys off and checked before they commit, so the other tables' rows stay theirs).
+        ("021_user_ids_never_reused", """
+        CREATE TABLE users_autoincrement (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE,
+            created_at_ms INTEGER NOT NULL,
+            password_hash TEXT,
+            administrator INTEGER NOT NULL DEFAULT 0,
+            disabled INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO users_autoincrement (id, name, created_at_ms, password_hash, administrator, disabled)
+            SELECT id, name, created_at_ms, password_hash, administrator, disabled FROM users;
+        DROP TABLE users;
+        ALTER TABLE users_autoincrement RENAME TO users;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -127,6 +127,25 @@ struct UserDeletionTests {
         Self.check(before: before, after: after, filled: Self.filledTables.union(["location_days", "location_days_rtree"]))
     }
 
+    @Test("a deleted user's id is never given to a new user, on SQLite (AUTOINCREMENT), PostgreSQL (a sequence) and in memory")
+    func idsNeverReused() async throws {
+        let path = TestDirectory.makeFolder("deletion-ids").appendingPathComponent("travelog.sqlite").path
+        var stores: [(String, any TravelogStore)] = [("SQLite", try SQLiteLocationStore(path: path)), ("memory", InMemoryLocationStore())]
+        if PostgresTestServer.url != nil { stores.append(("PostgreSQL", try await PostgresTestServer.makeStore())) }
+        for (name, store) in stores {
+            let first = try await store.addUser(named: "ada")
+            let newest = try await store.addUser(named: "bob")
+            try await store.deleteUser(id: newest.id)
+            let next = try await store.addUser(named: "cy")
+            #expect(next.id.rawValue > newest.id.rawValue, "\(name): cy got \(next.id.rawValue) after bob's \(newest.id.rawValue) was deleted")
+            #expect(try await store.user(id: first.id)?.name == "ada", "\(name)")
+        }
+        // The rebuilt table kept every column and the other tables' ties to it.
+        let store = try SQLiteLocationStore(path: path)
+        let device = try await store.addDevice(named: "phone", userID: try #require(try await store.users().first { $0.name == "cy" }).id)
+        #expect(try await store.devices(userID: device.userID).map(\.name) == ["phone"])
+    }
+
     // MARK: PostgreSQL
 
     static func postgresCensus(url: PostgresConnectionURL, schema: String) async throws -> Census {
