@@ -33,10 +33,14 @@ public final class AccountService: Sendable {
     /// an unknown name costs what a known one does (no user enumeration by timing). Made on first use.
     private let dummyHash = Mutex<String?>(nil)
 
-    public init(store: any AccountStore, bcryptCost: UInt8 = 12, sessionLifetimeSeconds: TimeInterval = 30 * 86_400) {
+    /// - Parameter loginFailuresPerAddress: wrong passwords from one client address before its
+    ///   logins are delayed (`serve --login-failures-per-address`).
+    public init(store: any AccountStore, bcryptCost: UInt8 = 12, sessionLifetimeSeconds: TimeInterval = 30 * 86_400,
+                loginFailuresPerAddress: Int = 20) {
         self.store = store
         self.bcryptCost = bcryptCost
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
+        throttle.withLock { $0.freeFailuresPerAddress = max(1, loginFailuresPerAddress) }
     }
 
     // MARK: Users

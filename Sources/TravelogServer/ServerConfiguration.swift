@@ -49,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var photoDirectory: URL? = nil
     /// How long users without a setting of their own keep their history (`travelog serve --retention`), or `nil`: forever.
     public var retentionDefault: RetentionSetting? = nil
+    /// Wrong passwords from one client address before its logins are delayed (`LoginThrottle`).
+    public var loginFailuresPerAddress = 20
 
     public static let defaultTileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public static let defaultTileAttribution =

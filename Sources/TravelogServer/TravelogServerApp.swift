@@ -71,7 +71,8 @@ public struct TravelogServerApp: Sendable {
         self.configuration = configuration
         self.gazetteer = gazetteer
         accounts = AccountService(store: store, bcryptCost: configuration.bcryptCost,
-                                  sessionLifetimeSeconds: configuration.sessionLifetimeSeconds)
+                                  sessionLifetimeSeconds: configuration.sessionLifetimeSeconds,
+                                  loginFailuresPerAddress: configuration.loginFailuresPerAddress)
         hub = LiveHub()
         metrics = ServerMetrics()
         let describer = gazetteer.map { GazetteerDescriber(gazetteer: $0, timeZones: timeZones, streetLevel: streetLevel) }

@@ -66,6 +66,23 @@ struct PasswordTests {
         }
     }
 
+    @Test("serve --login-failures-per-address sets how many wrong passwords an address has before its delay")
+    func failuresPerAddress() async throws {
+        for allowed in [3, 40] {
+            let accounts = AccountService(store: InMemoryLocationStore(), bcryptCost: 4, loginFailuresPerAddress: allowed)
+            accounts.throttle.withLock { $0.baseDelaySeconds = 600 }
+            // Different names each time: only the address's count grows.
+            for attempt in 0..<allowed { #expect(try await accounts.user(named: "n\(attempt)", password: "wrong-one", from: "203.0.113.7") == nil) }
+            do {
+                _ = try await accounts.user(named: "n\(allowed)", password: "wrong-one", from: "203.0.113.7")
+                _ = try await accounts.user(named: "fresh", password: "wrong-one", from: "203.0.113.7")
+                Issue.record("\(allowed): not throttled after \(allowed + 1) wrong passwords from one address")
+            } catch {
+                #expect(error == .throttled(retryAfterSeconds: 600), "\(allowed)")
+            }
+        }
+    }
+
     @Test("an unknown name, a name without a password and a wrong password all cost one bcrypt check")
     func equalWork() async throws {
         let fixture = try await ServerFixture.make()

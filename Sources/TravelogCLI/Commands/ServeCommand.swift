@@ -57,6 +57,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Let webhooks and ntfy reach loopback, private and link-local addresses (a home network).")
     var allowPrivateWebhooks = false
 
+    @Option(help: ArgumentHelp(
+        "Wrong passwords from one client address before its logins are delayed (1 s, then doubling).",
+        discussion: "Default 20; raise it when many people log in through one address (an office, a proxy). Per account it stays 5.",
+        valueName: "count"))
+    var loginFailuresPerAddress = 20
+
     @Option(help: ArgumentHelp("Who may read /metrics: off, loopback (not through a proxy), or bearer (the token in $TRAVELOG_METRICS_TOKEN).",
                                valueName: "access"))
     var metrics = "loopback"
@@ -135,6 +141,8 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.worldOutlinesPath == nil { logger.notice("\(GazetteerOptions.missingWorldBase())") }
         configuration.photoDirectory = storeOptions.photosDirectory()
         configuration.retentionDefault = try retentionDefault()
+        guard loginFailuresPerAddress >= 1 else { throw ValidationError("--login-failures-per-address: at least 1") }
+        configuration.loginFailuresPerAddress = loginFailuresPerAddress
         var gazetteer: Gazetteer?
         do {
             gazetteer = try gazetteerOptions.load()
