@@ -65,18 +65,8 @@ public struct JournalReader: Sendable {
         var cities: [String: Whereabouts.City] = [:]
         for stored in visits {
             guard let placemark = stored.visit.placemark, let country = placemark.isoCountryCode else { continue }
-            let zone = placemark.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
-            // Only the portion of the visit inside the range is evidence for the range's days.
-            let start = max(stored.visit.arrival, from ?? stored.visit.arrival)
-            var end = stored.shownDeparture ?? stored.visit.arrival
-            if let to, end >= to { end = to.addingTimeInterval(-0.001) }
-            guard end >= start else { continue }
-            var day = LocalDay.index(start, in: zone)
-            let last = LocalDay.index(end, in: zone)
-            while day <= last {
-                daysByCountry[country, default: []].insert(day)
-                day += 1
-            }
+            guard let days = Self.localDays(of: stored, from: from, to: to) else { continue }
+            daysByCountry[country, default: []].formUnion(days)
             let key = "\(placemark.name)|\(country)"
             cities[key, default: Whereabouts.City(name: placemark.name, administrativeArea: placemark.administrativeArea,
                                                    countryCode: country, visits: 0)].visits += 1
@@ -85,6 +75,20 @@ public struct JournalReader: Sendable {
             countries: daysByCountry.map { Whereabouts.Country(code: $0.key, days: $0.value.count) }
                 .sorted { ($0.days, $1.code) > ($1.days, $0.code) },
             cities: cities.values.sorted { ($0.visits, $1.name) > ($1.visits, $0.name) })
+    }
+}
+
+extension JournalReader {
+    /// The local days (`LocalDay` indices, in the zone of the visit's placemark, else UTC) that the
+    /// portion of a visit inside `[from, to)` touches: the evidence of a country's or a city's days.
+    static func localDays(of stored: StoredVisit, from: Date?, to: Date?) -> ClosedRange<Int>? {
+        let zone = stored.visit.placemark?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        // Only the portion of the visit inside the range is evidence for the range's days.
+        let start = max(stored.visit.arrival, from ?? stored.visit.arrival)
+        var end = stored.shownDeparture ?? stored.visit.arrival
+        if let to, end >= to { end = to.addingTimeInterval(-0.001) }
+        guard end >= start else { return nil }
+        return LocalDay.index(start, in: zone)...LocalDay.index(end, in: zone)
     }
 }
 
