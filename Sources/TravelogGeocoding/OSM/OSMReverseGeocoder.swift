@@ -76,8 +76,8 @@ public final class OSMReverseGeocoder: Sendable {
     /// reading their rings, and to order nested ones (smallest first).
     private let areaBoxes: [Int: Box]
     /// The named streets' lines, flattened: each line's points are a range of `streetPoints`.
-    private let streetLines: [StreetLine]
-    private let streetPoints: [Coordinate]
+    let streetLines: [StreetLine]
+    let streetPoints: [Coordinate]
     /// For each grid cell, the lines that cross it or one of its eight neighbours, each once: a
     /// street within ``streetRadiusMeters`` (less than a cell) of a point is among them.
     private let streetNeighbourhoods: [GridCell: [Int32]]

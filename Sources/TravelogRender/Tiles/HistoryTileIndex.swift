@@ -34,6 +34,9 @@ public struct HistoryTileIndex: Sendable {
     private var lastSeconds: [UInt16: Double] = [:]
     /// Time, rect and devices of the fixes in blocks, for a range's bounds and count.
     private var blocks = FixBlocks()
+    /// The cells of about 25 m the paths crossed (the Explored layer, `travelog explore`), kept
+    /// with every fix; not saved, made again from every fix when a saved index is read.
+    public private(set) var explored = ExploredCells()
 
     /// An empty index.
     public init() {
@@ -65,6 +68,12 @@ public struct HistoryTileIndex: Sendable {
         guard devices.count == times.count else { throw .inconsistent("the devices' last times") }
         lastSeconds = Dictionary(zip(devices, times), uniquingKeysWith: { $1 })
         blocks = try FixBlocks(reading: &reader, fixCount: fixCount)
+        let raw = levels[levels.count - 1]
+        for index in 0..<raw.count {
+            let point = raw.point(index)
+            explored.append(latitude: WebMercator.latitudeDegrees(y: point.y), longitude: WebMercator.longitudeDegrees(x: point.x),
+                            seconds: raw.seconds[index], device: raw.device[index])
+        }
     }
 
     /// A device's fixes in the index: how many, and the times of the first and the last.
@@ -112,6 +121,8 @@ public struct HistoryTileIndex: Sendable {
             levels[index].append(x: px, y: py, seconds: time, device: id, gapSeconds: Self.gapSeconds)
         }
         blocks.append(x: px, y: py, seconds: time, device: id)
+        explored.append(latitude: WebMercator.latitudeDegrees(y: Double(py)), longitude: WebMercator.longitudeDegrees(x: Double(px)),
+                        seconds: time, device: id)
         return true
     }
 

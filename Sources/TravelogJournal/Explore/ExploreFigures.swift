@@ -1,0 +1,172 @@
+import Foundation
+import TravelogCore
+import TravelogGeocoding
+
+/// Where I have been, in figures: the explored area (``ExploredCells``), per country with the local
+/// days spent there (the journal's ``Whereabouts``), the cities with the most explored area, and for
+/// one city its explored area and, where an OSM extract covers it, how much of its streets' length
+/// was travelled. `travelog explore` and `GET /api/v1/explore` answer it.
+///
+/// The offline data has no outline of countries or cities, so their share of the area is not known;
+/// a cell belongs to the country and city of the gazetteer place nearest to its block of about
+/// 500 m (``blockDegrees``): a city is the land closer to it than to any other gazetteer place.
+public struct ExploreFigures: Encodable, Hashable, Sendable {
+    /// Cells are grouped in blocks of this many degrees for the gazetteer's lookups.
+    public static let blockDegrees = 0.005
+    /// A street counts as covered where a visited cell lies within this distance, metres.
+    public static let streetReachMeters = 25.0
+    /// How many cities ``cities`` lists.
+    public static let cityLimit = 20
+
+    public struct Country: Encodable, Hashable, Sendable {
+        /// ISO 3166-1 alpha-2.
+        public var code: String
+        public var name: String?
+        /// Local days with at least part of a visit there (as `/api/v1/whereabouts`).
+        public var days: Int
+        public var cells: Int
+        public var areaSquareKilometers: Double
+    }
+
+    public struct City: Encodable, Hashable, Sendable {
+        public var name: String
+        public var administrativeArea: String?
+        public var countryCode: String
+        public var cells: Int
+        public var areaSquareKilometers: Double
+        /// The city's named streets (OSM extracts), `nil` where no extract covers the city.
+        public var streets: Streets?
+    }
+
+    public struct Streets: Encodable, Hashable, Sendable {
+        /// Named street lines nearer to the city than to another gazetteer place.
+        public var lines: Int
+        public var lengthMeters: Double
+        /// Length of those lines within ``ExploreFigures/streetReachMeters`` of a visited cell.
+        public var coveredMeters: Double
+        /// `coveredMeters / lengthMeters`, 0 to 1.
+        public var share: Double
+    }
+
+    public var cellSizeMeters: Double
+    public var cells: Int
+    public var areaSquareKilometers: Double
+    /// Countries by days, then area.
+    public var countries: [Country]
+    /// The cities with the most explored area (at most ``cityLimit``).
+    public var cities: [City]
+    /// The city asked for (`--city`, `?city=`), with its streets.
+    public var city: City?
+}
+
+/// What ``ExploreFigures/compute(cells:whereabouts:geocoder:streets:city:)`` could not do.
+public enum ExploreFiguresError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No gazetteer place has this name.
+    case unknownCity(String)
+    /// Per-city figures need the gazetteer.
+    case noGazetteer
+
+    public var description: String {
+        switch self {
+        case let .unknownCity(name): "no city '\(name)' in the gazetteer"
+        case .noGazetteer: "no gazetteer: cities are not known (make gazetteer, or --gazetteer)"
+        }
+    }
+}
+
+extension ExploreFigures {
+    /// The figures of a person's explored cells.
+    /// - Parameters:
+    ///   - whereabouts: the local days per country (``JournalReader/whereabouts(userID:from:to:)``).
+    ///   - geocoder: the gazetteer's reverse geocoder (`nil`: no countries or cities by area).
+    ///   - streets: the OSM extracts' street lines (`nil`: no street figures).
+    ///   - city: a gazetteer place's name (or ASCII name), any case.
+    /// - Throws: ``ExploreFiguresError``.
+    /// - Complexity: O(cells + blocks · log places), plus for a city O(its street length / 12.5 m).
+    public static func compute(cells explored: ExploredCells, whereabouts: Whereabouts?, geocoder: ReverseGeocoder?,
+                               streets: OSMReverseGeocoder?, city: String?) throws(ExploreFiguresError) -> ExploreFigures {
+        var perCountry: [String: (cells: Int, area: Double)] = [:]
+        var perPlace: [Int: (cells: Int, area: Double)] = [:]
+        if let geocoder {
+            var blocks: [UInt64: (cells: Int, area: Double, latitude: Double, longitude: Double)] = [:]
+            explored.forEachCell { cell in
+                let box = ExploredCells.bounds(of: cell)
+                let latitude = (box.south + box.north) / 2, longitude = (box.west + box.east) / 2
+                let key = UInt64(UInt32(bitPattern: Int32((latitude / blockDegrees).rounded(.down)))) << 32
+                    | UInt64(UInt32(bitPattern: Int32((longitude / blockDegrees).rounded(.down))))
+                blocks[key, default: (0, 0, latitude, longitude)].cells += 1
+                blocks[key]!.area += ExploredCells.areaSquareMeters(of: cell)
+            }
+            for block in blocks.values {
+                guard let coordinate = Coordinate(validLatitude: block.latitude, longitude: block.longitude),
+                      let nearest = geocoder.nearest(to: coordinate) else { continue }
+                let code = geocoder.gazetteer.country(at: nearest.placeIndex).code
+                perCountry[code, default: (0, 0)].cells += block.cells
+                perCountry[code]!.area += block.area
+                perPlace[nearest.placeIndex, default: (0, 0)].cells += block.cells
+                perPlace[nearest.placeIndex]!.area += block.area
+            }
+        }
+        let days = Dictionary((whereabouts?.countries ?? []).map { ($0.code, $0.days) }, uniquingKeysWith: max)
+        let names = Dictionary((geocoder?.gazetteer.countries ?? []).map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let countries = Set(days.keys).union(perCountry.keys).map { code in
+            Country(code: code, name: names[code], days: days[code] ?? 0, cells: perCountry[code]?.cells ?? 0,
+                    areaSquareKilometers: (perCountry[code]?.area ?? 0) / 1_000_000)
+        }.sorted { ($0.days, $0.areaSquareKilometers, $1.code) > ($1.days, $1.areaSquareKilometers, $0.code) }
+        func cityFigures(_ index: Int, gazetteer: Gazetteer) -> City {
+            City(name: gazetteer.name(at: index), administrativeArea: gazetteer.administrativeArea(at: index).nonEmpty,
+                 countryCode: gazetteer.country(at: index).code, cells: perPlace[index]?.cells ?? 0,
+                 areaSquareKilometers: (perPlace[index]?.area ?? 0) / 1_000_000)
+        }
+        var cities: [City] = []
+        if let gazetteer = geocoder?.gazetteer {
+            cities = perPlace.sorted { ($0.value.area, $1.key) > ($1.value.area, $0.key) }.prefix(cityLimit)
+                .map { cityFigures($0.key, gazetteer: gazetteer) }
+        }
+        var chosen: City?
+        if let city {
+            guard let geocoder else { throw .noGazetteer }
+            let gazetteer = geocoder.gazetteer
+            let wanted = city.trimmingCharacters(in: .whitespaces).lowercased()
+            let matches = (0..<gazetteer.count).filter {
+                gazetteer.name(at: $0).lowercased() == wanted || gazetteer.asciiName(at: $0).lowercased() == wanted
+            }
+            // The one explored most, else the most populous.
+            guard let index = matches.max(by: { ((perPlace[$0]?.area ?? 0), gazetteer.population(at: $0), -$0)
+                                                < ((perPlace[$1]?.area ?? 0), gazetteer.population(at: $1), -$1) }) else {
+                throw .unknownCity(city)
+            }
+            chosen = cityFigures(index, gazetteer: gazetteer)
+            if let streets {
+                let center = gazetteer.coordinate(at: index)
+                let found = streets.coverage(isCovered: { Self.isNear(explored, $0) }) { middle in
+                    // A city reaches no farther than this; the lines beyond need no lookup.
+                    abs(middle.latitude - center.latitude) < 0.5 && abs(middle.longitude - center.longitude) < 1
+                        && geocoder.nearest(to: middle)?.placeIndex == index
+                }
+                if found.lines > 0 {
+                    chosen?.streets = Streets(lines: found.lines, lengthMeters: found.lengthMeters, coveredMeters: found.coveredMeters,
+                                              share: found.lengthMeters > 0 ? found.coveredMeters / found.lengthMeters : 0)
+                }
+            }
+        }
+        return ExploreFigures(cellSizeMeters: ExploredCells.cellSizeMeters, cells: explored.count,
+                              areaSquareKilometers: explored.areaSquareKilometers, countries: countries, cities: cities, city: chosen)
+    }
+
+    /// Whether a visited cell lies within ``streetReachMeters`` of a point: its own cell or one a reach away
+    /// in any of eight directions.
+    static func isNear(_ explored: ExploredCells, _ point: Coordinate) -> Bool {
+        if explored.contains(latitude: point.latitude, longitude: point.longitude) { return true }
+        let north = streetReachMeters / (WGS84.meanRadiusMeters * Double.pi / 180)
+        let east = north / max(0.01, cos(point.latitude * Double.pi / 180))
+        for (dy, dx) in [(1.0, 0.0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (0.7, -0.7), (-0.7, 0.7), (-0.7, -0.7)] {
+            if explored.contains(latitude: point.latitude + dy * north, longitude: point.longitude + dx * east) { return true }
+        }
+        return false
+    }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
