@@ -140,6 +140,8 @@ public struct TravelogServerApp: Sendable {
         LiveRoutes(hub: hub).add(to: router)
         JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones, streetLevel: streetLevel,
                       localSearch: localSearch).add(to: router)
+        ExploreRoutes(store: store, tiles: tiles, journal: journal, gazetteer: gazetteer, streetLevel: streetLevel,
+                      placeTimeZones: placeTimeZones).add(to: router)
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         DirectionsRoutes(network: roadNetwork).add(to: router)

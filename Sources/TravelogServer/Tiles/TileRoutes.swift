@@ -56,9 +56,10 @@ struct TileRoutes {
     /// `GET /api/v1/tiles/{layer}/{z}/{x}/{y}.png`: answers `If-None-Match` with 304 while no new
     /// locations landed in the tile.
     func historyTile(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        if context.parameters.get("layer") == "explored" { return try await exploredTile(request, context) }
         let identity = try context.requireIdentity()
         guard let layer = context.parameters.get("layer").flatMap(HistoryLayer.init(rawValue:)) else {
-            throw APIError.notFound("no tile layer '\(context.parameters.get("layer") ?? "")': expected path, heat or points")
+            throw APIError.notFound("no tile layer '\(context.parameters.get("layer") ?? "")': expected path, heat, points or explored")
         }
         let tile = try Self.tile(context)
         let scale = try Self.tileScale(request)
