@@ -143,6 +143,7 @@ public struct TravelogServerApp: Sendable {
         ExploreRoutes(store: store, tiles: tiles, journal: journal, gazetteer: gazetteer, streetLevel: streetLevel,
                       placeTimeZones: placeTimeZones).add(to: router)
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
+        ReviewRoutes(store: store, journal: journal, placeTimeZones: placeTimeZones, worldOutlines: worldOutlines).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         DirectionsRoutes(network: roadNetwork).add(to: router)
         MatchRoutes(network: roadNetwork, store: store, links: ShareLinks(store: store, accounts: accounts)).add(to: router)

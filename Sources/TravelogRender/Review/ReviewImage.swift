@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import TravelogCore
+import TravelogStore
 
 /// The image of a year or a month in review: a map of the period's lines on the offline world base
 /// (``WorldOutlines``) with the figures beside it, as PNG or as PDF (cairo's PDF surface: the text
@@ -137,6 +138,7 @@ public struct ReviewImage {
         }
         for marker in markers {
             let point = projection.point(for: marker.coordinate)
+            cairo_new_path(canvas.context)  // the last label left its end as the current point
             cairo_arc(canvas.context, point.x, point.y, 6 * pixelScale, 0, 2 * .pi)
             canvas.setSource(RenderColor(rgb: 0xC0392B))
             cairo_fill_preserve(canvas.context)
@@ -198,4 +200,14 @@ public struct ReviewImage {
 /// Collects what cairo's PDF surface writes.
 private final class PDFByteSink {
     var data = Data()
+}
+
+extension ReviewImage {
+    /// The lines of each device in its colour (the page's and the tiles' colour of that device).
+    public static func lines(_ byDevice: [DeviceID: [[Coordinate]]], devices: [Device]) -> [Line] {
+        let colors = HistoryIndexLoader.colorIndices(devices)
+        return byDevice.sorted { $0.key < $1.key }.flatMap { device, pieces in
+            pieces.map { Line(colorIndex: colors[device] ?? 0, coordinates: $0) }
+        }
+    }
 }
