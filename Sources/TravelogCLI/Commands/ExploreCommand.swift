@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import TravelogCore
+import TravelogGeocoding
+import TravelogImport
+import TravelogJournal
+import TravelogRender
+import TravelogStore
+
+/// `travelog explore`
+struct ExploreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Where I have been: the area explored (cells of about 25 m along every path), per country and city.",
+        discussion: """
+            A cell counts where a fix lies or the path between two consecutive fixes of a device passes (not across a \
+            silence of more than an hour, nor faster than 70 m/s: a flight explores its two ends). Countries and cities \
+            are those of the gazetteer place nearest to each block of about 500 m; days are the journal's local days. \
+            With --city, that city's explored area and, where an OSM extract (`travelog osm add`) covers it, the length \
+            of its named streets and the part within 25 m of a visited cell. With --days, every day's distance, fixes \
+            and countries instead (the page's timeline of a life).
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
+    @OptionGroup var gazetteerOptions: GazetteerOptions
+    @OptionGroup var osmOptions: OSMCommand.FolderOptions
+    @OptionGroup var range: TimeRangeOptions
+
+    @Option(help: ArgumentHelp("A city (a gazetteer place's name): its explored area and streets covered.", valueName: "name"))
+    var city: String?
+
+    @Flag(help: "Every day's distance, fixes and countries (of the range) instead.")
+    var days = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        if let city, city.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--city needs a name") }
+        if days, city != nil { throw ValidationError("--days and --city do not go together") }
+    }
+
+    func run() async throws {
+        let store = try await storeOptions.openStore()
+        let user = try await account.resolveUser(in: store, createIfEmpty: false)
+        let gazetteer = try? gazetteerOptions.load()
+        if gazetteer == nil { FileHandle.standardError.write(Data("note: no gazetteer, so no countries or cities by area\n".utf8)) }
+        // The journal's visits give the countries' days: brought up to date first.
+        let processor = JournalProcessor(store: store, describer: gazetteerOptions.describer(osmFolder: osmOptions.osmDirectory))
+        for device in try await store.devices(userID: user.id) {
+            _ = try await processor.process(device: device, from: try await store.latestDetectedArrival(device: device), to: nil)
+        }
+        var zones: PlaceTimeZones?
+        if let gazetteer {
+            zones = PlaceTimeZones(describer: GazetteerDescriber(gazetteer: gazetteer), boundaries: gazetteerOptions.timeZoneBoundaries())
+        }
+        let reader = JournalReader(store: store, timeZones: zones)
+        if days {
+            var placeOffset: (@Sendable (Location) -> Int?)?
+            if let zones { placeOffset = { zones.offsetSeconds(for: $0) } }
+            let (periods, _) = try await HistoryStatistics.compute(
+                store: store, userID: user.id, devices: try await store.devices(userID: user.id), from: range.fromDate, to: range.toDate,
+                period: .day, timeZone: range.timeZone, placeOffsetSeconds: placeOffset)
+            let life = LifeDays(periods: periods, countriesByDay: try await reader.countriesByDay(userID: user.id, from: range.fromDate, to: range.toDate))
+            if json {
+                print(try JournalOutput.json(life))
+            } else {
+                for index in life.days.indices {
+                    print("\(life.days[index])  \(String(format: "%9.2f km", Double(life.distanceMeters[index]) / 1000))  "
+                          + "\(String(format: "%7d", life.locations[index])) fixes  \(life.countries[index])")
+                }
+            }
+            return
+        }
+        let loaded = try await HistoryIndexLoader.load(store: store, userID: user.id)
+        let whereabouts = try await reader.whereabouts(userID: user.id, from: nil, to: nil)
+        let figures: ExploreFigures
+        do {
+            figures = try ExploreFigures.compute(cells: loaded.index.explored, whereabouts: whereabouts,
+                                                 geocoder: gazetteer.map(ReverseGeocoder.init(gazetteer:)),
+                                                 streets: city == nil ? nil : try osmOptions.streetLevelGeocoder(), city: city)
+        } catch let error as ExploreFiguresError {
+            throw ValidationError(error.description)
+        }
+        print(json ? try JournalOutput.json(figures) : Self.text(figures))
+    }
+
+    static func area(_ squareKilometers: Double) -> String {
+        String(format: squareKilometers < 10 ? "%.2f km²" : "%.1f km²", squareKilometers)
+    }
+
+    /// The figures for people.
+    static func text(_ figures: ExploreFigures) -> String {
+        var lines = ["explored: \(area(figures.areaSquareKilometers)) (\(figures.cells) cells of \(Int(figures.cellSizeMeters)) m)"]
+        if !figures.countries.isEmpty {
+            lines.append("countries:")
+            for country in figures.countries {
+                lines.append("  \(country.code) \(country.name ?? "")  \(country.days) \(country.days == 1 ? "day" : "days")  "
+                             + area(country.areaSquareKilometers))
+            }
+        }
+        if !figures.cities.isEmpty {
+            lines.append("cities explored most:")
+            for city in figures.cities { lines.append("  \(city.name) (\(city.countryCode))  \(area(city.areaSquareKilometers))") }
+        }
+        if let city = figures.city {
+            lines.append("\(city.name) (\(city.countryCode)): \(area(city.areaSquareKilometers)) explored")
+            if let streets = city.streets {
+                lines.append(String(format: "  streets: %.1f of %.1f km covered (%.1f%%), %d lines", streets.coveredMeters / 1000,
+                                    streets.lengthMeters / 1000, streets.share * 100, streets.lines))
+            } else {
+                lines.append("  streets: no OSM extract covers it (travelog osm add)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
