@@ -8,7 +8,7 @@ public struct TravelogCommand: AsyncParsableCommand {
         commandName: "travelog",
         abstract: "Self-hosted location history: geodesy, map geometry, import, a server and a journal.",
         subcommands: [ServeCommand.self, UserCommand.self, DeviceCommand.self, ImportCommand.self, ImportsCommand.self, ExportCommand.self,
-                      StatsCommand.self, ReviewCommand.self, VisitsCommand.self, TripsCommand.self, PlacesCommand.self, InfoCommand.self,
+                      StatsCommand.self, ExploreCommand.self, ReviewCommand.self, VisitsCommand.self, TripsCommand.self, PlacesCommand.self, InfoCommand.self,
                       GeodesicCommand.self, GeocodeCommand.self, DeclinationCommand.self, TrackCommand.self, NotifyCommand.self,
                       RejectedCommand.self, SnapshotCommand.self, RegionsCommand.self, BeaconsCommand.self, MigrateCommand.self,
                       BackupCommand.self, RestoreCommand.self, OSMCommand.self, DirectionsCommand.self, MatchCommand.self, PhotosCommand.self,
