@@ -9,6 +9,7 @@ import { bindDevices, loadDevices } from './devices.js';
 import { bindDirections } from './directions.js';
 import { startFriends, stopFriends } from './friends.js';
 import { $, showStatus } from './dom.js';
+import { bindExplore } from './explore.js';
 import { bindJournal, loadJournal, showDayThumbnails } from './journal.js';
 import { bindPhotos, loadPhotos } from './photos.js';
 import { bindFollow, closeLive, connectLive } from './live.js';
@@ -194,6 +195,7 @@ function bindControls() {
   }
   $('log-here').addEventListener('click', logHere);
   TravelogLayers.bindSwitch(() => { if (state.range) reload(false); });
+  bindExplore();
   $('view-image').addEventListener('click', () => {
     if (drawn.map && state.range) $('view-image').href = TravelogLayers.imageURL(rangeQuery());
   });

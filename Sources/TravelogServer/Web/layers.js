@@ -9,7 +9,7 @@
 
 window.TravelogLayers = (() => {
   const LAYER_KEY = 'travelog.layer';
-  const LAYERS = ['path', 'heat', 'points'];
+  const LAYERS = ['path', 'heat', 'points', 'explored'];
   let map = null;
   let historyTiles = null;
   let loaded = 0;
@@ -29,7 +29,7 @@ window.TravelogLayers = (() => {
     map.getPane('history').style.zIndex = 350;
   }
 
-  /** The chosen layer: path, heat or points. */
+  /** The chosen layer: path, heat, points or explored (the fog of war over what was never visited). */
   function layer() { return chosen; }
 
   /** Whether the history is drawn with tiles: any range longer than a day, or heat and points always. */
@@ -102,7 +102,7 @@ window.TravelogLayers = (() => {
     const parameters = new URLSearchParams(query);
     parameters.set('view', `${center.lat.toFixed(6)},${L.Util.wrapNum(center.lng, [-180, 180], true).toFixed(6)},${Math.round(map.getZoom())}`);
     parameters.set('size', `${Math.max(16, Math.min(4096, size.x))}x${Math.max(16, Math.min(4096, size.y))}`);
-    parameters.set('layer', chosen === 'points' ? 'points' : chosen);
+    parameters.set('layer', chosen === 'explored' ? 'path' : chosen);
     parameters.set('scale', window.devicePixelRatio >= 1.5 ? '2' : '1');
     return `/api/v1/snapshot?${parameters}`;
   }
