@@ -1,6 +1,8 @@
-// The years overview, a first timeline of a life: a row per year, a cell per day coloured by that
-// day's distance (GET /api/v1/stats?by=day over the whole history, one request), the chosen dates
-// outlined. A click on a day shows it; each year's label shows the whole year.
+// The timeline of a life: a row per year, a cell per day coloured by that day's distance or, toggled,
+// by its country (one request for the whole history: GET /api/v1/days, columns of days, distances,
+// fixes and countries), the chosen dates outlined. Hovering a day shows its summary; a click shows
+// the day on the map and in the journal; each year's label shows the whole year.
+// `#years[data-drawn-ms]` is how long the last drawing took, for tests.
 import { api, timeZone } from './api.js';
 import { setRange, today } from './dates.js';
 import { $, element } from './dom.js';
@@ -10,9 +12,14 @@ import { state, subscribe } from './state.js';
 const SVG = 'http://www.w3.org/2000/svg';
 /** Distance classes, metres: a day's colour is the class it reaches. */
 const CLASSES = [[0, '#9ecae1'], [1000, '#74b3dc'], [5000, '#6baed6'], [20000, '#3182bd'], [100000, '#08519c']];
+/** Countries' colours, by how many days were spent there (the most first); the rest share the last. */
+const COUNTRY_COLORS = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#1f78b4', '#b2df8a', '#fb9a99', '#888888'];
+const NO_COUNTRY = '#c6cdd4';
 const ROW_HEIGHT = 11;
+const MODE_KEY = 'travelog.years.colour';
 
-const years = { firstYear: null, days: new Map(), loaded: false };
+const years = { firstYear: null, days: new Map(), loaded: false, countryColors: new Map(),
+  mode: localStorage.getItem(MODE_KEY) === 'country' ? 'country' : 'distance' };
 
 function dayOfYear(day) {
   const [y, m, d] = day.split('-').map(Number);
@@ -24,20 +31,40 @@ function dayFromIndex(year, index) {
   return date.toISOString().slice(0, 10);
 }
 
-function color(meters) {
+function distanceColor(meters) {
   let chosen = CLASSES[0][1];
   for (const [floor, value] of CLASSES) if (meters >= floor) chosen = value;
   return chosen;
 }
 
-/** Loads the days of the whole history (from the oldest fix's year). */
+function color(figures) {
+  if (years.mode === 'distance') return distanceColor(figures.meters);
+  return figures.countries.length ? years.countryColors.get(figures.countries[0]) : NO_COUNTRY;
+}
+
+/** "2024-05-01 · 12.35 km · 1,234 fixes · FI, SE" */
+function summary(day, figures) {
+  const parts = [day, formatDistance(figures.meters), `${new Intl.NumberFormat().format(figures.locations)} fixes`];
+  if (figures.countries.length) parts.push(figures.countries.join(', '));
+  return parts.join(' · ');
+}
+
+/** Loads every day of the whole history (from the oldest fix's year), in one request. */
 export async function loadYears(firstYear) {
   years.firstYear = firstYear;
-  const query = new URLSearchParams({ from: `${firstYear}-01-01`, to: today(), by: 'day', timezone: timeZone, units: 'metric' });
+  const query = new URLSearchParams({ from: `${firstYear}-01-01`, to: today(), timezone: timeZone });
   try {
-    const stats = await api(`/api/v1/stats?${query}`);
-    years.days = new Map(stats.periods.filter((period) => period.locations > 0)
-      .map((period) => [period.period, { meters: period.distance * 1000, locations: period.locations }]));
+    const found = await api(`/api/v1/days?${query}`);
+    years.days = new Map();
+    const daysPerCountry = new Map();
+    found.days.forEach((day, index) => {
+      const countries = found.countries[index] ? found.countries[index].split(',') : [];
+      for (const country of countries) daysPerCountry.set(country, (daysPerCountry.get(country) || 0) + 1);
+      years.days.set(day, { meters: found.distanceMeters[index], locations: found.locations[index], countries });
+    });
+    const ranked = [...daysPerCountry.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    years.countryColors = new Map(ranked.map(([country], index) => [country, COUNTRY_COLORS[Math.min(index, COUNTRY_COLORS.length - 1)]]));
+    years.ranked = ranked;
     years.loaded = true;
   } catch (_) {
     years.loaded = false;
@@ -45,12 +72,61 @@ export async function loadYears(firstYear) {
   render();
 }
 
+/** Distance or country, and the legend of the chosen colouring. */
+function controls() {
+  const bar = element('div', 'years-controls');
+  const choice = element('fieldset', 'years-mode');
+  choice.append(element('legend', 'visually-hidden', 'Colour days by'));
+  for (const [value, text] of [['distance', 'Distance'], ['country', 'Country']]) {
+    const label = element('label');
+    const input = element('input');
+    input.type = 'radio';
+    input.name = 'years-colour';
+    input.value = value;
+    input.checked = years.mode === value;
+    input.addEventListener('change', () => {
+      years.mode = value;
+      localStorage.setItem(MODE_KEY, value);
+      render();
+    });
+    label.append(input, ` ${text}`);
+    choice.append(label);
+  }
+  const legend = element('span', 'years-legend');
+  if (years.mode === 'country') {
+    for (const [country, days] of (years.ranked || []).slice(0, COUNTRY_COLORS.length - 1)) {
+      const key = element('span', 'years-key', `${country} ${days}`);
+      key.style.setProperty('--key', years.countryColors.get(country));
+      legend.append(key);
+    }
+  } else {
+    for (const [floor, value] of CLASSES) {
+      const key = element('span', 'years-key', floor === 0 ? '0' : `${floor / 1000} km`);
+      key.style.setProperty('--key', value);
+      legend.append(key);
+    }
+  }
+  bar.append(choice, legend);
+  return bar;
+}
+
 function render() {
   const box = $('years');
   if (!years.firstYear) return;
+  const started = performance.now();
   box.replaceChildren();
+  box.append(controls());
+  const hovered = element('p', 'years-summary muted', 'Point at a day for its summary.');
+  hovered.id = 'years-summary';
+  hovered.setAttribute('aria-live', 'polite');
   const last = Number(today().slice(0, 4));
   const range = state.range;
+  const byYear = new Map();
+  for (const [day, figures] of years.days) {
+    const year = Number(day.slice(0, 4));
+    if (!byYear.has(year)) byYear.set(year, []);
+    byYear.get(year).push([day, figures]);
+  }
   for (let year = last; year >= years.firstYear; year -= 1) {
     const row = element('div', 'years-row');
     const label = element('button', 'years-label', String(year));
@@ -62,23 +138,21 @@ function render() {
     strip.setAttribute('preserveAspectRatio', 'none');
     strip.setAttribute('class', 'years-strip');
     strip.setAttribute('role', 'img');
-    let count = 0;
     const background = document.createElementNS(SVG, 'rect');
     background.setAttribute('width', '366');
     background.setAttribute('height', String(ROW_HEIGHT));
     background.setAttribute('class', 'years-empty');
     strip.append(background);
-    for (const [day, figures] of years.days) {
-      if (!day.startsWith(`${year}-`)) continue;
-      count += 1;
+    const days = byYear.get(year) || [];
+    for (const [day, figures] of days) {
       const cell = document.createElementNS(SVG, 'rect');
       cell.setAttribute('x', String(dayOfYear(day)));
       cell.setAttribute('width', '1');
       cell.setAttribute('height', String(ROW_HEIGHT));
-      cell.setAttribute('fill', color(figures.meters));
+      cell.setAttribute('fill', color(figures));
       cell.setAttribute('data-day', day);
       const title = document.createElementNS(SVG, 'title');
-      title.textContent = `${day}: ${formatDistance(figures.meters)}`;
+      title.textContent = summary(day, figures);
       cell.append(title);
       strip.append(cell);
     }
@@ -92,21 +166,33 @@ function render() {
       chosen.setAttribute('class', 'years-chosen');
       strip.append(chosen);
     }
-    strip.setAttribute('aria-label', `${year}: ${count} days with data`);
+    strip.setAttribute('aria-label', `${year}: ${days.length} days with data`);
     strip.dataset.year = String(year);
-    strip.dataset.days = String(count);
+    strip.dataset.days = String(days.length);
+    const dayAt = (event) => {
+      const rect = strip.getBoundingClientRect();
+      const index = Math.min(365, Math.max(0, Math.floor(((event.clientX - rect.left) / rect.width) * 366)));
+      // A day with data is its own element (under a pixel wide on a phone): it names its day.
+      return (event.target.dataset && event.target.dataset.day) || dayFromIndex(year, index);
+    };
+    strip.addEventListener('pointermove', (event) => {
+      const day = dayAt(event);
+      const figures = years.days.get(day);
+      hovered.textContent = figures ? summary(day, figures) : `${day} · no data`;
+      hovered.dataset.day = day;
+    });
     // A click picks the day under the pointer.
     strip.addEventListener('click', (event) => {
-      const box = strip.getBoundingClientRect();
-      const index = Math.min(365, Math.max(0, Math.floor(((event.clientX - box.left) / box.width) * 366)));
-      // A day with data is its own element (under a pixel wide on a phone): it names its day.
-      const day = (event.target.dataset && event.target.dataset.day) || dayFromIndex(year, index);
+      const day = dayAt(event);
       if (day.startsWith(String(year))) setRange({ from: day, to: day });
     });
     row.append(label, strip);
     box.append(row);
   }
+  box.append(hovered);
   box.dataset.daysWithData = String(years.days.size);
+  box.dataset.colour = years.mode;
+  box.dataset.drawnMs = String(Math.round(performance.now() - started));
 }
 
 export function bindYears() {
