@@ -13,16 +13,10 @@ import TravelogStore
 @Suite("Friends on PostgreSQL, two servers")
 struct PostgresFriendTests {
     @Test("accepted through one server, the friend's phone shows on the other; ended through the second, the first's next answer leaves it out",
-          .enabled(if: PostgresLiveFeedTests.server != nil,
-                   "TRAVELOG_TEST_POSTGRES_URL is not set: friends across two servers on PostgreSQL were not tested"))
+          .enabled(if: PostgresTwoServers.available, PostgresTwoServers.missing))
     func twoServers() async throws {
-        let url = try PostgresConnectionURL(try #require(PostgresLiveFeedTests.server))
-        let schema = "travelog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        func server() async throws -> TravelogServerApp {
-            TravelogServerApp(store: try await PostgresLocationStore(url: url, schema: schema, maximumConnections: 4),
-                              configuration: ServerConfiguration(port: 0, bcryptCost: 4), gazetteer: nil)
-        }
-        let first = try await server(), second = try await server()
+        let servers = try await PostgresTwoServers()
+        let first = servers.first, second = servers.second
         let ada = try await first.accounts.addUser(named: "ada", password: ServerFixture.adaPassword)
         let bob = try await first.accounts.addUser(named: "bob", password: ServerFixture.bobPassword)
         let (_, bobPhone) = try await first.accounts.addDevice(named: "iphone", userID: bob.id, app: .owntracks, scope: .write)

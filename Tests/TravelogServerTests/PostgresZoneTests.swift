@@ -13,16 +13,10 @@ import TravelogStore
 @Suite("Privacy zones on PostgreSQL, two servers")
 struct PostgresZoneTests {
     @Test("a hide zone added through one server cuts the link's path read through the other; a drop zone added there drops the first's next write",
-          .enabled(if: PostgresLiveFeedTests.server != nil,
-                   "TRAVELOG_TEST_POSTGRES_URL is not set: privacy zones across two servers on PostgreSQL were not tested"))
+          .enabled(if: PostgresTwoServers.available, PostgresTwoServers.missing))
     func twoServers() async throws {
-        let url = try PostgresConnectionURL(try #require(PostgresLiveFeedTests.server))
-        let schema = "travelog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        func server() async throws -> TravelogServerApp {
-            TravelogServerApp(store: try await PostgresLocationStore(url: url, schema: schema, maximumConnections: 4),
-                              configuration: ServerConfiguration(port: 0, bcryptCost: 4), gazetteer: nil)
-        }
-        let first = try await server(), second = try await server()
+        let servers = try await PostgresTwoServers()
+        let first = servers.first, second = servers.second
         let ada = try await first.accounts.addUser(named: "ada", password: ServerFixture.adaPassword)
         let token: String = try await first.makeApplication().test(.router) { client in
             try await ShareRouteTests.upload(client, ZoneRouteTests.walk)
