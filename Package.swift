@@ -165,7 +165,7 @@ let package = Package(
         // Directions (issue 29): the road graph, contraction hierarchies, routes with steps.
         .target(
             name: "TravelogRouting",
-            dependencies: ["TravelogCore", "TravelogOSM"],
+            dependencies: ["TravelogCore", "TravelogFormats", "TravelogOSM"],
             swiftSettings: swiftSettings
         ),
         // Photos' EXIF (issue 32): a C interface over Exiv2 (Debian's libexiv2-dev, C++), so no Swift

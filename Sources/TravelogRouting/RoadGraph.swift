@@ -25,6 +25,9 @@ public final class RoadGraph: @unchecked Sendable {
     let nameBytes: UnsafeBufferPointer<UInt8>
     let restrictionWords: UnsafeBufferPointer<Int32>
     let hierarchies: [HierarchyView]
+    /// Labels of searches that ended, kept for the next (a query touches hundreds of states; clearing
+    /// or hashing a table of all of them per query cost more than the search).
+    let searchSpaces = SearchSpacePool()
     private(set) var grid = SegmentGrid()
     /// The extract's bounding box (its header's, else its roads').
     public let minimumLatitude: Double, minimumLongitude: Double, maximumLatitude: Double, maximumLongitude: Double

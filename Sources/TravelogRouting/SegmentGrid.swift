@@ -3,9 +3,10 @@ import TravelogCore
 
 /// The segments of a graph bucketed by the grid cells their bounding boxes touch (cells of
 /// ``cellDegrees`` of latitude and twice that of longitude), for snapping a point onto the nearest
-/// segment. Built when a graph is opened.
+/// segment. Built when a graph is opened. Cells of about 110 m: with 550 m ones a snap in a city
+/// centre measured the distance to some 10,000 segments, 12 % of a directions request's CPU.
 struct SegmentGrid: Sendable {
-    static let cellDegrees = 0.005
+    static let cellDegrees = 0.001
     private let cells: [Int64: [Int32]]
 
     init() {
@@ -20,7 +21,7 @@ struct SegmentGrid: Sendable {
             let longitudes = [graph.nodeLongitudeE7[Int(a)], graph.nodeLongitudeE7[Int(b)]].map { Double($0) / 1e7 }
             let (row0, column0) = Self.cell(latitude: latitudes.min() ?? 0, longitude: longitudes.min() ?? 0)
             let (row1, column1) = Self.cell(latitude: latitudes.max() ?? 0, longitude: longitudes.max() ?? 0)
-            guard row1 - row0 < 64, column1 - column0 < 64 else { continue }  // a ferry line across a sea: reached from its ends
+            guard row1 - row0 < 320, column1 - column0 < 320 else { continue }  // a ferry line across a sea: reached from its ends
             for row in row0...row1 {
                 for column in column0...column1 { cells[Self.key(row, column), default: []].append(Int32(segment)) }
             }

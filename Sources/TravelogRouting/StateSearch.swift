@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The ends of a search over a turn graph: the states a route may start in, each with the cost
 /// already spent reaching its head from the source point, and the states it may end in, each with
 /// the (non-positive) cost of the part of its segment beyond the destination point.
@@ -21,16 +23,20 @@ extension RoadGraph {
     /// - Complexity: the search spaces of the hierarchy (hundreds of states on city graphs).
     func hierarchySearch(_ ends: SearchEnds, mode: DirectionsMode, searched: inout (forward: Int, backward: Int)) -> StatePath? {
         let hierarchy = hierarchies[mode.index]
-        var forward: [Int32: (distance: Int64, parent: Int32, middle: Int32)] = [:]
-        var backward: [Int32: (distance: Int64, parent: Int32, middle: Int32)] = [:]
+        let stateCount = hierarchy.upOutOffsets.count - 1
+        let forward = searchSpaces.take(stateCount: stateCount), backward = searchSpaces.take(stateCount: stateCount)
+        defer {
+            searchSpaces.give(forward)
+            searchSpaces.give(backward)
+        }
         var forwardQueue = MinHeap(), backwardQueue = MinHeap()
         let root: Int32 = -1
-        for (state, cost) in ends.sources where forward[state].map({ cost < $0.distance }) ?? true {
-            forward[state] = (cost, root, -1)
+        for (state, cost) in ends.sources where forward.improves(state, cost) {
+            forward.set(state, distance: cost, parent: root, middle: -1)
             forwardQueue.push(cost, state)
         }
-        for (state, offset) in ends.targets where backward[state].map({ offset < $0.distance }) ?? true {
-            backward[state] = (offset, root, -1)
+        for (state, offset) in ends.targets where backward.improves(state, offset) {
+            backward.set(state, distance: offset, parent: root, middle: -1)
             backwardQueue.push(offset, state)
         }
         let forwardLeast = ends.sources.map(\.cost).min() ?? 0
@@ -38,9 +44,11 @@ extension RoadGraph {
         var best = Int64.max
         var meeting: Int32 = -1
         func consider(_ state: Int32) {
-            guard let f = forward[state], let b = backward[state], !(f.parent == root && b.parent == root) else { return }
-            if f.distance + b.distance < best {
-                best = f.distance + b.distance
+            guard forward.reached(state), backward.reached(state),
+                  !(forward.parent[Int(state)] == root && backward.parent[Int(state)] == root) else { return }
+            let total = forward.distance[Int(state)] + backward.distance[Int(state)]
+            if total < best {
+                best = total
                 meeting = state
             }
         }
@@ -50,13 +58,13 @@ extension RoadGraph {
                 if let (key, state) = forwardQueue.pop() {
                     if key + backwardLeast >= best {
                         forwardDone = true
-                    } else if key == forward[state]?.distance {
+                    } else if key == forward.distance[Int(state)] {
                         consider(state)
                         for edge in Int(hierarchy.upOutOffsets[Int(state)])..<Int(hierarchy.upOutOffsets[Int(state) + 1]) {
                             let next = hierarchy.upOutTarget[edge]
                             let distance = key + Int64(hierarchy.upOutWeight[edge])
-                            if forward[next].map({ distance < $0.distance }) ?? true {
-                                forward[next] = (distance, state, hierarchy.upOutMiddle[edge])
+                            if forward.improves(next, distance) {
+                                forward.set(next, distance: distance, parent: state, middle: hierarchy.upOutMiddle[edge])
                                 forwardQueue.push(distance, next)
                                 consider(next)
                             }
@@ -70,13 +78,13 @@ extension RoadGraph {
                 if let (key, state) = backwardQueue.pop() {
                     if key + forwardLeast >= best {
                         backwardDone = true
-                    } else if key == backward[state]?.distance {
+                    } else if key == backward.distance[Int(state)] {
                         consider(state)
                         for edge in Int(hierarchy.upInOffsets[Int(state)])..<Int(hierarchy.upInOffsets[Int(state) + 1]) {
                             let previous = hierarchy.upInSource[edge]
                             let distance = key + Int64(hierarchy.upInWeight[edge])
-                            if backward[previous].map({ distance < $0.distance }) ?? true {
-                                backward[previous] = (distance, state, hierarchy.upInMiddle[edge])
+                            if backward.improves(previous, distance) {
+                                backward.set(previous, distance: distance, parent: state, middle: hierarchy.upInMiddle[edge])
                                 backwardQueue.push(distance, previous)
                                 consider(previous)
                             }
@@ -87,20 +95,22 @@ extension RoadGraph {
                 }
             }
         }
-        searched = (forward.count, backward.count)
+        searched = (forward.touched, backward.touched)
         guard meeting >= 0 else { return nil }
         var upward: [(from: Int32, to: Int32, middle: Int32)] = []
         var current = meeting
-        while let step = forward[current], step.parent != root {
-            upward.append((step.parent, current, step.middle))
-            current = step.parent
+        while forward.reached(current), forward.parent[Int(current)] != root {
+            let parent = forward.parent[Int(current)]
+            upward.append((parent, current, forward.middle[Int(current)]))
+            current = parent
         }
         var states = [current]
         for edge in upward.reversed() { unpack(from: edge.from, to: edge.to, middle: edge.middle, mode: mode, into: &states) }
         current = meeting
-        while let step = backward[current], step.parent != root {
-            unpack(from: current, to: step.parent, middle: step.middle, mode: mode, into: &states)
-            current = step.parent
+        while backward.reached(current), backward.parent[Int(current)] != root {
+            let parent = backward.parent[Int(current)]
+            unpack(from: current, to: parent, middle: backward.middle[Int(current)], mode: mode, into: &states)
+            current = parent
         }
         return StatePath(states: states, cost: best)
     }
@@ -164,5 +174,80 @@ extension TurnGraph {
         var states = [end]
         while let previous = parent[states[states.count - 1]] { states.append(previous) }
         return StatePath(states: states.reversed(), cost: best)
+    }
+}
+
+/// One side's labels of a search over a graph's states, valid for the search that took it: a label
+/// is current when its stamp is the space's generation, so a new search starts by moving the
+/// generation on, not by clearing the arrays.
+final class SearchSpace: @unchecked Sendable {  // used by one query at a time, handed over through the pool's lock
+    private(set) var distance: [Int64]
+    private(set) var parent: [Int32]
+    private(set) var middle: [Int32]
+    private var stamp: [UInt32]
+    private var generation: UInt32 = 0
+    /// The states labelled in the current search.
+    private(set) var touched = 0
+
+    init(stateCount: Int) {
+        distance = Array(repeating: 0, count: stateCount)
+        parent = Array(repeating: -1, count: stateCount)
+        middle = Array(repeating: -1, count: stateCount)
+        stamp = Array(repeating: 0, count: stateCount)
+    }
+
+    var stateCount: Int { stamp.count }
+
+    /// Forgets every label.
+    func reset() {
+        touched = 0
+        if generation == UInt32.max {
+            for index in stamp.indices { stamp[index] = 0 }
+            generation = 0
+        }
+        generation += 1
+    }
+
+    @inline(__always)
+    func reached(_ state: Int32) -> Bool { stamp[Int(state)] == generation }
+
+    /// Whether `cost` is less than the state's label (or it has none).
+    @inline(__always)
+    func improves(_ state: Int32, _ cost: Int64) -> Bool { !reached(state) || cost < distance[Int(state)] }
+
+    @inline(__always)
+    func set(_ state: Int32, distance cost: Int64, parent from: Int32, middle via: Int32) {
+        let index = Int(state)
+        if stamp[index] != generation {
+            stamp[index] = generation
+            touched += 1
+        }
+        distance[index] = cost
+        parent[index] = from
+        middle[index] = via
+    }
+}
+
+/// Search spaces for concurrent queries of one graph: a query takes one per side and gives them
+/// back, so their arrays are allocated once per concurrent query, not per query.
+final class SearchSpacePool: Sendable {
+    private let free = Mutex<[SearchSpace]>([])
+    /// At most this many are kept (a burst of concurrent queries frees the rest).
+    private static let kept = 16
+
+    init() {}
+
+    func take(stateCount: Int) -> SearchSpace {
+        let space = free.withLock { spaces in
+            spaces.lastIndex { $0.stateCount == stateCount }.map { spaces.remove(at: $0) }
+        } ?? SearchSpace(stateCount: stateCount)
+        space.reset()
+        return space
+    }
+
+    func give(_ space: SearchSpace) {
+        free.withLock { spaces in
+            if spaces.count < Self.kept { spaces.append(space) }
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TravelogFormats
 
-@Suite("JSONLineWriter: flat JSON objects with the writers' escaping and numbers")
+@Suite("JSONLineWriter: JSON objects with the writers' escaping and numbers")
 struct JSONLineWriterTests {
     @Test("members are separated by commas, strings escaped, numbers trimmed, unknowns null")
     func object() throws {
@@ -36,5 +36,40 @@ struct JSONLineWriterTests {
         writer.take(into: &output)
         #expect(String(decoding: output, as: UTF8.self) == #"[{"a":1}{}"#)
         #expect(writer.takeText() == "")
+    }
+
+    @Test("members may be objects and arrays, arrays hold numbers, arrays and objects, each separated by one comma")
+    func nested() throws {
+        let writer = JSONLineWriter()
+        writer.beginObject()
+        writer.member("a", integer: 1)
+        writer.beginObject("point")
+        writer.member("latitude", number: 60.1699, decimals: 7)
+        writer.endObject()
+        writer.beginArray("line")
+        for pair in [[24.9, 60.1], [24.95, 60.15]] {
+            writer.beginElementArray()
+            for value in pair { writer.element(number: value, decimals: 7) }
+            writer.endArray()
+        }
+        writer.endArray()
+        writer.beginArray("empty")
+        writer.endArray()
+        writer.beginArray("steps")
+        writer.beginElementObject()
+        writer.member("b", string: "x")
+        writer.endObject()
+        writer.beginElementObject()
+        writer.endObject()
+        writer.endArray()
+        writer.member("z", integer: 2)
+        writer.endObject()
+        let first = writer.takeText()
+        #expect(first == #"{"a":1,"point":{"latitude":60.1699},"line":[[24.9,60.1],[24.95,60.15]],"empty":[],"steps":[{"b":"x"},{}],"z":2}"#)
+        #expect(try JSONSerialization.jsonObject(with: Data(first.utf8)) is [String: Any])
+        // A new line's object starts without a comma after the last one closed.
+        writer.beginObject()
+        writer.endObject()
+        #expect(writer.takeText() == "{}")
     }
 }

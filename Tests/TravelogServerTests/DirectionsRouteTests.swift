@@ -45,6 +45,11 @@ struct DirectionsRouteTests {
                 #expect(steps.map { $0["instruction"] as? String } == ["Head east on Southgate", "Turn left onto Eastgate", "Arrive at the destination"])
                 #expect((route["polyline"] as? [String: Any])?["type"] as? String == "LineString")
                 #expect(route["departure"] as? String == "2026-06-01T08:00:00Z")
+                #expect((route["arrival"] as? String)?.hasPrefix("2026-06-01T08:0") == true)
+                let line = try #require((route["polyline"] as? [String: Any])?["coordinates"] as? [[Double]])
+                #expect(line.count >= 3 && line.allSatisfy { $0.count == 2 && $0[0] > 24.9 && $0[0] < 25.1 && $0[1] > 59.9 && $0[1] < 60.1 })
+                #expect(steps[1]["modifier"] as? String == "left")
+                #expect(steps[0]["road"] as? String == "Southgate" && (steps[0]["start"] as? [String: Any])?["longitude"] is Double)
                 let source = try #require(route["source"] as? [String: Any])
                 #expect((source["snapped"] as? [String: Any])?["latitude"] as? Double == 60)
             }

@@ -94,7 +94,7 @@ struct DirectionsCommand: ParsableCommand {
                     }
                     let route = try network.route(from: from, to: to, mode: mode)
                     if json {
-                        print(try Self.json(route, departure: depart.flatMap(departure)))
+                        print(Self.json(route, departure: depart.flatMap(departure)))
                     } else {
                         print(String(format: "%.1f\t%.1f", route.distanceMeters, route.expectedTravelTimeSeconds))
                     }
@@ -110,7 +110,7 @@ struct DirectionsCommand: ParsableCommand {
         let route = try network.route(from: try resolve(from, end: "from"), to: try resolve(to, end: "to"), mode: mode)
         let departed = depart.flatMap(departure)
         if json {
-            print(try Self.json(route, departure: departed))
+            print(Self.json(route, departure: departed))
             return
         }
         print(String(format: "%@ by %@: %.1f km, %@", route.name.isEmpty ? "Route" : route.name, mode.rawValue,
@@ -130,12 +130,10 @@ struct DirectionsCommand: ParsableCommand {
         print("Map data © OpenStreetMap contributors, ODbL 1.0")
     }
 
-    static func json(_ route: Route, departure: Date?) throws -> String {
+    static func json(_ route: Route, departure: Date?) -> String {
         let document = RouteJSON(route, departure: departure.map(ISO8601TimeFormatter.string),
                                  arrival: departure.map { ISO8601TimeFormatter.string($0.addingTimeInterval(route.expectedTravelTimeSeconds)) })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self)
+        return String(decoding: document.bytes(), as: UTF8.self)
     }
 
     static func duration(_ seconds: Double) -> String {

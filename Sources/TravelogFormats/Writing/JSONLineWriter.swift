@@ -1,4 +1,4 @@
-/// Flat JSON objects written member by member, one per line (JSON Lines), with the file writers'
+/// JSON objects written member by member (members may open objects and arrays), one per line (JSON Lines), with the file writers'
 /// escaping (`OutputBuffer.append(jsonEscaped:)`, RFC 8259 §7) and number formatting
 /// (`FixedDecimalFormatter`): for command-line `--json` output at the speed of plain text, without
 /// Foundation's dictionaries and `JSONSerialization` per line.
@@ -25,6 +25,48 @@ public final class JSONLineWriter {
     /// Closes the object: `}` (no newline; the caller ends the line).
     public func endObject() {
         buffer.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// Opens an object as a member of the enclosing object: `"key":{`. Close it with ``endObject()``.
+    public func beginObject(_ key: StaticString) {
+        memberKey(key)
+        buffer.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    /// Opens an array as a member of the enclosing object: `"key":[`. Close it with ``endArray()``.
+    public func beginArray(_ key: StaticString) {
+        memberKey(key)
+        buffer.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    /// Opens an object as the next element of the enclosing array.
+    public func beginElementObject() {
+        elementSeparator()
+        buffer.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    /// Opens an array as the next element of the enclosing array.
+    public func beginElementArray() {
+        elementSeparator()
+        buffer.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    /// A number as the next element of the enclosing array, as ``member(_:number:decimals:)`` writes it.
+    public func element(number value: Double, decimals: Int) {
+        elementSeparator()
+        guard value.isFinite else { return buffer.append("null") }
+        buffer.append(trimmed: value, decimals: decimals)
+    }
+
+    /// Closes an array: `]`.
+    public func endArray() {
+        buffer.append(UInt8(ascii: "]"))
+        needsComma = true
     }
 
     /// `"key":"value"`, or `"key":null` when `value` is `nil`.
@@ -76,6 +118,11 @@ public final class JSONLineWriter {
         var bytes: [UInt8] = []
         take(into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func elementSeparator() {
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     private func memberKey(_ key: StaticString) {

@@ -26,9 +26,9 @@ struct DirectionsRoutes {
             guard let network, !network.graphs.isEmpty else { throw APIError.notFound("\(DirectionsError.noRoadNetwork)") }
             do {
                 let route = try network.route(from: from, to: to, mode: mode)
-                return try Response.json(RouteJSON(
+                return Response.json(data: Data(RouteJSON(
                     route, departure: departure.map(ISO8601TimeFormatter.string),
-                    arrival: departure.map { ISO8601TimeFormatter.string($0.addingTimeInterval(route.expectedTravelTimeSeconds)) }))
+                    arrival: departure.map { ISO8601TimeFormatter.string($0.addingTimeInterval(route.expectedTravelTimeSeconds)) }).bytes()))
             } catch {
                 // The input was well formed but names a place without a route: 422, naming the end and why.
                 throw APIError.http(status: .unprocessableContent, "\(error)")
