@@ -1,6 +1,7 @@
 // A C interface over Exiv2 (Debian's libexiv2-dev) for TravelogPhotos: Swift calls C directly, so
 // no target of the package needs C++ interoperability. Every exception stops here.
 #include "travelog_exiv2.h"
+#include "exiv2_shared.hpp"
 
 #include <exiv2/exiv2.hpp>
 
@@ -18,7 +19,7 @@ namespace {
 
 std::once_flag initialised;
 
-void initialise() {
+void initialiseNow() {
     // Warnings are not printed: a damaged file is reported to the caller, not on standard error.
     Exiv2::LogMsg::setLevel(Exiv2::LogMsg::mute);
     Exiv2::enableBMFF(true);
@@ -48,12 +49,6 @@ bool isNumeric(Exiv2::TypeId type) {
 bool isWanted(const Exiv2::Exifdatum &datum) {
     const std::string group = datum.groupName();
     return group == "Image" || group == "Photo" || group == "GPSInfo";
-}
-
-void fail(travelog_exif_error *error, int code, const char *message) {
-    if (error == nullptr) return;
-    error->code = code;
-    std::snprintf(error->message, sizeof error->message, "%s", message);
 }
 
 /// Copies the wanted tags of `exif` into `tags` (the strings malloc'd; the caller frees them).
@@ -99,9 +94,19 @@ void finish(std::vector<travelog_exif_tag> &tags, travelog_exif_metadata *result
 
 }  // namespace
 
+void travelog_exiv2_internal::initialise() { std::call_once(initialised, initialiseNow); }
+
+void travelog_exiv2_internal::fail(travelog_exif_error *error, int code, const char *message) {
+    if (error == nullptr) return;
+    error->code = code;
+    std::snprintf(error->message, sizeof error->message, "%s", message);
+}
+
+using travelog_exiv2_internal::fail;
+
 extern "C" int travelog_exiv2_read(const unsigned char *data, size_t size, travelog_exif_metadata **out,
                                    travelog_exif_error *error) {
-    std::call_once(initialised, initialise);
+    travelog_exiv2_internal::initialise();
     *out = nullptr;
     auto *result = static_cast<travelog_exif_metadata *>(std::calloc(1, sizeof(travelog_exif_metadata)));
     if (result == nullptr) { fail(error, -1, "out of memory"); return -1; }
@@ -160,7 +165,7 @@ extern "C" const char *travelog_exiv2_version(void) {
 
 extern "C" int travelog_exiv2_read_tiff(const unsigned char *data, size_t size, travelog_exif_metadata **out,
                                         travelog_exif_error *error) {
-    std::call_once(initialised, initialise);
+    travelog_exiv2_internal::initialise();
     *out = nullptr;
     auto *result = static_cast<travelog_exif_metadata *>(std::calloc(1, sizeof(travelog_exif_metadata)));
     if (result == nullptr) { fail(error, -1, "out of memory"); return -1; }

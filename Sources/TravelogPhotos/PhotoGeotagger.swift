@@ -2,14 +2,18 @@ import Foundation
 import TravelogCore
 
 /// `travelog photos geotag`: reads each photo, works out its instant (`CameraClock`) and places the
-/// ones without a GPS position by the history (`PhotoPlacer`). Writes nothing.
+/// ones without a GPS position by the history (`PhotoPlacer`), never inside a privacy zone.
+/// Writes nothing.
 public struct PhotoGeotagger: Sendable {
     public var clock: CameraClock
     public var placer: PhotoPlacer
+    /// A position inside one of these is refused (`.insidePrivacyZone`).
+    public var privacyZones: PhotoPrivacyZones
 
-    public init(clock: CameraClock = .automatic, placer: PhotoPlacer = PhotoPlacer()) {
+    public init(clock: CameraClock = .automatic, placer: PhotoPlacer = PhotoPlacer(), privacyZones: PhotoPrivacyZones = PhotoPrivacyZones([])) {
         self.clock = clock
         self.placer = placer
+        self.privacyZones = privacyZones
     }
 
     /// What became of one file.
@@ -22,6 +26,16 @@ public struct PhotoGeotagger: Sendable {
         public var offsetSource: CameraClock.Source?
         /// `nil` for a photo that has its own GPS position (it is left as it is) or could not be read.
         public var placement: PhotoPlacement?
+        /// An interpolated placement's altitude: between the fixes' at the photo's share of the time,
+        /// when both fixes have one.
+        public var altitudeMeters: Double? = nil
+
+        /// What `--write` puts into the photo: the position, altitude, accuracy and time; `nil` when not placed.
+        public var exifFix: PhotoEXIFWriter.Fix? {
+            guard let placement, let coordinate = placement.coordinate else { return nil }
+            return PhotoEXIFWriter.Fix(coordinate: coordinate, altitudeMeters: altitudeMeters,
+                                       horizontalErrorMeters: placement.accuracyMeters, time: instant)
+        }
     }
 
     /// Places one file.
@@ -51,7 +65,17 @@ public struct PhotoGeotagger: Sendable {
         guard metadata.position == nil else { return result }
         let visits = try await history.visits(holding: instant)
         let (before, after) = try await history.fixes(around: instant)
-        result.placement = placer.place(at: instant, before: before, after: after, visits: visits)
+        let placement = placer.place(at: instant, before: before, after: after, visits: visits)
+        if let coordinate = placement.coordinate, let zone = privacyZones.zoneName(containing: coordinate) {
+            result.placement = .unplaced(.insidePrivacyZone(name: zone))
+            return result
+        }
+        result.placement = placement
+        if case .interpolated = placement, let before, let after, let low = before.altitudeMeters, let high = after.altitudeMeters {
+            let gap = after.timestamp.timeIntervalSince(before.timestamp)
+            let fraction = gap > 0 ? min(1, max(0, instant.timeIntervalSince(before.timestamp) / gap)) : 0
+            result.altitudeMeters = low + (high - low) * fraction
+        }
         return result
     }
 }

@@ -37,6 +37,9 @@ public enum PhotoPlacementRefusal: Hashable, Sendable, CustomStringConvertible {
     case noFixAfter(lastFixBeforeSeconds: Double?)
     /// The fixes around the photo are further apart than the largest gap allowed.
     case gapTooLong(before: Date, after: Date, maxGapSeconds: Double)
+    /// The history places the photo inside one of the person's privacy zones (named): the position
+    /// is neither written nor shown.
+    case insidePrivacyZone(name: String)
 
     public var description: String {
         switch self {
@@ -49,6 +52,7 @@ public enum PhotoPlacementRefusal: Hashable, Sendable, CustomStringConvertible {
             "no fix after the photo's time" + (last.map { " (the last is \(Self.seconds($0)) before it)" } ?? "")
         case .gapTooLong(let before, let after, let maxGap):
             "the fixes around it are \(Self.seconds(after.timeIntervalSince(before))) apart, more than --max-gap \(Self.seconds(maxGap))"
+        case .insidePrivacyZone(let name): "inside privacy zone \(name)"
         }
     }
 

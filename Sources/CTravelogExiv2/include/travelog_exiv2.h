@@ -55,6 +55,36 @@ int travelog_exiv2_read_tiff(const unsigned char *data, size_t size, travelog_ex
 
 void travelog_exiv2_free(travelog_exif_metadata *metadata);
 
+/// A position to write into a photo's GPS IFD (WGS-84 degrees; NaN for what is not known).
+typedef struct travelog_gps_fix {
+    double latitude;
+    double longitude;
+    /// Metres above sea level (negative below); NaN: no GPSAltitude written.
+    double altitude_meters;
+    /// GPSHPositioningError, metres; NaN: not written.
+    double horizontal_error_meters;
+    /// The fix's UTC time, seconds since 1970 (GPSDateStamp and GPSTimeStamp); NaN: not written.
+    double utc_seconds;
+} travelog_gps_fix;
+
+/// `travelog_exiv2_write_gps`'s refusals, beside -1 (damaged data, or Exiv2 failed to write).
+enum {
+    /// Exiv2 (this version) cannot write EXIF into this format (HEIF/HEIC/AVIF with 0.27, …).
+    TRAVELOG_EXIV2_NOT_WRITABLE = -2,
+    /// The photo has a GPSLatitude or GPSLongitude already.
+    TRAVELOG_EXIV2_HAS_GPS = -3,
+};
+
+/// Writes a position into the GPS IFD of an image held in memory (GPSVersionID 2.3.0.0,
+/// GPSLatitude/Ref, GPSLongitude/Ref, GPSAltitude/Ref, GPSMapDatum WGS-84, GPSDateStamp,
+/// GPSTimeStamp, GPSHPositioningError), every other tag and the image data left as they are.
+/// Never touches a file: the caller writes the bytes returned.
+/// @param mime_type set to the format's MIME type (free it with `free`) even when refused, or NULL.
+/// @return 0 with `*out` (free it with `free`) and `*out_size` set; TRAVELOG_EXIV2_NOT_WRITABLE,
+///   TRAVELOG_EXIV2_HAS_GPS, or -1, with `error` filled in.
+int travelog_exiv2_write_gps(const unsigned char *data, size_t size, const travelog_gps_fix *fix,
+                             unsigned char **out, size_t *out_size, char **mime_type, travelog_exif_error *error);
+
 /// Exiv2's version ("0.27.6").
 const char *travelog_exiv2_version(void);
 

@@ -75,16 +75,22 @@ struct PhotosReadCommand: AsyncParsableCommand {
 struct PhotosGeotagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geotag",
-        abstract: "Place photos that have no GPS position by your history: list them (--dry-run) or write XMP sidecars (--xmp).",
+        abstract: "Place photos that have no GPS position by your history: list them (--dry-run), write it into them (--write) or beside them (--xmp).",
         discussion: """
             A photo inside a journal visit is placed at the visit's centre (its radius as the accuracy); otherwise \
             on the geodesic between the fixes just before and just after its time, when they are at most --max-gap \
             seconds apart (accuracy: the worse fix's, plus the distance to the nearer fix). The camera's clock is \
             read with --camera-offset or --camera-zone, else the photo's OffsetTimeOriginal, else the time zone of \
             where the history says you were (time-zone boundaries or gazetteer when installed). Photos with their \
-            own GPS position are listed and left alone. --xmp writes each placed photo's position into a sidecar \
-            beside it, PHOTO.EXT.xmp (what darktable and digiKam read), never replacing one that exists; the photos \
-            themselves are never written (writing into their EXIF, --write, is not there yet).
+            own GPS position are listed and never written. A position inside one of your privacy zones (any rule) is \
+            never written: the photo is listed as "inside privacy zone NAME". --write puts the position into each \
+            placed photo's own EXIF (GPSLatitude/Longitude, GPSAltitude when the fixes have one, GPSMapDatum WGS-84, \
+            GPSDateStamp/TimeStamp, GPSHPositioningError = the accuracy), every other tag unchanged, through a \
+            temporary file in the same folder renamed over the photo; the untouched file is kept as \
+            PHOTO.EXT.original (never replacing one) unless --overwrite-original. Formats Exiv2 cannot write \
+            (HEIF/HEIC/AVIF with Exiv2 0.27) are named and skipped: use --xmp for them. --xmp writes each placed \
+            photo's position into a sidecar beside it, PHOTO.EXT.xmp (what darktable and digiKam read), never \
+            replacing one that exists.
             """)
 
     @OptionGroup var files: PhotoFileArguments
@@ -110,6 +116,12 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
     @Flag(help: "Write each placed photo's position into an XMP sidecar beside it (PHOTO.EXT.xmp); existing sidecars are left alone.")
     var xmp = false
 
+    @Flag(help: "Write each placed photo's position into its own EXIF, keeping the untouched file as PHOTO.EXT.original.")
+    var write = false
+
+    @Flag(help: "With --write: keep no PHOTO.EXT.original.")
+    var overwriteOriginal = false
+
     @Flag(help: "Print JSON: per file its latitude, longitude, time and how it was placed, or why not.")
     var json = false
 
@@ -119,9 +131,10 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard dryRun || xmp else {
-            throw ValidationError("give --dry-run (list what would be done) or --xmp (write sidecars); writing into the photos' EXIF (--write) is not implemented yet")
+        guard dryRun || xmp || write else {
+            throw ValidationError("give --dry-run (list what would be done), --write (into the photos' EXIF) or --xmp (sidecars beside them)")
         }
+        guard !overwriteOriginal || write else { throw ValidationError("--overwrite-original goes with --write") }
         guard maxGap.isFinite, maxGap >= 0 else { throw ValidationError("--max-gap must be a number of seconds ≥ 0") }
         guard cameraOffset == nil || cameraZone == nil else { throw ValidationError("give --camera-offset or --camera-zone, not both") }
         if let cameraOffset, CameraClock.offsetSeconds(cameraOffset) == nil {
@@ -142,7 +155,8 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
         let history = PhotoStoreHistory(store: store, userID: user.id, deviceIDs: deviceIDs, zoneAt: zones.map(Self.zoneAt))
         let clock: CameraClock = if let cameraOffset, let seconds = CameraClock.offsetSeconds(cameraOffset) { .offset(seconds: seconds) }
             else if let cameraZone, let zone = TimeZone(identifier: cameraZone) { .zone(zone) } else { .automatic }
-        let geotagger = PhotoGeotagger(clock: clock, placer: PhotoPlacer(maxGapSeconds: maxGap))
+        let privacyZones = PhotoPrivacyZones(try await store.zones(userID: user.id))
+        let geotagger = PhotoGeotagger(clock: clock, placer: PhotoPlacer(maxGapSeconds: maxGap), privacyZones: privacyZones)
         var records: [PhotoJSON] = []
         for path in paths {
             let result = try await geotagger.geotag(path: path, history: history)
@@ -150,15 +164,30 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
             if xmp, !dryRun, let coordinate = result.placement?.coordinate {
                 do { sidecar = .success(try XMPSidecar.write(coordinate: coordinate, besidePhoto: path)) } catch { sidecar = .failure(error) }
             }
+            var written: Result<PhotoEXIFWriter.Written, PhotoEXIFWriter.Failure>?
+            if write, !dryRun, let fix = result.exifFix {
+                do {
+                    written = .success(try PhotoEXIFWriter.write(fix, into: path, expectedDigest: result.metadata?.contentDigest,
+                                                                 keepOriginal: !overwriteOriginal))
+                } catch {
+                    written = .failure(error)
+                }
+            }
             if json {
                 var record = PhotoJSON(result)
                 if case .success(let written)? = sidecar { record.sidecar = written }
                 if case .failure(let failure)? = sidecar { record.sidecarError = failure.description }
+                if case .success(let done)? = written { (record.written, record.original) = (done.path, done.originalPath) }
+                if case .failure(let failure)? = written { record.writeError = failure.description }
                 records.append(record)
             } else {
                 print(PhotoText.describe(result))
                 if case .success(let written)? = sidecar { print("  wrote \(written)") }
                 if case .failure(let failure)? = sidecar { print("  no sidecar: \(failure)") }
+                if case .success(let done)? = written {
+                    print("  wrote the position into \(done.path)" + (done.originalPath.map { " (the original kept as \($0))" } ?? ""))
+                }
+                if case .failure(let failure)? = written { print("  \(failure)") }
             }
             if let error = result.error { FileHandle.standardError.write(Data("travelog: \(error)\n".utf8)) }
         }

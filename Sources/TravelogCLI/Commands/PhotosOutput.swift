@@ -35,13 +35,17 @@ struct PhotoJSON: Encodable {
     /// geotag --xmp: the sidecar written, or why not.
     var sidecar: String?
     var sidecarError: String?
+    /// geotag --write: the photo written and its kept original, or why it was not written.
+    var written: String?
+    var original: String?
+    var writeError: String?
 
     enum CodingKeys: String, CodingKey {
         case file, sha256, width, height, orientation, make, model, time, latitude, longitude, placed, reason, error
         case mimeType = "mime_type", cameraTime = "camera_time", cameraOffset = "camera_offset", gpsTime = "gps_time"
         case offsetSource = "offset_source", altitudeMeters = "altitude_m", directionDegrees = "direction_deg"
         case horizontalErrorMeters = "horizontal_error_m", accuracyMeters = "accuracy_m", ignoredTags = "ignored_tags"
-        case sidecar, sidecarError = "sidecar_error"
+        case sidecar, sidecarError = "sidecar_error", written, original, writeError = "write_error"
     }
 
     init(file: String, error: String) {
