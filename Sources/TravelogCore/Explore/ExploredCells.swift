@@ -113,6 +113,20 @@ public struct ExploredCells: Sendable {
         return buckets[Self.tileKey(middle, zoom: Self.bucketZoom)]?.contains(cell) ?? false
     }
 
+    /// Whether a visited cell lies within about `meters` of a point: the point's own cell or the cell
+    /// `meters` away in any of eight directions (a street counts as covered there).
+    public func isExplored(near latitude: Double, longitude: Double, withinMeters meters: Double) -> Bool {
+        if contains(latitude: latitude, longitude: longitude) { return true }
+        let north = meters / Self.metersPerDegree
+        let east = north / max(0.01, cos(latitude * Double.pi / 180))
+        let diagonal = 0.5.squareRoot()
+        for (dy, dx) in [(1.0, 0.0), (-1, 0), (0, 1), (0, -1), (diagonal, diagonal), (diagonal, -diagonal), (-diagonal, diagonal), (-diagonal, -diagonal)]
+        where contains(latitude: latitude + dy * north, longitude: longitude + dx * east) {
+            return true
+        }
+        return false
+    }
+
     /// Calls `body` with every visited cell's key (row << 32 | column), in no order.
     public func forEachCell(_ body: (UInt64) throws -> Void) rethrows {
         for bucket in buckets.values { for cell in bucket { try body(cell) } }

@@ -139,7 +139,7 @@ extension ExploreFigures {
             chosen = cityFigures(index, gazetteer: gazetteer)
             if let streets {
                 let center = gazetteer.coordinate(at: index)
-                let found = streets.coverage(isCovered: { Self.isNear(explored, $0) }) { middle in
+                let found = streets.coverage(isCovered: { explored.isExplored(near: $0.latitude, longitude: $0.longitude, withinMeters: streetReachMeters) }) { middle in
                     // A city reaches no farther than this; the lines beyond need no lookup.
                     abs(middle.latitude - center.latitude) < 0.5 && abs(middle.longitude - center.longitude) < 1
                         && geocoder.nearest(to: middle)?.placeIndex == index
@@ -152,18 +152,6 @@ extension ExploreFigures {
         }
         return ExploreFigures(cellSizeMeters: ExploredCells.cellSizeMeters, cells: explored.count,
                               areaSquareKilometers: explored.areaSquareKilometers, countries: countries, cities: cities, city: chosen)
-    }
-
-    /// Whether a visited cell lies within ``streetReachMeters`` of a point: its own cell or one a reach away
-    /// in any of eight directions.
-    static func isNear(_ explored: ExploredCells, _ point: Coordinate) -> Bool {
-        if explored.contains(latitude: point.latitude, longitude: point.longitude) { return true }
-        let north = streetReachMeters / (WGS84.meanRadiusMeters * Double.pi / 180)
-        let east = north / max(0.01, cos(point.latitude * Double.pi / 180))
-        for (dy, dx) in [(1.0, 0.0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (0.7, -0.7), (-0.7, 0.7), (-0.7, -0.7)] {
-            if explored.contains(latitude: point.latitude + dy * north, longitude: point.longitude + dx * east) { return true }
-        }
-        return false
     }
 }
 
