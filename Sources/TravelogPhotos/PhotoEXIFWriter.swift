@@ -178,3 +178,12 @@ public enum PhotoEXIFWriter {
         }
     }
 }
+
+extension PhotoGeotagger.Result {
+    /// What `--write` puts into the photo: the position, altitude, accuracy and time; `nil` when not placed.
+    public var exifFix: PhotoEXIFWriter.Fix? {
+        guard let placement, let coordinate = placement.coordinate else { return nil }
+        return PhotoEXIFWriter.Fix(coordinate: coordinate, altitudeMeters: altitudeMeters,
+                                   horizontalErrorMeters: placement.accuracyMeters, time: instant)
+    }
+}

@@ -7,13 +7,15 @@ import TravelogCore
 public struct PhotoGeotagger: Sendable {
     public var clock: CameraClock
     public var placer: PhotoPlacer
-    /// A position inside one of these is refused (`.insidePrivacyZone`).
-    public var privacyZones: PhotoPrivacyZones
+    /// The name of the privacy zone that holds a position (`PhotoPrivacyZones.zoneName(containing:)`),
+    /// or `nil`; a position inside one is refused (`.insidePrivacyZone`).
+    public var privacyZone: @Sendable (Coordinate) -> String?
 
-    public init(clock: CameraClock = .automatic, placer: PhotoPlacer = PhotoPlacer(), privacyZones: PhotoPrivacyZones = PhotoPrivacyZones([])) {
+    public init(clock: CameraClock = .automatic, placer: PhotoPlacer = PhotoPlacer(),
+                privacyZone: @escaping @Sendable (Coordinate) -> String? = { _ in nil }) {
         self.clock = clock
         self.placer = placer
-        self.privacyZones = privacyZones
+        self.privacyZone = privacyZone
     }
 
     /// What became of one file.
@@ -30,12 +32,6 @@ public struct PhotoGeotagger: Sendable {
         /// when both fixes have one.
         public var altitudeMeters: Double? = nil
 
-        /// What `--write` puts into the photo: the position, altitude, accuracy and time; `nil` when not placed.
-        public var exifFix: PhotoEXIFWriter.Fix? {
-            guard let placement, let coordinate = placement.coordinate else { return nil }
-            return PhotoEXIFWriter.Fix(coordinate: coordinate, altitudeMeters: altitudeMeters,
-                                       horizontalErrorMeters: placement.accuracyMeters, time: instant)
-        }
     }
 
     /// Places one file.
@@ -66,7 +62,7 @@ public struct PhotoGeotagger: Sendable {
         let visits = try await history.visits(holding: instant)
         let (before, after) = try await history.fixes(around: instant)
         let placement = placer.place(at: instant, before: before, after: after, visits: visits)
-        if let coordinate = placement.coordinate, let zone = privacyZones.zoneName(containing: coordinate) {
+        if let coordinate = placement.coordinate, let zone = privacyZone(coordinate) {
             result.placement = .unplaced(.insidePrivacyZone(name: zone))
             return result
         }

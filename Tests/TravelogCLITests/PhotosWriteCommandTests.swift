@@ -179,7 +179,7 @@ struct PhotosWriteCommandTests {
         let zone = try ZoneDefinition(name: "Park", shape: .circle(Circle(center: placed, radiusMeters: 200)), rule: rule)
         _ = try await store.addZone(zone, userID: user.id, at: Date())
         let zones = PhotoPrivacyZones(try await store.zones(userID: user.id))
-        let result = try await PhotoGeotagger(clock: .offset(seconds: 0), privacyZones: zones).geotag(path: walk.path, history: history)
+        let result = try await PhotoGeotagger(clock: .offset(seconds: 0), privacyZone: zones.zoneName(containing:)).geotag(path: walk.path, history: history)
         #expect(result.placement == .unplaced(.insidePrivacyZone(name: "Park")))
         #expect(result.exifFix == nil)
         #expect(PhotoJSON(result).reason == "inside privacy zone Park" && PhotoJSON(result).latitude == nil)
@@ -190,7 +190,7 @@ struct PhotosWriteCommandTests {
         #expect(try Data(contentsOf: walk) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: photos.path) == ["walk.jpg"])
         // Without the zone the same photo is placed there.
-        let outside = try await PhotoGeotagger(clock: .offset(seconds: 0), privacyZones: PhotoPrivacyZones([]))
+        let outside = try await PhotoGeotagger(clock: .offset(seconds: 0), privacyZone: PhotoPrivacyZones([]).zoneName(containing:))
             .geotag(path: walk.path, history: history)
         #expect(outside.placement?.coordinate == placed)
     }

@@ -156,7 +156,7 @@ struct PhotosGeotagCommand: AsyncParsableCommand {
         let clock: CameraClock = if let cameraOffset, let seconds = CameraClock.offsetSeconds(cameraOffset) { .offset(seconds: seconds) }
             else if let cameraZone, let zone = TimeZone(identifier: cameraZone) { .zone(zone) } else { .automatic }
         let privacyZones = PhotoPrivacyZones(try await store.zones(userID: user.id))
-        let geotagger = PhotoGeotagger(clock: clock, placer: PhotoPlacer(maxGapSeconds: maxGap), privacyZones: privacyZones)
+        let geotagger = PhotoGeotagger(clock: clock, placer: PhotoPlacer(maxGapSeconds: maxGap), privacyZone: privacyZones.zoneName(containing:))
         var records: [PhotoJSON] = []
         for path in paths {
             let result = try await geotagger.geotag(path: path, history: history)
