@@ -4,8 +4,11 @@
 # gaps of 200, 299, 301 and 600 s) is imported into a throwaway database; copies of a real JPEG
 # (Pillow's flower.jpg, `make photo-samples`) get capture times along it, before it and after it;
 # ExifTool geotags the copies (-api GeoMaxIntSecs=300 -api GeoMaxExtSecs=0, so neither extrapolates)
-# and travelog places the untouched ones. Every photo ExifTool places must be placed within 1 m of
-# ExifTool's position, and every one it refuses refused. Prints the figures; exit 1 on a difference.
+# and travelog places the untouched ones (--dry-run), then writes a third set (--write
+# --overwrite-original, read back by ExifTool). Every photo ExifTool places must be placed and written
+# within 1 m of ExifTool's position, and every one it refuses refused and left unwritten. Prints the
+# figures and the three whole-command times; exit 1 on a difference.
+# The 10,000-photo figure (issue 32): --photos 10000 with a release build.
 # Usage: scripts/photo-geotag-compare.sh --travelog PATH [--photos N] [--keep]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -69,7 +72,7 @@ with open(os.path.join(work, "times.txt"), "w") as times:
 print(f"track: {len(fixes)} fixes over {end - start} s; {count} photos")
 PY
 
-mkdir -p "$work/exiftool" "$work/travelog"
+mkdir -p "$work/exiftool" "$work/travelog" "$work/written"
 number=0
 while read -r when; do
   number=$((number + 1))
@@ -87,6 +90,7 @@ with open(os.path.join(work, "set-times.args"), "w") as args:
 PY
 exiftool -q -q -@ "$work/set-times.args" >/dev/null
 cp "$work"/travelog/*.jpg "$work/exiftool/"
+cp "$work"/travelog/*.jpg "$work/written/"
 
 db="$work/history.sqlite"
 "$travelog" import --db "$db" --user alice --device car "$work/track.gpx" >/dev/null 2>"$work/import.log" \
@@ -102,18 +106,25 @@ start_ns=$(date +%s%N)
 "$travelog" photos geotag --db "$db" --user alice --dry-run --json --max-gap 300 "$work/travelog" >"$work/travelog.json" 2>"$work/travelog.log"
 travelog_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
 
-"$python" - "$work" "$exiftool_ms" "$travelog_ms" <<'PY'
+start_ns=$(date +%s%N)
+"$travelog" photos geotag --db "$db" --user alice --write --overwrite-original --json --max-gap 300 "$work/written" \
+  >"$work/written-travelog.json" 2>"$work/written.log"
+written_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+exiftool -json -n -q -q -GPSLatitude -GPSLongitude "$work/written" >"$work/written.json"
+
+"$python" - "$work" "$exiftool_ms" "$travelog_ms" "$written_ms" <<'PY'
 import json, math, os, sys
-work, exiftool_ms, travelog_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+work, exiftool_ms, travelog_ms, written_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 theirs = {os.path.basename(r["SourceFile"]): r for r in json.load(open(os.path.join(work, "exiftool.json")))}
 ours = {os.path.basename(r["file"]): r for r in json.load(open(os.path.join(work, "travelog.json")))}
+written = {os.path.basename(r["SourceFile"]): r for r in json.load(open(os.path.join(work, "written.json")))}
 def metres(a, b):
     # Haversine on the mean radius: good to far below a millimetre at these distances.
     la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
     h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
     return 2 * 6371008.8 * math.asin(math.sqrt(h))
 both = refused_both = 0
-worst, problems = 0.0, []
+worst, worst_written, problems = 0.0, 0.0, []
 for name in sorted(theirs):
     t, o = theirs[name], ours.get(name, {})
     placed_theirs = "GPSLatitude" in t
@@ -127,8 +138,17 @@ for name in sorted(theirs):
         refused_both += 1
     else:
         problems.append(f"{name}: ExifTool {'placed' if placed_theirs else 'refused'} it, travelog {o.get('placed') or 'refused'} it ({o.get('reason', '')})")
-print(f"photos: {len(theirs)}; placed by both: {both} (largest distance {worst:.4f} m); refused by both: {refused_both}; differences: {len(problems)}")
-print(f"whole command: exiftool -geotag {exiftool_ms} ms (writing the copies), travelog photos geotag --dry-run {travelog_ms} ms")
+    w = written.get(name, {})
+    if placed_theirs != ("GPSLatitude" in w):
+        problems.append(f"{name}: ExifTool {'wrote' if placed_theirs else 'did not write'} a position, travelog --write {'did' if 'GPSLatitude' in w else 'did not'}")
+    elif placed_theirs:
+        d = metres((t["GPSLatitude"], t["GPSLongitude"]), (w["GPSLatitude"], w["GPSLongitude"]))
+        worst_written = max(worst_written, d)
+        if d > 1: problems.append(f"{name}: written {d:.3f} m from ExifTool's")
+print(f"photos: {len(theirs)}; placed by both: {both} (largest distance {worst:.4f} m; written by travelog --write: "
+      f"{worst_written:.4f} m); refused by both: {refused_both}; differences: {len(problems)}")
+print(f"whole command: exiftool -geotag {exiftool_ms} ms (writing the copies), travelog photos geotag --dry-run {travelog_ms} ms, "
+      f"travelog photos geotag --write --overwrite-original {written_ms} ms")
 for line in problems[:20]: print("  " + line)
 if problems:
     print("FAIL: travelog photos geotag and exiftool -geotag differ"); sys.exit(1)
