@@ -1,47 +1,56 @@
 import Foundation
 
-/// `photos-add`: `travelog photos add` of a generated folder of 12-megapixel JPEGs (default 10,000;
+/// `photos-add`: `travelog photos add` of generated 12-megapixel JPEGs (default 10,000;
 /// `TRAVELOG_BENCH_PHOTOS` overrides), each a copy of one noisy 4000×3000 image (made once with
-/// libvips's `vips`, Debian's libvips-tools) behind its own EXIF with a capture time 30 s after the
-/// one before, so every file is a photo of its own. Prints photos/s and the peak memory
-/// (`/usr/bin/time -v`); thumbnails are made, as the command always makes them.
+/// libvips's `vips`, Debian's libvips-tools; nothing is downloaded) behind its own EXIF with a capture
+/// time 30 s after the one before, so every file is a photo of its own. A copy of noise is 7.7 MB, so
+/// 10,000 would need 77 GB: they are written and added in batches of 500 (`TRAVELOG_BENCH_PHOTOS_BATCH`),
+/// each batch deleted after its `photos add` into the same database; only the commands are timed.
+/// Prints photos/s over the whole count and the largest peak memory (`/usr/bin/time -v`);
+/// thumbnails are made, as the command always makes them (they stay, about 0.3 MB a photo).
 enum PhotosAddBenchmark {
     static var count: Int { ProcessInfo.processInfo.environment["TRAVELOG_BENCH_PHOTOS"].flatMap(Int.init) ?? 10_000 }
+    static var batch: Int { max(1, ProcessInfo.processInfo.environment["TRAVELOG_BENCH_PHOTOS_BATCH"].flatMap(Int.init) ?? 500) }
 
     static func run(_ context: BenchmarkContext) async throws {
         let count = self.count
-        let folder = context.workDirectory.appendingPathComponent("photos-add-\(count)", isDirectory: true)
-        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(format: "P%06d.jpg", count - 1)).path) {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let source = try self.source(context)
-            let start = Date(timeIntervalSince1970: 1_717_228_800)   // 2024-06-01T08:00:00Z
-            for index in 0..<count {
-                let exif = self.exif(takenAt: start.addingTimeInterval(Double(index) * 30))
-                try (source.prefix(2) + exif + source.dropFirst(2)).write(to: folder.appendingPathComponent(String(format: "P%06d.jpg", index)))
-            }
-        }
+        let folder = context.workDirectory.appendingPathComponent("photos-add-batch", isDirectory: true)
+        let source = try self.source(context)
+        let start = Date(timeIntervalSince1970: 1_717_228_800)   // 2024-06-01T08:00:00Z
         let database = context.workDirectory.appendingPathComponent("photos-add.sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         try? FileManager.default.removeItem(atPath: database + "-photos")
         try run(context.travelogExecutable.path, ["user", "add", "--db", database, "bench", "--password-stdin"], input: "bench-password-1\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-v", context.travelogExecutable.path, "photos", "add", "--db", database, "--user", "bench", folder.path]
-        let errors = Pipe(), output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
-        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let seconds = ImportBenchmark.wallClockSeconds(report)
-        let peakKilobytes = report.split(separator: "\n")
-            .first { $0.contains("Maximum resident set size") }
-            .flatMap { $0.split(separator: ":").last }
-            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        print("  \(count) photos of 12 MP: \(summary.trimmingCharacters(in: .whitespacesAndNewlines))")
-        print(String(format: "  %.1f s, %.1f photos/s, peak memory %d MB (exit status %d)", seconds, Double(count) / seconds,
-                     peakKilobytes / 1024, process.terminationStatus))
+        var seconds = 0.0, peakKilobytes = 0, failures: [Int32] = [], summaries: [String] = []
+        for first in stride(from: 0, to: count, by: batch) {
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for index in first..<min(count, first + batch) {
+                let exif = self.exif(takenAt: start.addingTimeInterval(Double(index) * 30))
+                try (source.prefix(2) + exif + source.dropFirst(2)).write(to: folder.appendingPathComponent(String(format: "P%06d.jpg", index)))
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments = ["-v", context.travelogExecutable.path, "photos", "add", "--db", database, "--user", "bench", folder.path]
+            let errors = Pipe(), output = Pipe()
+            process.standardError = errors
+            process.standardOutput = output
+            try process.run()
+            let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            seconds += ImportBenchmark.wallClockSeconds(report)
+            peakKilobytes = max(peakKilobytes, report.split(separator: "\n")
+                .first { $0.contains("Maximum resident set size") }
+                .flatMap { $0.split(separator: ":").last }
+                .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0)
+            if process.terminationStatus != 0 { failures.append(process.terminationStatus) }
+            summaries.append(summary.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        try? FileManager.default.removeItem(at: folder)
+        print("  \(count) photos of 12 MP (\(source.count / 1_000_000) MB each) in batches of \(batch); last batch: \(summaries.last ?? "")")
+        print(String(format: "  %.1f s in photos add, %.1f photos/s, peak memory %d MB (%@)", seconds, Double(count) / seconds,
+                     peakKilobytes / 1024, failures.isEmpty ? "every batch exit status 0" : "failed exit statuses \(failures)"))
     }
 
     /// One 4000×3000 JPEG of noise (quality 90, about 5 MB), made once.
