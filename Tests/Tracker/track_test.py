@@ -25,14 +25,17 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 RESULTS = {"passed": 0, "failed": 0}
+RESULTS_LOCK = threading.Lock()
 
 
 def check(condition, what, detail=""):
-    RESULTS["passed" if condition else "failed"] += 1
-    print(("PASS: " if condition else "FAIL: ") + what + ("" if condition or not detail else f"\n      {detail}"))
+    with RESULTS_LOCK:
+        RESULTS["passed" if condition else "failed"] += 1
+        print(("PASS: " if condition else "FAIL: ") + what + ("" if condition or not detail else f"\n      {detail}"), flush=True)
     return condition
 
 
@@ -322,9 +325,26 @@ def main():
             return 1
     with tempfile.TemporaryDirectory(prefix="travelog-track.") as work:
         os.environ["XDG_STATE_HOME"] = work
-        test_gpsd_fixes(args.travelog, args.fixtures, work, "bu353s4.log", 1.0)       # a receiver standing still
-        test_gpsd_fixes(args.travelog, args.fixtures, work, "haicom-305N.log", 5.0)   # one moving 150 m
-        test_kill_and_outage(args.travelog, args.fixtures, work)
+        # The three replays run at once (each its own gpsfake, ports and files): they wait on gpsd's
+        # pace, not on the processor, and one after another they took four minutes of make test.
+        runs = [(test_gpsd_fixes, (args.travelog, args.fixtures, work, "bu353s4.log", 1.0)),      # a receiver standing still
+                (test_gpsd_fixes, (args.travelog, args.fixtures, work, "haicom-305N.log", 5.0)),  # one moving 150 m
+                (test_kill_and_outage, (args.travelog, args.fixtures, work))]
+        errors = []
+
+        def run(function, arguments):
+            try:
+                function(*arguments)
+            except BaseException as error:  # SystemExit from a helper included: reported as a failure
+                errors.append(f"{function.__name__}{arguments[3:]}: {error!r}")
+
+        threads = [threading.Thread(target=run, args=entry) for entry in runs]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for error in errors:
+            check(False, "a tracker run ended early", error)
     print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
     return 1 if RESULTS["failed"] else 0
 
