@@ -27,22 +27,7 @@ struct CorpusTests {
     static func corpus() async throws -> (ServerFixture, [Device]) {
         let fixture = try await ServerFixture.make()
         let store = fixture.app.store
-        var devices: [Device] = []
-        let importer = FileImporter(store: store)
-        for source in sources {
-            let (device, _) = try await fixture.app.accounts.addDevice(named: source, userID: fixture.ada.id, app: nil)
-            devices.append(device)
-            let folder = SharedFixtures.url(source)
-            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
-                .compactMap { ($0 as? URL)?.path }.filter { !$0.hasSuffix(".md") }.sorted() ?? []
-            for file in files where !FileManager.default.directoryExists(file) {
-                let report = await importer.importFile(at: file, deviceID: device.id, skipUnrecognized: true)
-                let visits = report.journalVisits(deviceID: device.id)
-                if let source = visits.first?.source {
-                    _ = try await fixture.app.journal.processor.storeDescribedVisits(visits, device: device, source: source)
-                }
-            }
-        }
+        var devices = try await importRealFiles(fixture)
         // Two generated years, stored in shuffled chunks (the order a phone's queue may deliver them).
         let (generated, _) = try await fixture.app.accounts.addDevice(named: "generated", userID: fixture.ada.id, app: nil)
         devices.append(generated)
@@ -57,6 +42,28 @@ struct CorpusTests {
         }
         for device in devices { _ = try await fixture.app.journal.processor.process(device: device) }
         return (fixture, devices)
+    }
+
+    /// Every location file of the shared sources imported for ada, a device per source project,
+    /// with the visits the files hold stored as the journal's (the real-data part of the corpus).
+    static func importRealFiles(_ fixture: ServerFixture) async throws -> [Device] {
+        var devices: [Device] = []
+        let importer = FileImporter(store: fixture.app.store)
+        for source in sources {
+            let (device, _) = try await fixture.app.accounts.addDevice(named: source, userID: fixture.ada.id, app: nil)
+            devices.append(device)
+            let folder = SharedFixtures.url(source)
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+                .compactMap { ($0 as? URL)?.path }.filter { !$0.hasSuffix(".md") }.sorted() ?? []
+            for file in files where !FileManager.default.directoryExists(file) {
+                let report = await importer.importFile(at: file, deviceID: device.id, skipUnrecognized: true)
+                let visits = report.journalVisits(deviceID: device.id)
+                if let source = visits.first?.source {
+                    _ = try await fixture.app.journal.processor.storeDescribedVisits(visits, device: device, source: source)
+                }
+            }
+        }
+        return devices
     }
 
     /// The silences longer than the bound in a device's fixes inside `[from, to]`, with the fixes
