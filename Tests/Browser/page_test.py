@@ -42,6 +42,7 @@ from shares_check import check_shares
 from friends_check import check_friends
 from two_factor_check import check_two_factor
 from retention_check import check_retention
+from review_check import check_review_replay
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -455,6 +456,7 @@ def run_test(arguments):
     check_two_factor(devtools, report, base_url, arguments.devtools_port, folder)
     check_friends(devtools, report, base_url, arguments.devtools_port, folder)
     check_retention(devtools, report, base_url, arguments.devtools_port, folder)
+    check_review_replay(devtools, report, base_url, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

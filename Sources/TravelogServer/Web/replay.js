@@ -129,7 +129,9 @@ function fillChoices() {
   const jump = $('replay-jump');
   jump.replaceChildren(new Option('Jump to a visit…', ''));
   replay.visits.forEach((visit, index) => {
-    jump.append(new Option(`${visit.localArrival.slice(11, 16)} ${visit.place}`, String(index)));
+    const option = new Option(`${visit.localArrival.slice(11, 16)} ${visit.place}`, String(index));
+    option.dataset.arrival = visit.arrival;
+    jump.append(option);
   });
 }
 
@@ -247,7 +249,8 @@ function follow(position) {
 
 /** The time, speed and altitude of the fix behind the marker. */
 function readout(track) {
-  const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(replay.clock));
+  const time = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    .format(new Date(replay.clock));
   let speed = '–', altitude = '–';
   if (track) {
     const i = track.index, next = Math.min(i + 1, track.times.length - 1);
