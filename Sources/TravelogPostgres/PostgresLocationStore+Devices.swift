@@ -51,6 +51,7 @@ extension PostgresLocationStore {
                 try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE user_id = $1 AND device_id = $2",
                                                        binds: Self.binds(userID, id.rawValue)), logger: logger)
             }
+            try await Self.countRemoval(userID: userID, on: connection, logger: logger)
             try await connection.run("DELETE FROM devices WHERE user_id = \(userID) AND id = \(id.rawValue)", logger: logger)
             return true
         }

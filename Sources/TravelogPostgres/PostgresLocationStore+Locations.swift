@@ -83,7 +83,11 @@ extension PostgresLocationStore {
     /// when it is running (as the SQLite store does).
     static func discardImport(_ id: Int64, userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
         try await forgetRegionEvaluation(ofImport: id, userID: userID, on: connection, logger: logger)
-        try await connection.run("DELETE FROM locations WHERE user_id = \(userID) AND import_id = \(id)", logger: logger)
+        try await connection.run("""
+            WITH deleted AS (DELETE FROM locations WHERE user_id = \(userID) AND import_id = \(id) RETURNING 1)
+            INSERT INTO history_removals (user_id, generation) SELECT \(userID)::bigint, 1 WHERE EXISTS (SELECT 1 FROM deleted)
+            ON CONFLICT (user_id) DO UPDATE SET generation = history_removals.generation + 1
+            """, logger: logger)
         try await connection.run("DELETE FROM imports WHERE user_id = \(userID) AND id = \(id) AND state = 'running'",
                                    logger: logger)
     }

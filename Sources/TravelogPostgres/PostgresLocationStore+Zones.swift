@@ -57,13 +57,20 @@ extension PostgresLocationStore {
         guard !keys.isEmpty else { return 0 }
         let devices = keys.map(\.deviceID.rawValue), times = keys.map(\.timestampMilliseconds)
         let latitudes = keys.map(\.latitudeE7), longitudes = keys.map(\.longitudeE7)
+        // The deletion is counted in the same statement (`HistoryRemovalStore`).
         let found = try await rows("deleting fixes inside a zone", """
-            DELETE FROM locations l
-            USING unnest(\(devices)::bigint[], \(times)::bigint[], \(latitudes)::bigint[], \(longitudes)::bigint[])
-                AS k(device_id, timestamp_ms, latitude_e7, longitude_e7)
-            WHERE l.user_id = \(userID.rawValue) AND l.device_id = k.device_id AND l.timestamp_ms = k.timestamp_ms
-                AND l.latitude_e7 = k.latitude_e7 AND l.longitude_e7 = k.longitude_e7
-            RETURNING 1
+            WITH deleted AS (
+                DELETE FROM locations l
+                USING unnest(\(devices)::bigint[], \(times)::bigint[], \(latitudes)::bigint[], \(longitudes)::bigint[])
+                    AS k(device_id, timestamp_ms, latitude_e7, longitude_e7)
+                WHERE l.user_id = \(userID.rawValue) AND l.device_id = k.device_id AND l.timestamp_ms = k.timestamp_ms
+                    AND l.latitude_e7 = k.latitude_e7 AND l.longitude_e7 = k.longitude_e7
+                RETURNING 1
+            ), counted AS (
+                INSERT INTO history_removals (user_id, generation) SELECT \(userID.rawValue)::bigint, 1 WHERE EXISTS (SELECT 1 FROM deleted)
+                ON CONFLICT (user_id) DO UPDATE SET generation = history_removals.generation + 1
+            )
+            SELECT 1 FROM deleted
             """)
         return found.count
     }

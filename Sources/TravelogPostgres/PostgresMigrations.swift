@@ -547,5 +547,14 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX trip_matches_device_time ON trip_matches (device_id, start_ms)",
         ]),
+        // Deletions of fixes counted per user (as SQLite's 022_history_removals).
+        ("020_history_removals", [
+            """
+            CREATE TABLE history_removals (
+                user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                generation bigint NOT NULL
+            )
+            """,
+        ]),
     ]
 }

@@ -43,6 +43,9 @@ extension SQLiteLocationStore {
                 DELETE FROM location_days_rtree WHERE id IN (SELECT id FROM location_days WHERE device_id = ?)
                 """, [id.rawValue])
             try Self.execute(db, "deleting a device", "DELETE FROM rejected_items WHERE device_id = ?", [id.rawValue])
+            do { try Self.countRemoval(deviceID: id.rawValue, in: db) } catch {
+                throw .database(operation: "deleting a device", message: String(describing: error))
+            }
             try Self.execute(db, "deleting a device", "DELETE FROM devices WHERE id = ?", [id.rawValue])
             guard db.changesCount == 1 else { throw .unknownDevice(id) }
         }

@@ -157,6 +157,9 @@ extension SQLiteLocationStore {
             """, arguments: [id, id])
         try forgetRegionEvaluation(ofImport: id, in: db)
         try db.execute(sql: "DELETE FROM locations WHERE import_id = ?", arguments: [id])
+        if db.changesCount > 0, let device = try Int64.fetchOne(db, sql: "SELECT device_id FROM imports WHERE id = ?", arguments: [id]) {
+            try countRemoval(deviceID: device, in: db)
+        }
         try db.execute(sql: "DELETE FROM imports WHERE id = ? AND state = 'running'", arguments: [id])
     }
 

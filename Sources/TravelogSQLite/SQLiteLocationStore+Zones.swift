@@ -81,6 +81,7 @@ extension SQLiteLocationStore {
                     UPDATE location_days SET location_count = location_count - ? WHERE device_id = ? AND day = ?
                     """)
                 for (key, deleted) in deletedPerDay { try count.execute(arguments: [deleted, key.device, key.day]) }
+                if !deletedPerDay.isEmpty { try Self.countRemoval(userID: userID.rawValue, in: db) }
                 return deletedPerDay.values.reduce(0, +)
             } catch let error as StoreError {
                 throw error

@@ -432,6 +432,15 @@ enum SQLiteMigrations {
         DROP TABLE users;
         ALTER TABLE users_autoincrement RENAME TO users;
         """),
+        // Deletions of fixes counted per user (issue 30), in the deletion's transaction: a running server
+        // reads the count to notice what another process deleted (a CLI retention run, a drop zone's
+        // fixes) and builds its map index anew.
+        ("022_history_removals", """
+        CREATE TABLE history_removals (
+            user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            generation INTEGER NOT NULL
+        );
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -29,7 +29,9 @@ extension InMemoryLocationStore {
 
     public func deleteDevice(id: DeviceID) async throws(StoreError) {
         try withState { (state) throws(StoreError) in
-            guard state.devices.removeValue(forKey: id) != nil else { throw .unknownDevice(id) }
+            guard state.devices[id] != nil else { throw .unknownDevice(id) }
+            state.countRemoval(deviceID: id)
+            state.devices[id] = nil
             for stored in state.locations.removeValue(forKey: id) ?? [] { state.keys.remove(stored.key) }
             for (digest, deviceID) in state.tokenDigests where deviceID == id { state.tokenDigests[digest] = nil }
             for (importID, record) in state.imports where record.deviceID == id { state.imports[importID] = nil }

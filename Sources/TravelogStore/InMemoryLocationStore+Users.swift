@@ -46,6 +46,7 @@ extension InMemoryLocationStore {
             state.shareDigests = state.shareDigests.filter { !shares.contains($0.value) }
             state.zones = state.zones.filter { $0.value.userID != id }
             state.zoneDrops[id] = nil
+            state.historyRemovals[id] = nil
             state.friendships.removeAll { $0.inviterID == id || $0.inviteeID == id }
             state.imports = state.imports.filter { !devices.contains($0.value.deviceID) }
             state.runningImports = state.runningImports.filter { !devices.contains($0.value.deviceID) }

@@ -48,6 +48,7 @@ extension InMemoryLocationStore {
                     return true
                 }
             }
+            if deleted > 0 { state.historyRemovals[userID, default: 0] += 1 }
             return deleted
         }
     }

@@ -42,6 +42,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var twoFactor: [UserID: (record: TwoFactorRecord, recoveryCodes: Set<SecretDigest>)] = [:]
         /// Retention settings and runs (`InMemoryLocationStore+Retention.swift`).
         var retention: [UserID: RetentionState] = [:]
+        /// Deletions of fixes per user (`InMemoryLocationStore+HistoryRemovals.swift`).
+        var historyRemovals: [UserID: Int64] = [:]
         /// The journal trips' road matches, by key (`InMemoryLocationStore+TripMatches.swift`).
         var tripMatches: [String: TripMatchRecord] = [:]
         var nextID: Int64 = 1
@@ -163,7 +165,7 @@ public final class InMemoryLocationStore: TravelogStore {
     public func discardImport(_ id: ImportID) async throws(StoreError) {
         state.withLock { state in
             guard let record = state.runningImports.removeValue(forKey: id) else { return }
-            _ = Self.removeLocations(of: record, in: &state)
+            if Self.removeLocations(of: record, in: &state) != nil { state.countRemoval(deviceID: record.deviceID) }
         }
     }
 
@@ -171,7 +173,9 @@ public final class InMemoryLocationStore: TravelogStore {
         state.withLock { state in
             guard let record = state.imports[id], state.devices[record.deviceID]?.userID == userID else { return nil }
             state.imports[id] = nil
-            return DeletedImport(record: record, span: Self.removeLocations(of: record, in: &state))
+            let span = Self.removeLocations(of: record, in: &state)
+            if span != nil { state.countRemoval(deviceID: record.deviceID) }
+            return DeletedImport(record: record, span: span)
         }
     }
 

@@ -76,15 +76,20 @@ extension HistoryTiles: Service {
     }
 
     /// Reads the saved indices at start (so the first page after a restart does not wait for
-    /// them), saves indices as they are built or grow, and saves what changed at shutdown.
+    /// them), saves indices as they are built or grow, follows other processes' deletions
+    /// (``followRemovals()``), and saves what changed at shutdown.
     public func run() async throws {
         for userID in usersWithSavedIndex() {
             guard !Task.isShuttingDownGracefully else { break }
             _ = try? await withIndex(userID: userID) { _ in true }
         }
         try? await cancelWhenGracefulShutdown { [self] in
-            for await userID in saveRequests {
-                saveIndex(userID: userID)
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.followRemovals() }
+                for await userID in saveRequests {
+                    saveIndex(userID: userID)
+                }
+                group.cancelAll()
             }
         }
         for userID in usersWithUnsavedIndex {

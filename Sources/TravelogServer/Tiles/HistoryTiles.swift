@@ -34,6 +34,9 @@ final class HistoryTiles: Sendable {
         var versions = TileVersions()
         /// Fixes added since the index was last saved or read (`nil`: it was never saved).
         var fixesSinceSave: Int?
+        /// ``historyRemoved(userID:)`` was told since the last look at the store's counts of
+        /// deletions (`HistoryTiles+Removals.swift`): the deletion counted there was this process's.
+        var removedHere = false
     }
 
     let store: any TravelogStore
@@ -94,7 +97,24 @@ final class HistoryTiles: Sendable {
             var state = users[userID] ?? UserState()
             state.versions.changedEverywhere()
             state.stale = true
+            state.removedHere = true
             users[userID] = state
+        }
+    }
+
+    /// Fixes of the users in `moved` were deleted since the last look at the store's counts: a user
+    /// whose index this process holds, and did not delete from itself meanwhile, has every tile
+    /// renewed and the index built anew when a tile next needs it.
+    func removalsCounted(_ moved: Set<UserID>) {
+        users.withLock { users in
+            for (userID, var state) in users {
+                if moved.contains(userID), !state.removedHere {
+                    state.versions.changedEverywhere()
+                    state.stale = true
+                }
+                state.removedHere = false
+                users[userID] = state
+            }
         }
     }
 
