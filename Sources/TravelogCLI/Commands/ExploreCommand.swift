@@ -87,11 +87,18 @@ struct ExploreCommand: AsyncParsableCommand {
     }
 
     static func area(_ squareKilometers: Double) -> String {
-        String(format: squareKilometers < 10 ? "%.2f km²" : "%.1f km²", squareKilometers)
+        String(format: squareKilometers < 0.01 ? "%.4f km²" : squareKilometers < 10 ? "%.2f km²" : "%.1f km²", squareKilometers)
     }
 
     /// The figures for people.
     static func text(_ figures: ExploreFigures) -> String {
+        if let city = figures.city {
+            let streets = city.streets.map {
+                String(format: "  streets: %.1f of %.1f km covered (%.1f%%), %d lines", $0.coveredMeters / 1000, $0.lengthMeters / 1000,
+                       $0.share * 100, $0.lines)
+            } ?? "  streets: no OSM extract covers it (travelog osm add)"
+            return "\(city.name) (\(city.countryCode)): \(area(city.areaSquareKilometers)) explored\n" + streets
+        }
         var lines = ["explored: \(area(figures.areaSquareKilometers)) (\(figures.cells) cells of \(Int(figures.cellSizeMeters)) m)"]
         if !figures.countries.isEmpty {
             lines.append("countries:")
@@ -103,15 +110,6 @@ struct ExploreCommand: AsyncParsableCommand {
         if !figures.cities.isEmpty {
             lines.append("cities explored most:")
             for city in figures.cities { lines.append("  \(city.name) (\(city.countryCode))  \(area(city.areaSquareKilometers))") }
-        }
-        if let city = figures.city {
-            lines.append("\(city.name) (\(city.countryCode)): \(area(city.areaSquareKilometers)) explored")
-            if let streets = city.streets {
-                lines.append(String(format: "  streets: %.1f of %.1f km covered (%.1f%%), %d lines", streets.coveredMeters / 1000,
-                                    streets.lengthMeters / 1000, streets.share * 100, streets.lines))
-            } else {
-                lines.append("  streets: no OSM extract covers it (travelog osm add)")
-            }
         }
         return lines.joined(separator: "\n")
     }

@@ -37,6 +37,8 @@ public struct ExploredCells: Sendable {
     private(set) var pixels: [[UInt64: Set<UInt16>]] = Array(repeating: [:], count: pixelZoomCount)
     /// The last fix of each device: where and when.
     private var lastFix: [UInt16: (latitude: Double, longitude: Double, seconds: Double)] = [:]
+    /// The cell inserted last: consecutive points mostly fall in it, and need no lookup.
+    private var lastCell = UInt64.max
 
     /// How many cells were visited.
     public private(set) var count = 0
@@ -85,6 +87,8 @@ public struct ExploredCells: Sendable {
     @discardableResult
     public mutating func insert(latitude: Double, longitude: Double) -> Bool {
         let cell = Self.cell(latitude: latitude, longitude: longitude)
+        guard cell != lastCell else { return false }
+        lastCell = cell
         let bounds = Self.bounds(of: cell)
         let middle = MapPoint(x: WebMercator.x(longitudeDegrees: (bounds.west + bounds.east) / 2),
                               y: WebMercator.y(latitudeDegrees: max(-WebMercator.maximumLatitudeDegrees,

@@ -91,10 +91,11 @@ extension ExploreFigures {
             var blocks: [UInt64: (cells: Int, area: Double, latitude: Double, longitude: Double)] = [:]
             explored.forEachCell { cell in
                 let box = ExploredCells.bounds(of: cell)
-                let latitude = (box.south + box.north) / 2, longitude = (box.west + box.east) / 2
-                let key = UInt64(UInt32(bitPattern: Int32((latitude / blockDegrees).rounded(.down)))) << 32
-                    | UInt64(UInt32(bitPattern: Int32((longitude / blockDegrees).rounded(.down))))
-                blocks[key, default: (0, 0, latitude, longitude)].cells += 1
+                let row = ((box.south + box.north) / 2 / blockDegrees).rounded(.down)
+                let column = ((box.west + box.east) / 2 / blockDegrees).rounded(.down)
+                let key = UInt64(UInt32(bitPattern: Int32(row))) << 32 | UInt64(UInt32(bitPattern: Int32(column)))
+                // The block's middle is looked up, whatever order the cells come in.
+                blocks[key, default: (0, 0, (row + 0.5) * blockDegrees, (column + 0.5) * blockDegrees)].cells += 1
                 blocks[key]!.area += ExploredCells.areaSquareMeters(of: cell)
             }
             for block in blocks.values {
