@@ -51,7 +51,6 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("photos-add", PhotosAddBenchmark.run),
     ("server-large-body", LargeBodyBenchmark.run),
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
-    ("mqtt-throughput", MQTTThroughputBenchmark.run),
     ("retention", RetentionBenchmark.run),
     ("server-slow-connections", HardeningBenchmarks.slowConnections),
     ("server-login-flood", HardeningBenchmarks.loginFlood),
@@ -76,7 +75,6 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("render-tiles-z14", RenderBenchmarks.pathTilesAgainstMapnik),
     ("render-tile-latency", RenderBenchmarks.tileLatencies),
     ("render-snapshot", RenderBenchmarks.snapshot),
-    ("review", ReviewBenchmark.run),
     ("explore", ExploreBenchmark.run),
 ]
 
