@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The page with many photo pins in the range (issue 32's "< 1 s to draw"): logs in, opens the page on
+the photos' day, and reports from the performance timeline when /api/v1/photos answered, when the
+clustered pins were first drawn, when the drawing stopped changing, and the longest main-thread task
+(PerformanceObserver 'longtask'). Run by scripts/bench-photo-pins.sh; prints figures, no pass/fail."""
+import argparse, base64, sys, time
+import page_test
+from layout_check import set_size
+
+CLUSTERS = "document.querySelectorAll('#map .photo-pin').length"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--devtools-port", type=int, required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--day", required=True)
+    parser.add_argument("--photos", type=int, required=True)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--screenshot", default="")
+    arguments = parser.parse_args()
+    base = arguments.url.rstrip("/")
+    devtools = page_test.DevTools(arguments.devtools_port)
+    set_size(devtools, 1400, 900, False)
+    page_test.open_page(devtools, base + "/")
+    if not page_test.log_in(devtools, arguments.user, arguments.password):
+        print("FAIL: could not log in"); sys.exit(1)
+    for run in range(arguments.runs):
+        devtools.call("Page.navigate", {"url": "about:blank"})
+        devtools.wait_for("location.href === 'about:blank'", 10)
+        devtools.call("Page.navigate", {"url": f"{base}/#from={arguments.day}&to={arguments.day}"})
+        devtools.wait_for("location.pathname === '/'", 10, interval=0.005)
+        devtools.evaluate("window.__longest = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
+                          " window.__longest = Math.max(window.__longest, e.duration); }).observe({type: 'longtask', buffered: true}); 1")
+        counted = devtools.wait_for(f"document.getElementById('map').dataset.photoCount === '{arguments.photos}' && performance.now()", 120, 0.01)
+        if not counted:
+            shown = devtools.evaluate("document.getElementById('map').dataset.photoCount")
+            print(f"FAIL: run {run + 1}: the map never counted {arguments.photos} photos (data-photo-count {shown})"); sys.exit(1)
+        first = devtools.wait_for(f"{CLUSTERS} > 0 && performance.now()", 120, 0.01)
+        # Drawn: the pins on the map unchanged for 0.5 s (chunked loading adds them in slices).
+        last_count, last_change, stable = -1, time.time(), None
+        while time.time() - last_change < 0.5:
+            count, now = devtools.evaluate(f"[{CLUSTERS}, performance.now()]")
+            if count != last_count:
+                last_count, last_change, stable = count, time.time(), now
+            time.sleep(0.02)
+        answered = devtools.evaluate("(() => { const e = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/v1/photos?'));"
+                                     " return e ? [e.requestStart, e.responseStart, e.responseEnd, e.encodedBodySize] : null; })()")
+        longest = devtools.evaluate("window.__longest")
+        request = (f"/api/v1/photos asked at {answered[0]:.0f} ms, answered {answered[1] - answered[0]:.0f} ms later, "
+                   f"{answered[3] / 1e6:.1f} MB done at {answered[2]:.0f} ms") if answered else "no /api/v1/photos request seen"
+        print(f"run {run + 1}: {arguments.photos} photos; {request}; pins counted at {counted:.0f} ms; first clusters drawn at "
+              f"{first:.0f} ms ({first - (answered[2] if answered else 0):.0f} ms after the answer); drawing settled at {stable:.0f} ms "
+              f"with {last_count} pins/clusters in view; longest main-thread task {longest:.0f} ms (times from navigation start)", flush=True)
+    if arguments.screenshot:
+        shot = devtools.call("Page.captureScreenshot", {"format": "png"})
+        open(arguments.screenshot, "wb").write(base64.b64decode(shot["data"]))
+        print(f"screenshot: {arguments.screenshot}")
+
+
+if __name__ == "__main__":
+    main()
