@@ -11,8 +11,11 @@ enum BenchmarkHistory {
 
     /// A CSV file (`time,latitude,longitude`) of `locations` fixes, the last one an hour before
     /// `endEpochSeconds`; written once per size and reused.
-    static func csv(in directory: URL, locations: Int, endingAt endEpochSeconds: Int64) throws -> URL {
-        let url = directory.appendingPathComponent("history-\(locations).csv")
+    /// - Parameter intervalSeconds: between fixes (stays last as long and trips go as fast at any interval).
+    static func csv(in directory: URL, locations: Int, endingAt endEpochSeconds: Int64,
+                    intervalSeconds: Int64 = fixIntervalSeconds) throws -> URL {
+        let name = intervalSeconds == fixIntervalSeconds ? "history-\(locations).csv" : "history-\(locations)-every-\(intervalSeconds)s.csv"
+        let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         // Written under another name first, so that an interrupted run leaves no half file to reuse.
         let partial = url.appendingPathExtension("partial")
@@ -24,7 +27,7 @@ enum BenchmarkHistory {
         }
         var buffer = ByteBuffer()
         buffer.append("time,latitude,longitude\n")
-        var time = endEpochSeconds - 3600 - Int64(locations) * fixIntervalSeconds
+        var time = endEpochSeconds - 3600 - Int64(locations) * intervalSeconds
         var written = 0
         func fix(_ latitude: Double, _ longitude: Double) {
             buffer.appendISO8601(milliseconds: time * 1000)
@@ -33,7 +36,7 @@ enum BenchmarkHistory {
             buffer.append(",")
             buffer.append(fixed: longitude)
             buffer.append("\n")
-            time += fixIntervalSeconds
+            time += intervalSeconds
             written += 1
             if buffer.count >= 1 << 20 {
                 handle.write(buffer.data)
@@ -43,13 +46,14 @@ enum BenchmarkHistory {
         var here = places[0]
         while written < locations {
             // A stay of 60 to 200 minutes, each fix within about 15 m of the place.
-            for _ in 0..<(60 + Int(random.nextUnit() * 140)) where written < locations {
+            for _ in 0..<((60 + Int(random.nextUnit() * 140)) * Int(fixIntervalSeconds / intervalSeconds)) where written < locations {
                 fix(here.latitude + (random.nextUnit() - 0.5) * 3e-4, here.longitude + (random.nextUnit() - 0.5) * 4e-4)
             }
             let next = places[Int(random.nextUnit() * Double(placeCount))]
             let northMeters = (next.latitude - here.latitude) * metersPerDegreeLatitude
             let eastMeters = (next.longitude - here.longitude) * metersPerDegreeLatitude * cos(here.latitude * .pi / 180)
-            let steps = Int((northMeters * northMeters + eastMeters * eastMeters).squareRoot() / tripMetersPerFix)
+            let steps = Int((northMeters * northMeters + eastMeters * eastMeters).squareRoot()
+                            / (tripMetersPerFix * Double(intervalSeconds) / Double(fixIntervalSeconds)))
             for step in 0..<steps where written < locations {
                 let fraction = Double(step + 1) / Double(steps + 1)
                 fix(here.latitude + (next.latitude - here.latitude) * fraction,

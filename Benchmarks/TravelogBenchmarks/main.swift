@@ -75,6 +75,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("render-tiles-z14", RenderBenchmarks.pathTilesAgainstMapnik),
     ("render-tile-latency", RenderBenchmarks.tileLatencies),
     ("render-snapshot", RenderBenchmarks.snapshot),
+    ("review", ReviewBenchmark.run),
     ("explore", ExploreBenchmark.run),
 ]
 
