@@ -42,6 +42,7 @@ from shares_check import check_shares
 from friends_check import check_friends
 from two_factor_check import check_two_factor
 from retention_check import check_retention
+from explore_check import check_explore
 from review_check import check_review_replay
 
 #: The longest a live location may take from the POST to the drawn path.
@@ -456,6 +457,7 @@ def run_test(arguments):
     check_two_factor(devtools, report, base_url, arguments.devtools_port, folder)
     check_friends(devtools, report, base_url, arguments.devtools_port, folder)
     check_retention(devtools, report, base_url, arguments.devtools_port, folder)
+    check_explore(devtools, report, base_url, folder)
     check_review_replay(devtools, report, base_url, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")

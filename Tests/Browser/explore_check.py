@@ -1,0 +1,56 @@
+"""Where I have been and the timeline of a life (issue 33 items 1 and 4), for the main user (whose
+history the earlier checks stored): the map's Explored layer draws its fog tiles and the figures of
+/api/v1/explore under the switch; the years view is drawn from /api/v1/days, coloured by distance
+and, toggled, by country, and pointing at a day shows its summary. Screenshots at 1400x900 and
+390x844; the layer is set back to the path afterwards."""
+import datetime
+import time
+
+from layout_check import SIZES, open_view, screenshot, set_size
+
+
+def check_explore(devtools, report, base_url, folder):
+    today = datetime.date.today().isoformat()
+    for name, width, height, mobile in SIZES:
+        set_size(devtools, width, height, mobile)
+        devtools.evaluate("localStorage.setItem('travelog.layer', 'explored');"
+                          " localStorage.setItem('travelog.section.map', 'open')")
+        open_view(devtools, base_url, f"#from=2019-07-14&to={today}")
+        devtools.evaluate("document.getElementById('section-map').open = true")
+        drawn = devtools.wait_for("document.getElementById('map').dataset.historyLayer === 'explored'"
+                                  " && document.getElementById('map').dataset.historyDrawn !== undefined"
+                                  " && [...document.querySelectorAll('#map img.leaflet-tile')].some((i) => i.src.includes('/tiles/explored/'))", 15)
+        report(bool(drawn), f"{name}: the Explored layer draws its fog tiles")
+        area = devtools.wait_for("(() => { const box = document.getElementById('explore-figures');"
+                                 " return box && !box.hidden && box.dataset.area; })()", 15)
+        report(bool(area) and float(area) > 0, f"{name}: the explored area is shown under the layer switch ({area} km²)")
+        screenshot(devtools, folder, f"explore-{name}")
+        # Down to a street: the newest fix at zoom 16, where each cell of 25 m is cleared.
+        devtools.evaluate("fetch('/api/v1/locations?limit=1&order=newest', {headers: {'X-Requested-With': 'fetch'}})"
+                          ".then((r) => r.json()).then((found) => import('/map.js').then((m) => {"
+                          " const [lon, lat] = found.features[0].geometry.coordinates; m.drawn.map.setView([lat, lon], 16, {animate: false}); }))")
+        street = devtools.wait_for("[...document.querySelectorAll('#map img.leaflet-tile')]"
+                                   ".some((i) => i.src.includes('/tiles/explored/16/') && i.complete && i.naturalWidth > 0)", 15)
+        report(bool(street), f"{name}: at zoom 16 the fog tiles show the cells of a street")
+        time.sleep(0.5)
+        screenshot(devtools, folder, f"explore-street-{name}")
+        # The timeline of a life: drawn, then by country, a day's summary on pointing at it.
+        devtools.evaluate("document.getElementById('years').scrollIntoView()")
+        drawn_ms = devtools.wait_for("document.getElementById('years').dataset.drawnMs", 10)
+        cells = devtools.evaluate("document.querySelectorAll('#years rect[data-day]').length")
+        report(bool(drawn_ms) and cells > 0, f"{name}: the years view draws {cells} days in {drawn_ms} ms")
+        devtools.evaluate("document.querySelector('#years input[value=country]').click()")
+        colour = devtools.wait_for("document.getElementById('years').dataset.colour === 'country'"
+                                   " && document.querySelectorAll('#years .years-key').length", 5)
+        day = devtools.evaluate("(() => { const cell = document.querySelector('#years rect[data-day]');"
+                                " cell.dispatchEvent(new PointerEvent('pointermove', {bubbles: true, clientX: cell.getBoundingClientRect().x + 0.2}));"
+                                " return cell.dataset.day; })()")
+        summary = devtools.evaluate("document.getElementById('years-summary').textContent")
+        report(bool(colour) and summary.startswith(day) and ' · ' in summary,
+               f"{name}: days coloured by country with a legend; pointing at {day} shows {summary!r}")
+        devtools.evaluate("document.getElementById('years').scrollIntoView({block: 'center'})")
+        time.sleep(0.3)
+        screenshot(devtools, folder, f"life-{name}")
+        devtools.evaluate("document.querySelector('#years input[value=distance]').click()")
+    devtools.evaluate("localStorage.setItem('travelog.layer', 'path'); localStorage.removeItem('travelog.years.colour')")
+    set_size(devtools, 1400, 900, False)
