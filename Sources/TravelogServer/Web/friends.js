@@ -71,7 +71,9 @@ function draw(list) {
       let marker = friends.markers.get(key);
       if (!marker) {
         marker = L.marker(latlng, { icon: icon(friend, device), keyboard: false, title: label, zIndexOffset: 500 });
-        marker.bindTooltip(label, { direction: 'top', offset: [0, -18] });
+        // Beside the marker, towards the map's wider side, and wrapped (friends.css): on a phone a
+        // label above it ran off the screen.
+        marker.bindTooltip(label, { direction: 'auto', offset: [14, 0], className: 'friend-tooltip' });
         marker.on('click', () => togglePath(friend.name));
         marker.addTo(friends.group);
         friends.markers.set(key, marker);
