@@ -61,4 +61,39 @@ struct PhotoEXIFWriterTests {
                 == ["L_exif_xmp_iptc.heic", "cut.jpg", "ifd_tag_type.tiff", "iptc.jpg", "xmp_test.jpg", "xmp_test.jpg.original"])
     }
 
+
+    @Test("damaged photos (cut or with bytes changed) are refused or written, never a crash")
+    func damagedInputs() throws {
+        guard FileManager.default.fileExists(atPath: Self.samples) else {
+            Issue.record("\(Self.samples) is absent: run `make photo-samples` (`make test` does)")
+            return
+        }
+        let fix = PhotoEXIFWriter.Fix(coordinate: try Coordinate(latitude: 60.17, longitude: 24.94), horizontalErrorMeters: 5,
+                                      time: Date(timeIntervalSince1970: 1_700_000_000))
+        var random = SplitMix64(seed: 32)
+        var written = 0, refused = 0
+        for name in ["flower.jpg", "g4_orientation_6.tif", "exif.png", "flower.webp"] {
+            let original = try Data(contentsOf: URL(fileURLWithPath: Self.samples + "/" + name))
+            for round in 0..<150 {
+                var bytes = [UInt8](original)
+                if round % 3 == 0 {
+                    bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &random)))
+                } else {
+                    // Bytes changed in the metadata's neighbourhood (the first 4 kB), where the parsers read.
+                    for _ in 0..<Int.random(in: 1...16, using: &random) where !bytes.isEmpty {
+                        bytes[Int.random(in: 0..<min(bytes.count, 4096), using: &random)] = UInt8.random(in: 0...255, using: &random)
+                    }
+                }
+                do {
+                    let output = try PhotoEXIFWriter.encode(fix, into: Data(bytes), path: name)
+                    #expect(!output.isEmpty)
+                    written += 1
+                } catch {
+                    #expect(error.description.hasPrefix(name + ": not written: "), "\(error)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(written + refused == 600 && refused > 0, "\(written) written, \(refused) refused")
+    }
 }
