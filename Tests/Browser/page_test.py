@@ -9,7 +9,8 @@ Modes:
   bench  logs in, then opens the page on a range of stored days and reports the time from the
          navigation's start to the first drawn path (`#map[data-point-count] > 0`, or for a range
          of more than a day, drawn as tiles: every history tile of the view the map was placed in
-         loaded, `#map[data-history-drawn]`), with the first tile's arrival and the bounds request.
+         loaded, `#map[data-history-drawn]`), with the first tile's arrival and the bounds request;
+         then the same range as a share link's page (share_bench.py), to the drawn path.
 
 Standard library plus Debian's python3-websocket; run with /usr/bin/python3.
 """
@@ -44,6 +45,7 @@ from two_factor_check import check_two_factor
 from retention_check import check_retention
 from explore_check import check_explore
 from review_check import check_review_replay
+from share_bench import bench_shared_page
 
 #: The longest a live location may take from the POST to the drawn path.
 LIVE_DEADLINE_SECONDS = 2.0
@@ -522,6 +524,8 @@ def run_bench(arguments):
     report(median < BENCH_TARGET_SECONDS,
            f"median time to the first drawn path over {len(figures)} runs: {median:.3f} s"
            f" (target under {BENCH_TARGET_SECONDS:.0f} s; {arguments.stored_points} stored points in the range)")
+    # The same range through a share link, as a visitor opens it.
+    bench_shared_page(devtools, report, base_url, arguments.from_day, arguments.to_day, arguments.runs, median)
 
 
 def main():
