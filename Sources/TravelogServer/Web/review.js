@@ -33,6 +33,8 @@ async function show() {
     if (sequence !== review.sequence) return;
     render(found);
     $('review-image').src = `/api/v1/review?${query({ format: 'png' })}`;
+    // The image at its own size in a tab of its own (the panel shows it small).
+    $('review-open').href = $('review-image').src;
     $('review-image').alt = `${found.period} in review: a map of the paths with the figures`;
     $('review-image').hidden = found.activeDays.count === 0;
     $('review-pdf').href = `/api/v1/review?${query({ format: 'pdf' })}`;
