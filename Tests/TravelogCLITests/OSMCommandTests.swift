@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TravelogSQLite
+import TravelogRouting
 @testable import TravelogCLI
 import TravelogCore
 import TravelogGeocoding
@@ -116,5 +118,38 @@ struct OSMCommandTests {
         var json = ReverseGeocodeLineProcessor(geocoder: geocoder, json: true)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.process(line: line).utf8)) as? [String: Any])
         #expect((object["areasOfInterest"] as? [String])?.contains("Töölönlahden puisto") == true, "\(object)")
+    }
+
+    @Test("directions FROM TO by name: a point of interest, an address, the user's own place; a name nothing matches is named as that end",
+          .enabled(if: BuildData.exists("Helsinki.osm.pbf"),
+                   BuildData.absentReason("Helsinki.osm.pbf", goal: "osm-sample", checks: "directions between places named on a real extract")))
+    func directionsByName() async throws {
+        let work = TestDirectory.makeFolder("osm-cli-directions")
+        let folder = OSMExtractFolder(path: work.appendingPathComponent("osm").path)
+        let extract = BuildData.path("Helsinki.osm.pbf")
+        _ = try folder.add(extractPath: extract)
+        _ = try RoadGraph.build(extractPath: extract, outputPath: RoadNetwork.filePath(folder: folder.path, name: OSMExtractFolder.name(ofExtract: extract)))
+        let database = work.appendingPathComponent("travelog.sqlite").path
+        let store = try SQLiteLocationStore(path: database)
+        let ada = try await store.addUser(named: "ada")
+        // Ada's own place by Kiasma, a name OSM does not have.
+        _ = try await store.addPlace(userID: ada.id, name: "Ada's bench", center: try Coordinate(latitude: 60.17145, longitude: 24.93745),
+                                     radiusMeters: 30)
+        func command(_ from: String, _ to: String) throws -> DirectionsCommand {
+            try #require(try DirectionsCommand.parseAsRoot([from, to, "--mode", "walking", "--osm-dir", folder.path, "--db", database,
+                                                            "--user", "ada"]) as? DirectionsCommand)
+        }
+        let network = try command("a", "b").osmOptions.roadNetwork()
+        let named = try await command("Stockmann", "Mannerheimintie 10").plan(from: "Stockmann", to: "Mannerheimintie 10", network: network)
+        #expect(named.from.label?.hasPrefix("Stockmann, Aleksanterinkatu 52") == true, "\(named.from.label ?? "-")")
+        #expect(named.to.label?.hasPrefix("Mannerheimintie 10") == true && named.to.label?.contains("Mannerheimintie 10, Mannerheimintie 10") == false)
+        #expect(named.from.coordinate.distanceMeters(to: try Coordinate(latitude: 60.1682941, longitude: 24.9421559)) < 1)
+        #expect(named.route.distanceMeters > 80 && named.route.distanceMeters < 600, "\(named.route.distanceMeters)")
+        let own = try await command("Ada's bench", "60.1699,24.9384").plan(from: "Ada's bench", to: "60.1699,24.9384", network: network)
+        #expect(own.from.label == "Ada's bench" && own.to.label == nil)
+        #expect(own.from.coordinate.distanceMeters(to: try Coordinate(latitude: 60.17145, longitude: 24.93745)) < 1)
+        await #expect(throws: DirectionsInputError.unknownPlace("Qzxwv Nowhere", end: "to")) {
+            _ = try await command("Stockmann", "Qzxwv Nowhere").plan(from: "Stockmann", to: "Qzxwv Nowhere", network: network)
+        }
     }
 }

@@ -4,18 +4,21 @@ import TravelogCore
 import TravelogFormats
 import TravelogGeocoding
 import TravelogRouting
+import TravelogServer
 import TravelogTrackCLI
 
 extension DirectionsMode: ExpressibleByArgument {}
 
 /// `travelog directions FROM TO [--mode] [--depart] [--json]` and `--batch`: routes on the road
 /// graphs `travelog osm add` built, with their steps.
-struct DirectionsCommand: ParsableCommand {
+struct DirectionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "directions",
         abstract: "Directions between two points on the roads of the OSM extracts added (distance, travel time, steps).",
         discussion: """
-            FROM and TO are `lat,lon` in degrees, or a place name looked up in the gazetteer (its best match). \
+            FROM and TO are `lat,lon` in degrees, or what `travelog search` finds first for the text: your own places and \
+            titled visits (from the database, for --user), then the extracts' points of interest, addresses ("Mannerheimintie 10") \
+            and streets, then towns; TO is looked for near FROM. \
             With --batch, reads one pair `lat,lon lat,lon` per line from standard input and prints one line per pair: \
             the distance in metres and the time in seconds separated by a tab (a JSON route with --json), \
             or `error: …` for a pair without a route; the exit status is 1 when any pair failed.
@@ -23,8 +26,12 @@ struct DirectionsCommand: ParsableCommand {
 
     @OptionGroup var osmOptions: OSMCommand.FolderOptions
 
-    /// Place names for FROM and TO.
+    /// Towns for FROM and TO.
     @OptionGroup var gazetteerOptions: GazetteerOptions
+
+    /// Your own places for FROM and TO.
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var account: AccountOptions
 
     @Option(help: "driving (the fastest way), walking (the shortest) or cycling (the fastest).")
     var mode: DirectionsMode = .driving
@@ -71,16 +78,48 @@ struct DirectionsCommand: ParsableCommand {
         }
     }
 
-    private func resolve(_ text: String, end: String) throws -> Coordinate {
-        if let coordinate = try Self.coordinate(text) { return coordinate }
-        let gazetteer = try gazetteerOptions.load()
-        guard let place = ForwardGeocoder(gazetteer: gazetteer).placemarks(for: text, limit: 1).first else {
+    /// FROM or TO: `lat,lon`, else local search's best match for the text (near `near` when given).
+    private func resolve(_ text: String, end: String, near: Coordinate?, places: PlaceLookup) async throws -> (coordinate: Coordinate, label: String?) {
+        if let coordinate = try Self.coordinate(text) { return (coordinate, nil) }
+        let (search, own) = try await places.load(self)
+        let request: LocalSearch.Request
+        do {
+            request = try LocalSearch.request(text: text, near: near.map { "\($0.latitude),\($0.longitude)" }, region: nil, category: nil, limit: 1)
+        } catch {
             throw DirectionsInputError.unknownPlace(text, end: end)
         }
-        return place.coordinate
+        guard let found = search.search(request, own: own).results.first,
+              let coordinate = try? Coordinate(latitude: found.latitude, longitude: found.longitude) else {
+            throw DirectionsInputError.unknownPlace(text, end: end)
+        }
+        guard let address = found.address else { return (coordinate, found.name) }
+        // An address's name is its start ("Mannerheimintie 10"): say it once.
+        return (coordinate, address.hasPrefix(found.name) ? address : found.name + ", " + address)
     }
 
-    func run() throws {
+    /// The route between FROM and TO, with what each was found as (`nil` for `lat,lon`).
+    func plan(from: String, to: String, network: RoadNetwork) async throws -> (route: Route, from: (coordinate: Coordinate, label: String?),
+                                                                              to: (coordinate: Coordinate, label: String?)) {
+        let places = PlaceLookup()
+        let start = try await resolve(from, end: "from", near: nil, places: places)
+        let end = try await resolve(to, end: "to", near: start.coordinate, places: places)
+        return (try network.route(from: start.coordinate, to: end.coordinate, mode: mode), start, end)
+    }
+
+    /// Local search and the user's own places, loaded once and only when an end is not `lat,lon`.
+    final class PlaceLookup {
+        private var loaded: (LocalSearch, [LocalSearch.OwnPlace])?
+
+        func load(_ command: DirectionsCommand) async throws -> (LocalSearch, [LocalSearch.OwnPlace]) {
+            if let loaded { return loaded }
+            let search = LocalSearch(index: try command.osmOptions.searchIndex(), gazetteer: try? command.gazetteerOptions.load())
+            let found = (search, await command.storeOptions.ownSearchPlaces(account: command.account))
+            loaded = found
+            return found
+        }
+    }
+
+    func run() async throws {
         let network = try osmOptions.roadNetwork()
         if batch {
             var failed = false
@@ -107,7 +146,7 @@ struct DirectionsCommand: ParsableCommand {
             return
         }
         guard let from, let to else { return }
-        let route = try network.route(from: try resolve(from, end: "from"), to: try resolve(to, end: "to"), mode: mode)
+        let (route, start, end) = try await plan(from: from, to: to, network: network)
         let departed = depart.flatMap(departure)
         if json {
             print(Self.json(route, departure: departed))
@@ -115,6 +154,9 @@ struct DirectionsCommand: ParsableCommand {
         }
         print(String(format: "%@ by %@: %.1f km, %@", route.name.isEmpty ? "Route" : route.name, mode.rawValue,
                      route.distanceMeters / 1000, Self.duration(route.expectedTravelTimeSeconds)))
+        if start.label != nil || end.label != nil {
+            print("\(TerminalText.escaped(start.label ?? from)) → \(TerminalText.escaped(end.label ?? to))")
+        }
         if let departed {
             let arrival = departed.addingTimeInterval(route.expectedTravelTimeSeconds)
             print("Depart \(ISO8601TimeFormatter.string(departed)), arrive \(ISO8601TimeFormatter.string(arrival))")
@@ -143,7 +185,7 @@ struct DirectionsCommand: ParsableCommand {
 }
 
 /// Input `travelog directions` cannot use.
-enum DirectionsInputError: Error, CustomStringConvertible {
+enum DirectionsInputError: Error, Equatable, CustomStringConvertible {
     case invalidCoordinate(String, reason: String)
     case unknownPlace(String, end: String)
     case invalidLine(String)

@@ -77,13 +77,18 @@ struct SearchCommand: AsyncParsableCommand {
         if let attribution = answer.attribution { print("Data \(attribution), ODbL") }
     }
 
-    /// The user's own places, when a database is there (a SQLite file that exists, or a PostgreSQL
-    /// server that answers) and the user is known; none otherwise, with a note why.
-    func ownPlaces() async -> [LocalSearch.OwnPlace] {
-        let path = storeOptions.databasePath
+    func ownPlaces() async -> [LocalSearch.OwnPlace] { await storeOptions.ownSearchPlaces(account: account) }
+}
+
+extension StoreOptions {
+    /// The user's own places for local search, when a database is there (a SQLite file that
+    /// exists, or a PostgreSQL server that answers) and the user is known; none otherwise, with a
+    /// note why.
+    func ownSearchPlaces(account: AccountOptions) async -> [LocalSearch.OwnPlace] {
+        let path = databasePath
         guard PostgresConnectionURL.isPostgresURL(path) || FileManager.default.fileExists(atPath: path) else { return [] }
         do {
-            let store = try await storeOptions.openStore()
+            let store = try await openStore()
             let user = try await account.resolveUser(in: store, createIfEmpty: false)
             return try await LocalSearch.ownPlaces(store: store, userID: user.id)
         } catch {
