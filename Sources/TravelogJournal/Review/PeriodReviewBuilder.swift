@@ -5,7 +5,7 @@ import TravelogStore
 /// Computes a ``PeriodReview`` from the store, streaming the period's fixes once for the distance,
 /// the days and the furthest point (memory: the days, the fusion window and the thinned lines, not
 /// the fixes), reading the journal's visits, and the trips a week at a time (a week's distance
-/// ledger at most in memory).
+/// ledger at most in memory) beside the stream, as a second reader.
 public struct PeriodReviewBuilder: Sendable {
     /// How many of the most visited places are listed.
     public static let placeCount = 5
@@ -53,6 +53,8 @@ public struct PeriodReviewBuilder: Sendable {
         let found = Self.home(visits: allVisits, places: placesByID, until: to)
         let home = found?.home
 
+        // The trips (their own reads, a week at a time) while the fixes stream: two readers at once.
+        async let trips = tripFigures(userID: userID, from: from, to: to, period: period)
         // One pass over the fixes: the days' distance, the furthest point, the lines.
         let pass = ReviewPass(statistics: TravelStatistics(period: .day, utcOffset: utcOffset),
                               home: home.map { Coordinate(validLatitude: $0.latitude, longitude: $0.longitude)! }, lines: lines)
@@ -81,7 +83,7 @@ public struct PeriodReviewBuilder: Sendable {
                 distanceMeters: Self.rounded(exact), time: LocalTime.iso(far.location.timestamp, in: nil), days: [day.description])
         }
         addVisitFigures(to: &review, visits: allVisits, places: placesByID, home: found?.place, from: from, to: to, period: period)
-        try await addTrips(to: &review, userID: userID, from: from, to: to, period: period)
+        (review.distanceByMode, review.longestTrip) = try await trips
         if let photos {
             let taken = try await photos.photos(PhotoQuery(userID: userID, from: from, to: to))
             if !taken.isEmpty {
@@ -168,7 +170,8 @@ public struct PeriodReviewBuilder: Sendable {
 
     // MARK: Trips: distance by mode, the longest
 
-    func addTrips(to review: inout PeriodReview, userID: UserID, from: Date, to: Date, period: ReviewPeriod) async throws {
+    func tripFigures(userID: UserID, from: Date, to: Date, period: ReviewPeriod) async throws
+        -> ([PeriodReview.ModeDistance], PeriodReview.Trip?) {
         var byMode: [String: (meters: Double, trips: Int, days: Set<String>)] = [:]
         var longest: TripEntry?
         var chunkStart = from
@@ -187,15 +190,14 @@ public struct PeriodReviewBuilder: Sendable {
             }
             chunkStart = chunkEnd
         }
-        review.distanceByMode = byMode.map { PeriodReview.ModeDistance(mode: $0.key, distanceMeters: Self.rounded($0.value.meters),
-                                                                       trips: $0.value.trips, days: $0.value.days.sorted()) }
+        let modes = byMode.map { PeriodReview.ModeDistance(mode: $0.key, distanceMeters: Self.rounded($0.value.meters),
+                                                           trips: $0.value.trips, days: $0.value.days.sorted()) }
             .sorted { ($0.distanceMeters, $1.mode) > ($1.distanceMeters, $0.mode) }
-        if let longest {
-            let first = String(longest.localStart.prefix(10)), last = String(longest.localEnd.prefix(10))
-            review.longestTrip = PeriodReview.Trip(distanceMeters: longest.distanceMeters, durationSeconds: longest.durationSeconds,
-                                                   mode: longest.mode, start: longest.localStart, end: longest.localEnd,
-                                                   days: first == last ? [first] : [first, last])
-        }
+        guard let longest else { return (modes, nil) }
+        let first = String(longest.localStart.prefix(10)), last = String(longest.localEnd.prefix(10))
+        return (modes, PeriodReview.Trip(distanceMeters: longest.distanceMeters, durationSeconds: longest.durationSeconds,
+                                         mode: longest.mode, start: longest.localStart, end: longest.localEnd,
+                                         days: first == last ? [first] : [first, last]))
     }
 
     static func rounded(_ meters: Double) -> Double { (meters * 10).rounded() / 10 }
