@@ -27,6 +27,11 @@ struct AccountArchiveManifest: Codable, Equatable {
         user = userName
         self.exportedAt = ISO8601TimeFormatter.string(exportedAt)
         files = names.map { name in
+            if name == AccountArchive.friendsFileName {
+                return File(name: name, format: "jsonl", rows: summary.rows["friends"],
+                            description: "friendships by the other's name: state (friend, invited, invitedYou) and both history grants; "
+                            + "an import invites again those who have an account of that name there")
+            }
             if name.hasPrefix("locations/") {
                 return File(name: name, format: "csv", rows: nil, description: "one device's fixes, oldest first: CSV (RFC 4180) with a header; "
                             + "latitude_e7 and longitude_e7 are degrees × 10^7, timestamp_ms milliseconds since 1970 UTC, empty is none")
@@ -57,7 +62,8 @@ struct AccountArchiveManifest: Codable, Equatable {
 
         Left out: passwords and tokens (set a password and make new device tokens on the new
         server), notification channels' secrets, share links' tokens (an imported share cannot be
-        opened with its old link), sessions, two-factor login, friendships, the photos' files.
+        opened with its old link), sessions, two-factor login, the photos' files. Friendships are in
+        friends.jsonl by name: an import invites again those who have an account of that name there.
         `travelog import THIS.zip` on a Travelog server brings the account back as a new user.
         The columns are described in docs/EXPORT.md of Travelog.
 

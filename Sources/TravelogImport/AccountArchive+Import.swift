@@ -68,6 +68,13 @@ extension AccountArchive {
             }
             try await store.finishMove()
             if let userID, users.isEmpty { _ = try await store.setAdministrator(true, userID: UserID(rawValue: userID)) }
+            if let userID {
+                (summary.friendsInvited, summary.friendsSkipped) = try await restoreFriends(of: archive, userID: UserID(rawValue: userID),
+                                                                                             into: store)
+                if archive.entry(named: friendsFileName) != nil {
+                    summary.rows["friends"] = summary.friendsInvited.count + summary.friendsSkipped.count
+                }
+            }
         } catch {
             if let userID { try? await store.deleteUser(id: UserID(rawValue: userID)) }
             throw error

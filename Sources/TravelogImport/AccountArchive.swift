@@ -28,7 +28,7 @@ public enum AccountArchive {
         "notification_deliveries": "the delivery log of the server that sent them",
         "two_factor": "the second factor's secret: turn two-factor login on again on the new server",
         "two_factor_recovery_codes": "digests of the second factor's recovery codes",
-        "friendships": "friendships tie the account to other users of its server",
+        "friendships": "friendships name other users of its server by id: they are in friends.jsonl by name",
     ]
 
     /// Columns written empty: secrets, or digests an attacker could test guesses against.
@@ -43,6 +43,9 @@ public enum AccountArchive {
     public struct Summary: Sendable, Equatable {
         public var rows: [String: Int] = [:]
         public var locations: Int { rows["locations"] ?? 0 }
+        /// An import's friends invited again (users of that name on this server), and those skipped (none here).
+        public var friendsInvited: [String] = []
+        public var friendsSkipped: [String] = []
     }
 
     /// The tables an archive carries, in the order an import stores them (parents first).
@@ -109,6 +112,10 @@ public enum AccountArchive {
             if table.name == "users", count == 0 { throw StoreError.unknownUser(userID) }
             summary.rows[table.name] = count
             files.append(name)
+        }
+        if let friends = try await writeFriends(userID: userID, store: store, folder: folder) {
+            summary.rows["friends"] = friends
+            files.append(friendsFileName)
         }
         let manifest = AccountArchiveManifest(userName: userName, exportedAt: exportedAt, summary: summary, files: files)
         try manifest.json().write(to: folder.appendingPathComponent("manifest.json"))

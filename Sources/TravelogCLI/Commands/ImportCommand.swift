@@ -139,13 +139,21 @@ extension ImportCommand {
         let summary = try await AccountArchive.importArchive(path: path, into: access)
         let user = try await store.users().first?.name ?? "?"
         if json {
-            let data = try JSONSerialization.data(withJSONObject: ["user": user, "rows": summary.rows], options: [.sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: ["user": user, "rows": summary.rows, "friendsInvited": summary.friendsInvited,
+                                                                   "friendsSkipped": summary.friendsSkipped], options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
             let tables = summary.rows.filter { $0.value > 0 && $0.key != "locations" }.sorted { $0.key < $1.key }
             print("imported the account \(user): \(summary.locations) locations; "
                   + tables.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             print("\(user) has no password yet (travelog user passwd \(user)) and their devices no tokens (travelog device token).")
+            if !summary.friendsInvited.isEmpty {
+                print("friends invited again (they accept to see each other; history is granted again after): "
+                      + summary.friendsInvited.map(TerminalText.escaped).joined(separator: ", "))
+            }
+            if !summary.friendsSkipped.isEmpty {
+                print("friends skipped, no user of that name here: " + summary.friendsSkipped.map(TerminalText.escaped).joined(separator: ", "))
+            }
         }
     }
 }
