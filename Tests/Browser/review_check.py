@@ -147,6 +147,7 @@ def measure_frames(arguments):
     # From 07:00 of the day (the slider's share of it), where the generated day starts to move.
     devtools.evaluate(f"(() => {{ const s = document.getElementById('replay-slider'); s.value = String(Math.round({arguments.start_hour} / 24 * Number(s.max)));"
                       " s.dispatchEvent(new Event('input')); })()")
+    devtools.evaluate(f"document.getElementById('replay-follow').checked = {'false' if arguments.no_follow else 'true'}")
     devtools.evaluate("document.getElementById('replay-speed').value = '1000';"
                       " document.getElementById('replay-speed').dispatchEvent(new Event('change'));"
                       " document.getElementById('replay-play').click()")
@@ -168,5 +169,6 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--start-hour", type=float, default=0, help="where in the day to start playing")
     parser.add_argument("--screenshot", help="a PNG of the page after playing")
+    parser.add_argument("--no-follow", action="store_true", help="the map does not follow the markers")
     measure_frames(parser.parse_args())
     sys.exit(0)

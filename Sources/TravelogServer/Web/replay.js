@@ -227,12 +227,13 @@ function show(force) {
     track.position = [lat, lon];
     if (!lead || (times[0] <= clock && clock <= times[times.length - 1])) lead = track;
   }
-  const slider = $('replay-slider');
-  slider.value = String(Math.round(((clock - replay.start) / (replay.end - replay.start)) * Number(slider.max)));
   if (lead && $('replay-follow').checked) follow(lead.position);
   const wall = performance.now();
+  // The slider and the readout at most every READOUT_MILLISECONDS: the panel is not laid out every frame.
   if (force || wall - replay.lastReadout >= READOUT_MILLISECONDS) {
     replay.lastReadout = wall;
+    const slider = $('replay-slider');
+    slider.value = String(Math.round(((clock - replay.start) / (replay.end - replay.start)) * Number(slider.max)));
     readout(lead);
   }
 }
