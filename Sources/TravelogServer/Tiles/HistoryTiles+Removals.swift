@@ -14,6 +14,7 @@ extension HistoryTiles {
     func followRemovals() async {
         guard let counts = store as? any HistoryRemovalStore else { return }
         var seen: [UserID: Int64]?
+        var failing = false
         while !Task.isCancelled {
             do {
                 let now = try await counts.historyRemovals()
@@ -21,8 +22,11 @@ extension HistoryTiles {
                     removalsCounted(Set(now.compactMap { user, count in seen[user] == count ? nil : user }))
                 }
                 seen = now
+                failing = false
             } catch {
-                logger.warning("could not read the counts of deleted fixes: \(error)")
+                // Once per outage, not every second of it.
+                if !failing { logger.warning("could not read the counts of deleted fixes (tried again every second): \(error)") }
+                failing = true
             }
             try? await Task.sleep(for: .seconds(Self.removalCheckSeconds))
         }
