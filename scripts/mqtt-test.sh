@@ -10,7 +10,7 @@
 # for an unknown user and one another user's phone publishes under alice's topic stored nowhere.
 # Then `kill -9` of the server while a phone publishes thousands of fixes at QoS 1, and a restart:
 # every one stored, none twice. A store that fails under a message: not acknowledged, sent again,
-# stored once. Every other message type (card, lwt, status, waypoints, transition) on its topic,
+# stored once; the same with --mqtt-connections 4 (a shared subscription). Every other message type (card, lwt, status, waypoints, transition) on its topic,
 # as over HTTP; `device add --app owntracks-mqtt`'s settings and link; regions drawn published to
 # the phone's …/cmd as setWaypoints (mosquitto_sub), and again on connecting. Also the broker stopped and started again under the server: it
 # reconnects, says so in its log and /metrics, and loses nothing queued meanwhile; and MQTT 5 resumes
@@ -349,6 +349,52 @@ EOF
 # What the broker sent again after the restart (unacknowledged when the server died): stored once.
 echo "    messages the broker sent again that were stored already: $(curl -sf "http://127.0.0.1:$port/metrics" \
   | sed -n 's/^travelog_duplicate_locations_total{source="owntracks"} //p')"
+
+# --- the same with several connections sharing the messages (--mqtt-connections 4, a shared
+# subscription, a session each): kill -9 while two phones publish, a restart: each connection's
+# session gives back what it had been sent, so every message is stored once
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+start_server --mqtt-connections 4
+for _ in $(seq 1 100); do grep -q 'MQTT: connected.* as travelog-4' "$work/server.log" && break; sleep 0.1; done
+shared_count=1000
+for phone in shared1 shared2; do
+  "$python" -c "
+for i in range($shared_count):
+    print('{\"_type\":\"location\",\"tst\":%d,\"lat\":%.6f,\"lon\":13.5,\"acc\":10}' % (1600000000 + i, 52.0 + i * 1e-5))
+" >"$work/$phone.lines"
+done
+shared_stored() {
+  local total=0 count phone
+  for phone in shared1 shared2; do
+    count="$(api bob "/api/v1/locations?device=$phone&limit=100000" 2>/dev/null | grep -o '"timestamp"' | wc -l)" || count=0
+    total=$((total + count))
+  done
+  echo "$total"
+}
+publish bob owntracks/bob/shared1 -l <"$work/shared1.lines" & shared1_pid=$!
+publish bob owntracks/bob/shared2 -l <"$work/shared2.lines" & shared2_pid=$!
+publisher_pid="$shared1_pid $shared2_pid"
+for _ in $(seq 1 600); do [ "$(shared_stored)" -ge 300 ] && break; sleep 0.1; done
+before="$(shared_stored)"
+kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null || true
+sleep 1
+start_server --mqtt-connections 4
+wait "$shared1_pid" "$shared2_pid"; publisher_pid=""
+for _ in $(seq 1 1200); do [ "$(shared_stored)" -ge $((2 * shared_count)) ] && break; sleep 0.1; done
+for phone in shared1 shared2; do api bob "/api/v1/locations?device=$phone&limit=100000" >"$work/$phone.json"; done
+"$python" - "$work" "$shared_count" "$before" <<'EOF'
+import json, sys, pathlib
+work, count, before = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+for phone in ("shared1", "shared2"):
+    times = [f["properties"]["timestamp"] for f in json.loads((work / f"{phone}.json").read_text())["features"]]
+    assert len(set(times)) == len(times), f"FAIL: {phone}: {len(times) - len(set(times))} locations stored twice"
+    assert len(times) == count, f"FAIL: {phone}: {count - len(times)} of {count} lost after kill -9 with 4 connections"
+print(f"ok: 4 connections sharing the messages ($share/travelog/…): killed (-9) with {before} of {2 * count} stored; after a restart all stored, none twice")
+EOF
+grep -q 'subscribing to \$share/travelog/owntracks/+/+' "$work/server.log" || { echo "FAIL: no shared subscription in the log"; exit 1; }
+# Back to one connection: its session drops the shared filters again.
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+start_server
 
 # --- the store fails while a message is being stored: it is not acknowledged, the broker sends it
 # again, and it is stored once the store works again. A second connection holds SQLite's write lock

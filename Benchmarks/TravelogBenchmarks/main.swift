@@ -51,6 +51,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("photos-add", PhotosAddBenchmark.run),
     ("server-large-body", LargeBodyBenchmark.run),
     ("server-owntracks", ServerIngestBenchmarks.owntracks),
+    ("mqtt-throughput", MQTTThroughputBenchmark.run),
     ("retention", RetentionBenchmark.run),
     ("server-slow-connections", HardeningBenchmarks.slowConnections),
     ("server-login-flood", HardeningBenchmarks.loginFlood),

@@ -53,7 +53,8 @@ extension SQLiteLocationStore {
 
     public func recordReport(_ report: DeviceReport, deviceID: DeviceID) async throws(StoreError) {
         let report = report.storable
-        try await write("recording a device's report") { db throws(StoreError) in
+        // Every phone batch records one: committed beside the batch's insert and other reports.
+        try await insertQueue.write("recording a device's report", in: pool) { db throws(StoreError) in
             let previous: DeviceReport?
             do {
                 previous = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.reportColumns) FROM device_states WHERE device_id = ?"),

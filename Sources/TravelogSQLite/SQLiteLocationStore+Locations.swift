@@ -4,37 +4,10 @@ import TravelogCore
 import TravelogStore
 
 extension SQLiteLocationStore {
+    /// Stored in the next transaction of the writer, beside the other writes that wait for it
+    /// (`SQLiteInsertQueue`: group commit, each in a savepoint).
     public func insert(_ batch: [StoredLocation]) async throws(StoreError) -> InsertSummary {
-        try await insertQueue.insert(batch) { [self] batches in await insertTogether(batches) }
-    }
-
-    /// Stores batches in one transaction (`SQLiteInsertQueue`): one alone as it is, several each in a
-    /// savepoint, so that a batch that fails leaves the others stored. A result per batch, in order.
-    func insertTogether(_ batches: [[StoredLocation]]) async -> [Result<InsertSummary, StoreError>] {
-        do throws(StoreError) {
-            return try await write("storing locations") { db throws(StoreError) in
-                guard batches.count > 1 else { return [.success(try Self.insert(batches[0], in: db))] }
-                return batches.map { batch in
-                    var result: Result<InsertSummary, StoreError> = .failure(.database(operation: "storing locations", message: "not run"))
-                    do {
-                        try db.inSavepoint {
-                            do throws(StoreError) {
-                                result = .success(try Self.insert(batch, in: db))
-                                return .commit
-                            } catch {
-                                result = .failure(error)
-                                return .rollback
-                            }
-                        }
-                    } catch {
-                        result = .failure(.database(operation: "storing locations", message: String(describing: error)))
-                    }
-                    return result
-                }
-            }
-        } catch {
-            return batches.map { _ in .failure(error) }
-        }
+        try await insertQueue.write("storing locations", in: pool) { db throws(StoreError) in try Self.insert(batch, in: db) }
     }
 
     /// Inserts one batch inside the open transaction.

@@ -9,7 +9,7 @@ public final class SQLiteLocationStore: TravelogStore {
     /// The database file's path.
     public let path: String
     let pool: DatabasePool
-    /// Batches of locations waiting for the writer, stored together (group commit).
+    /// Batches of locations and devices' reports waiting for the writer, stored together (group commit).
     let insertQueue = SQLiteInsertQueue()
     /// Regions as last decoded, by the row they came from (every stored batch reads its user's regions).
     let decodedRegions = DecodedRegionCache()

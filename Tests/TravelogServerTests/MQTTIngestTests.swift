@@ -95,4 +95,14 @@ struct MQTTIngestTests {
             try MQTTSettings(url: "mqtts://b", certificateFile: "/c.pem")
         }
     }
+
+    @Test("one connection subscribes to the plain filters as 'travelog'; several share them ($share/travelog/…) as travelog, travelog-2 …")
+    func connections() throws {
+        var settings = try MQTTSettings(url: "mqtt://b", clientID: "tl")
+        #expect(settings.connections == 1 && settings.subscriptions == ["owntracks/+/+", "owntracks/+/+/+"])
+        #expect(settings.clientID(connection: 0) == "tl")
+        settings.connections = 3
+        #expect(settings.subscriptions == ["$share/travelog/owntracks/+/+", "$share/travelog/owntracks/+/+/+"])
+        #expect((0..<3).map { settings.clientID(connection: $0) } == ["tl", "tl-2", "tl-3"])
+    }
 }

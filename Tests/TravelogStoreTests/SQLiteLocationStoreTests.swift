@@ -72,6 +72,43 @@ struct SQLiteLocationStoreTests {
         #expect(insertedTotal == distinct.count, "each fix counted once as inserted, the repeats as duplicates")
     }
 
+    @Test("devices' reports recorded beside batches share their transactions; a report for a missing device fails alone")
+    func concurrentReports() async throws {
+        let store = try SQLiteLocationStore(path: StoreFactory.temporaryDatabasePath())
+        let ada = try await store.addUser(named: "ada")
+        let phones = [try await store.addDevice(named: "a", userID: ada.id), try await store.addDevice(named: "b", userID: ada.id)]
+        let missing = DeviceID(rawValue: phones[1].id.rawValue + 1000)
+        // As the MQTT subscriber's connections do: a message's fix, then its device's report, 60 at once.
+        let failures = await withTaskGroup(of: StoreError?.self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    let device = index % 10 == 9 ? missing : phones[index % 2].id
+                    let fix = LocationStoreConformanceTests.fix(1, 2, secondsAfter: Double(index))
+                    do throws(StoreError) {
+                        if device != missing {
+                            _ = try await store.insert([StoredLocation(deviceID: device, location: fix, source: .owntracks)])
+                        }
+                        try await store.recordReport(DeviceReport(receivedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(index)),
+                                                                  latestFix: fix, batteryPercent: Double(index)), deviceID: device)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            return await group.reduce(into: [StoreError]()) { if let error = $1 { $0.append(error) } }
+        }
+        #expect(failures.count == 6)
+        #expect(failures.allSatisfy { if case .unknownDevice(missing) = $0 { true } else { false } })
+        #expect(try await store.locations(LocationQuery(userID: ada.id)).count == 54)
+        let states = try await store.deviceStates(userID: ada.id)
+        for phone in phones {
+            // The newest fix of each device is the one its report carried last (reports merge by fix time).
+            let report = try #require(states[phone.id]?.lastReport)
+            #expect(report.latestFix?.timestamp == LocationStoreConformanceTests.fix(1, 2, secondsAfter: phone == phones[0] ? 58 : 57).timestamp)
+        }
+    }
+
     @Test("regions read again come from the decoded cache only while their rows are unchanged, whichever store changed them")
     func decodedRegions() async throws {
         let path = StoreFactory.temporaryDatabasePath()

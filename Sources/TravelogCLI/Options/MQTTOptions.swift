@@ -37,6 +37,13 @@ struct MQTTOptions: ParsableArguments {
         "The client id: fixed, so the broker keeps Travelog's session and queue while it is away.", valueName: "id"))
     var clientID = MQTTSettings.defaultClientID
 
+    @Option(name: .customLong("mqtt-connections"), help: ArgumentHelp(
+        "Connections to the broker, each with its own session (the client id, then ID-2, ID-3 …), sharing the messages "
+            + "through a shared subscription ($share/travelog/…) when more than one; messages are stored this many at a time. "
+            + "Mosquitto 2.0 forgets shared subscriptions when it restarts: what is published before Travelog subscribes again is lost; "
+            + "lowering it leaves the dropped sessions' messages queued for them (docs/ARCHITECTURE.md).", valueName: "n"))
+    var connections = MQTTSettings.defaultConnections
+
     @Option(name: .customLong("mqtt-public-url"), help: ArgumentHelp(
         "Where phones reach the broker, mqtts://HOST:PORT, for the MQTT-mode setup the page shows (default: --mqtt's host and port).",
         valueName: "url"))
@@ -48,7 +55,7 @@ struct MQTTOptions: ParsableArguments {
     func validate() throws {
         guard url != nil else {
             guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty, userMapFile == nil,
-                  publicURL == nil else {
+                  publicURL == nil, connections == MQTTSettings.defaultConnections else {
                 throw ValidationError("the --mqtt-* options need --mqtt URL")
             }
             return
@@ -74,6 +81,10 @@ struct MQTTOptions: ParsableArguments {
         var settings = try MQTTSettings(url: url, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile,
                                         clientID: clientID, topics: topics.isEmpty ? MQTTSettings.defaultTopics : topics,
                                         protocolVersion: MQTTSettings.ProtocolVersion(rawValue: protocolVersion) ?? .v311)
+        guard (1...MQTTSettings.maximumConnections).contains(connections) else {
+            throw ValidationError(MQTTSettingsError.invalidConnections(connections).description)
+        }
+        settings.connections = connections
         if let publicURL {
             do {
                 settings.publicURL = try MQTTBrokerAddress(url: publicURL)

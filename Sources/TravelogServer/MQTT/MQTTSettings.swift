@@ -32,6 +32,34 @@ public struct MQTTSettings: Sendable, Equatable {
     public var keepAliveSeconds = 30
     /// The first and the longest wait before connecting again, seconds (doubling in between).
     public var reconnectDelaySeconds: ClosedRange<Int> = 1...60
+    /// Connections to the broker (`--mqtt-connections`), each with a persistent session of its own
+    /// (`clientID`, then `clientID-2` …), sharing the messages through a shared subscription
+    /// (`$share/travelog/…`) when more than one: each stores one message at a time (its PUBACK waits
+    /// for the store), so this many are stored at once, in shared transactions. One by default:
+    /// Mosquitto 2.0 does not keep shared subscriptions over its own restart, so what phones publish
+    /// before Travelog subscribes again is lost (docs/ARCHITECTURE.md).
+    public var connections = MQTTSettings.defaultConnections
+    /// The most `--mqtt-connections` accepts.
+    public static let maximumConnections = 256
+    public static let defaultConnections = 1
+    /// The shared subscription's group name.
+    public static let sharedGroup = "travelog"
+
+    /// The client id of connection `index` (0-based): the first keeps `clientID`, so a server that
+    /// had one connection resumes its session.
+    public func clientID(connection index: Int) -> String {
+        index == 0 ? clientID : "\(clientID)-\(index + 1)"
+    }
+
+    /// The filters subscribed to: `topics`, shared (`$share/travelog/…`) when there are several connections.
+    public var subscriptions: [String] {
+        connections > 1 ? sharedSubscriptions : topics
+    }
+
+    /// `topics` as a shared subscription's filters.
+    public var sharedSubscriptions: [String] {
+        topics.map { "$share/\(Self.sharedGroup)/\($0)" }
+    }
 
     public enum ProtocolVersion: String, Sendable, CaseIterable {
         case v311 = "3.1.1"
@@ -64,7 +92,7 @@ public struct MQTTSettings: Sendable, Equatable {
         username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         password = components.password
         guard certificateFile == nil || (keyFile != nil && useTLS) else { throw .clientCertificateWithoutKeyOrTLS }
-        guard !clientID.isEmpty, clientID.utf8.count <= 65535 else { throw .invalidClientID(clientID) }
+        guard !clientID.isEmpty, clientID.utf8.count <= 65000 else { throw .invalidClientID(clientID) }
         guard !topics.isEmpty else { throw .noTopic }
         for topic in topics {
             let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
@@ -123,15 +151,17 @@ public enum MQTTSettingsError: Error, Sendable, Equatable, CustomStringConvertib
     case noTopic
     case clientCertificateWithoutKeyOrTLS
     case invalidUserMap(line: Int, reason: String)
+    case invalidConnections(Int)
 
     public var description: String {
         switch self {
         case .invalidURL(_, let reason): "--mqtt: \(reason)"
         case .invalidTopic(let topic): "--mqtt-topic '\(topic)': not an MQTT topic filter (+ and # stand alone, # last)"
-        case .invalidClientID(let id): "--mqtt-client-id '\(id)': expected 1 to 65535 bytes"
+        case .invalidClientID(let id): "--mqtt-client-id '\(id)': expected 1 to 65000 bytes"
         case .noTopic: "--mqtt-topic: at least one topic filter"
         case .clientCertificateWithoutKeyOrTLS: "--mqtt-cert needs --mqtt-key and an mqtts:// broker"
         case .invalidUserMap(let line, let reason): "--mqtt-user-map, line \(line): \(reason)"
+        case .invalidConnections(let count): "--mqtt-connections \(count): expected 1 to \(MQTTSettings.maximumConnections)"
         }
     }
 }
