@@ -22,6 +22,10 @@ const GAP_MILLISECONDS = 3600 * 1000;
 const READOUT_MILLISECONDS = 100;
 /** The most fixes read for a replay (the read API's limit). */
 const FIX_LIMIT = 1000000;
+/** The clock as the readout shows it (made once: a formatter costs more than a frame's work). */
+const CLOCK_FORMAT = new Intl.DateTimeFormat(undefined, {
+  month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
+});
 
 const replay = {
   /** Device name → {times: Float64Array, lats, lons, speeds, alts, index, marker, trail}. */
@@ -250,8 +254,7 @@ function follow(position) {
 
 /** The time, speed and altitude of the fix behind the marker. */
 function readout(track) {
-  const time = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-    .format(new Date(replay.clock));
+  const time = CLOCK_FORMAT.format(new Date(replay.clock));
   let speed = '–', altitude = '–';
   if (track) {
     const i = track.index, next = Math.min(i + 1, track.times.length - 1);
