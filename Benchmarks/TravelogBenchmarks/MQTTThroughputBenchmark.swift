@@ -110,7 +110,8 @@ enum MQTTThroughputBenchmark {
         try waitForConnections(server, connections)
         let stream = try LiveStream(port: server.port)
         defer { stream.stop() }
-        Thread.sleep(forTimeInterval: 0.5)
+        let connectDeadline = Date().addingTimeInterval(10)
+        while !stream.isConnected, Date() < connectDeadline { Thread.sleep(forTimeInterval: 0.05) }
         let count = Int(latencySeconds * latencyRate)
         let input = Pipe()
         let publisher = try broker.publisher(topic: "owntracks/\(ServerProcess.userName)/paced", input: nil, pipe: input)
@@ -257,6 +258,7 @@ enum MQTTThroughputBenchmark {
         private let process = Process()
         private let lock = NSLock()
         private var seen: [Int: UInt64] = [:]
+        private var connected = false
 
         init(port: Int) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -278,6 +280,7 @@ enum MQTTThroughputBenchmark {
                     while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                         let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                         pending.removeSubrange(pending.startIndex...newline)
+                        if line.hasPrefix(": connected") { lock.withLock { connected = true } }
                         guard line.hasPrefix("data: "),
                               let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any],
                               let locations = object["locations"] as? [[String: Any]] else { continue }
@@ -293,6 +296,8 @@ enum MQTTThroughputBenchmark {
         }
 
         var received: [Int: UInt64] { lock.withLock { seen } }
+        /// The server answered and the stream is open (its first comment line arrived).
+        var isConnected: Bool { lock.withLock { connected } }
 
         func stop() {
             kill(process.processIdentifier, SIGTERM)
