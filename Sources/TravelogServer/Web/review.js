@@ -37,6 +37,8 @@ async function show() {
     $('review-open').href = $('review-image').src;
     $('review-image').alt = `${found.period} in review: a map of the paths with the figures`;
     $('review-image').hidden = found.activeDays.count === 0;
+    // Hidden with its image: an empty link has no name (axe-core's link-name) and is a tab stop to nothing.
+    $('review-open').hidden = found.activeDays.count === 0;
     $('review-pdf').href = `/api/v1/review?${query({ format: 'pdf' })}`;
     $('review-pdf').download = `travelog-review-${found.period}.pdf`;
     $('review-pdf').hidden = false;
