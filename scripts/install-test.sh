@@ -75,7 +75,7 @@ python3 -c "import sys; sys.exit(0 if float('$score') < 2.0 else 1)" || { tail -
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 db="$work/db/travelog.sqlite"
 token="$(run "$installed/bin/travelog" device add phone2 --db "$db" --user ada --app overland --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
-(cd "$work/elsewhere" && env -i HOME="$work/home" PATH=/usr/bin:/bin /usr/bin/python3 "$root/Tests/Install/sandbox_exec.py" \
+(cd "$work/elsewhere" && exec env -i HOME="$work/home" PATH=/usr/bin:/bin /usr/bin/python3 "$root/Tests/Install/sandbox_exec.py" \
   "$installed/lib/systemd/system/travelog.service" "$installed/bin/travelog" serve --db "$db" --port "$port" >"$work/serve.log" 2>&1) &
 server=$!
 answered=""
