@@ -11,7 +11,7 @@ extension AccountService {
     func sharePasswordHash(_ password: String) async throws(AccountError) -> String {
         try Self.check(password)
         let cost = bcryptCost
-        return try await Self.offload { Bcrypt.hash(password, cost: cost) }
+        return try await Self.offload(cost: cost) { Bcrypt.hash(password, cost: cost) }
     }
 
     /// Whether `password` is the link's.
@@ -21,7 +21,7 @@ extension AccountService {
         let wait = throttle.withLock { $0.waitSeconds(keys, at: Date()) }
         if wait > 0 { throw .throttled(retryAfterSeconds: Int(wait.rounded(.up))) }
         passwordChecks.add(1, ordering: .relaxed)
-        let matches = try await Self.offload { Bcrypt.verify(password, hash: hash) }
+        let matches = try await Self.offload(cost: Self.cost(ofHash: hash)) { Bcrypt.verify(password, hash: hash) }
         if matches {
             throttle.withLock { $0.succeeded(user: "share link \(share)") }
         } else {

@@ -59,7 +59,7 @@ public final class AccountService: Sendable {
     public func setPassword(_ password: String, userID: UserID) async throws(AccountError) {
         try Self.check(password)
         let cost = bcryptCost
-        let hash = try await Self.offload { Bcrypt.hash(password, cost: cost) }
+        let hash = try await Self.offload(cost: cost) { Bcrypt.hash(password, cost: cost) }
         try await wrap { () throws(StoreError) in try await store.setPasswordHash(hash, userID: userID) }
         verified.withLock { $0 = $0.filter { $0.value.userID != userID } }
         _ = try await wrap { () throws(StoreError) in try await store.deleteSessions(userID: userID) }
@@ -93,7 +93,7 @@ public final class AccountService: Sendable {
             throw .busy(retryAfterSeconds: 5)
         }
         defer { waitingChecks.subtract(1, ordering: .relaxed) }
-        let matches = try await Self.offload { Bcrypt.verify(password, hash: checked) }
+        let matches = try await Self.offload(cost: Self.cost(ofHash: checked)) { Bcrypt.verify(password, hash: checked) }
         guard let user, hash != nil, matches else {
             throttle.withLock { $0.failed(keys, at: Date()) }
             return nil
@@ -109,7 +109,7 @@ public final class AccountService: Sendable {
     private func unmatchableHash() async throws(AccountError) -> String {
         if let hash = dummyHash.withLock({ $0 }) { return hash }
         let cost = bcryptCost
-        let hash = try await Self.offload { Bcrypt.hash(Secrets.newSecret(), cost: cost) }
+        let hash = try await Self.offload(cost: cost) { Bcrypt.hash(Secrets.newSecret(), cost: cost) }
         dummyHash.withLock { $0 = $0 ?? hash }
         return hash
     }
@@ -219,11 +219,26 @@ public final class AccountService: Sendable {
         }
     }
 
-    /// bcrypt takes a quarter of a second of CPU: run it on the password hashing thread, not on the
-    /// concurrency pool that serves requests nor on as many GCD threads as there are logins.
+    /// bcrypt at the server's cost takes a quarter of a second of CPU: run it on the password
+    /// hashing thread, not on the concurrency pool that serves requests nor on as many GCD threads
+    /// as there are logins. A hash of `inlineCost` or less (a few milliseconds: the tests' cost 4)
+    /// runs where it is asked: in a test process, where many servers share the one hashing thread,
+    /// a cheap check then never waits behind another server's expensive ones (it waited 20 s
+    /// behind them once, at nice 10 on a loaded machine, and its request timed out).
     /// - Throws: `AccountError.busy` when too many checks wait already.
-    static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(AccountError) -> T {
-        try await PasswordHashingQueue.shared.run(work)
+    static func offload<T: Sendable>(cost: UInt8?, _ work: @escaping @Sendable () -> T) async throws(AccountError) -> T {
+        if let cost, cost <= inlineCost { return work() }
+        return try await PasswordHashingQueue.shared.run(work)
+    }
+
+    /// The greatest bcrypt cost hashed on the caller's thread (2⁶ rounds, about 4 ms).
+    static let inlineCost: UInt8 = 6
+
+    /// The cost a bcrypt hash was made with (`$2b$12$…` is 12), or nil when it is not one.
+    static func cost(ofHash hash: String) -> UInt8? {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[0].isEmpty, parts[2].count == 2 else { return nil }
+        return UInt8(parts[2])
     }
 
     func wrap<T>(_ body: () async throws(StoreError) -> T) async throws(AccountError) -> T {

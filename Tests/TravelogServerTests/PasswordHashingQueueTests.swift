@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TravelogAccounts
+import TravelogStore
 
 /// bcrypt runs on its own bounded queue (issue 11: a login flood took every core from the phones).
 @Suite("The password hashing queue")
@@ -36,6 +37,34 @@ struct PasswordHashingQueueTests {
         gate.open.signal()
         #expect(try await [first, second, third] == [1, 2, 3])
         #expect(try await queue.run { 5 } == 5)
+    }
+
+    @Test("a cheap hash (cost 4, the tests') runs where it is asked, never behind the process's line; the server's cost 12 waits in it")
+    func cheapHashesInline() async throws {
+        #expect(AccountService.cost(ofHash: "$2b$04$abcdefghijklmnopqrstuu5MDVsUgyNYWn2ZsHeXZnu8GMTrUHY5i") == 4)
+        #expect(AccountService.cost(ofHash: "$2y$12$x") == 12)
+        #expect(AccountService.cost(ofHash: "plain") == nil)
+        let gate = Gate()
+        let held = Task { try await PasswordHashingQueue.shared.run { gate.hold() } }
+        try await Self.wait { gate.entered.withLock { $0 } }
+        let cheap = Task {
+            let accounts = AccountService(store: InMemoryLocationStore(), bcryptCost: 4)
+            let user = try await accounts.addUser(named: "ada", password: "correct horse battery")
+            return try await accounts.user(named: "ada", password: "correct horse battery")?.id == user.id
+        }
+        let expensive = Task { try await AccountService.offload(cost: 12) { 12 } }
+        // Up to ten seconds for the cheap one while the line is held; then the line opens either way.
+        let done = Mutex<Bool?>(nil)
+        let watcher = Task { let result = try await cheap.value; done.withLock { $0 = result } }
+        for _ in 0..<2_000 where done.withLock({ $0 }) == nil { try await Task.sleep(nanoseconds: 5_000_000) }
+        let beforeOpening = done.withLock { $0 }
+        let waitingBehind = PasswordHashingQueue.shared.waitingCount
+        gate.open.signal()
+        _ = try await held.value
+        try await watcher.value
+        #expect(beforeOpening == true, "a cost-4 login waited for the hashing line")
+        #expect(waitingBehind >= 1, "the cost-12 hash did not wait in the line")
+        #expect(try await expensive.value == 12)
     }
 
     @Test("its thread runs at a lower priority (nice 10 more) than the threads serving requests")
