@@ -72,15 +72,15 @@ extension PostgresLocationStore {
             let fix = merged.latestFix
             try await connection.run("""
                 INSERT INTO device_states (user_id, device_id, reported_at_ms, fix_ms, latitude_e7, longitude_e7,
-                    horizontal_accuracy_m, battery_percent, charging, user_agent)
+                    horizontal_accuracy_m, battery_percent, charging, user_agent, phone_status)
                 VALUES (\(userID), \(deviceID.rawValue), \(StoragePrecision.milliseconds(merged.receivedAt)),
                     \(fix.map { StoragePrecision.milliseconds($0.timestamp) }), \(fix.map { StoragePrecision.e7($0.coordinate.latitude) }),
                     \(fix.map { StoragePrecision.e7($0.coordinate.longitude) }), \(fix.flatMap(\.horizontalAccuracyIfValid)),
-                    \(merged.batteryPercent), \(merged.isCharging), \(merged.userAgent))
+                    \(merged.batteryPercent), \(merged.isCharging), \(merged.userAgent), \(merged.phoneStatus?.storedJSON))
                 ON CONFLICT (user_id, device_id) DO UPDATE SET reported_at_ms = excluded.reported_at_ms, fix_ms = excluded.fix_ms,
                     latitude_e7 = excluded.latitude_e7, longitude_e7 = excluded.longitude_e7,
                     horizontal_accuracy_m = excluded.horizontal_accuracy_m, battery_percent = excluded.battery_percent,
-                    charging = excluded.charging, user_agent = excluded.user_agent
+                    charging = excluded.charging, user_agent = excluded.user_agent, phone_status = excluded.phone_status
                 """, logger: logger)
             return true
         }
@@ -146,7 +146,8 @@ extension PostgresLocationStore {
         guard changed == 1 else { throw .unknownDevice(deviceID) }
     }
 
-    static let reportColumns = "reported_at_ms, fix_ms, latitude_e7, longitude_e7, horizontal_accuracy_m, battery_percent, charging, user_agent"
+    static let reportColumns = "reported_at_ms, fix_ms, latitude_e7, longitude_e7, horizontal_accuracy_m, battery_percent, charging, user_agent, "
+        + "phone_status"
     static let stateColumns = "s.retired_at_ms, s.silent_after_s, s.silence_notified, "
         + reportColumns.split(separator: ", ").map { "s.\($0)" }.joined(separator: ", ")
 
@@ -167,7 +168,8 @@ extension PostgresLocationStore {
         }
         return DeviceReport(receivedAt: StoragePrecision.date(milliseconds: reportedAt), latestFix: fix,
                             batteryPercent: try row[start + 5].decode(Double?.self), isCharging: try row[start + 6].decode(Bool?.self),
-                            userAgent: try row[start + 7].decode(String?.self))
+                            userAgent: try row[start + 7].decode(String?.self),
+                            phoneStatus: PhoneStatus(storedJSON: try row[start + 8].decode(String?.self)))
     }
 
     static func state(_ row: PostgresRandomAccessRow, from start: Int) throws -> DeviceState {

@@ -556,5 +556,9 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // A phone's own status with its newest fix (as SQLite's 023_device_phone_status).
+        ("021_device_phone_status", [
+            "ALTER TABLE device_states ADD COLUMN phone_status text",
+        ]),
     ]
 }

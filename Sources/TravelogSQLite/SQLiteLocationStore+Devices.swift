@@ -67,17 +67,18 @@ extension SQLiteLocationStore {
             do {
                 try db.cachedStatement(sql: """
                     INSERT INTO device_states (device_id, reported_at_ms, fix_ms, latitude_e7, longitude_e7,
-                        horizontal_accuracy_m, battery_percent, charging, user_agent)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        horizontal_accuracy_m, battery_percent, charging, user_agent, phone_status)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (device_id) DO UPDATE SET reported_at_ms = excluded.reported_at_ms, fix_ms = excluded.fix_ms,
                         latitude_e7 = excluded.latitude_e7, longitude_e7 = excluded.longitude_e7,
                         horizontal_accuracy_m = excluded.horizontal_accuracy_m, battery_percent = excluded.battery_percent,
-                        charging = excluded.charging, user_agent = excluded.user_agent
+                        charging = excluded.charging, user_agent = excluded.user_agent, phone_status = excluded.phone_status
                     """).execute(arguments: [
                         deviceID.rawValue, StoragePrecision.milliseconds(merged.receivedAt),
                         fix.map { StoragePrecision.milliseconds($0.timestamp) },
                         fix.map { StoragePrecision.e7($0.coordinate.latitude) }, fix.map { StoragePrecision.e7($0.coordinate.longitude) },
                         fix.flatMap(\.horizontalAccuracyIfValid), merged.batteryPercent, merged.isCharging, merged.userAgent,
+                        merged.phoneStatus?.storedJSON,
                     ])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
                 throw .unknownDevice(deviceID)
@@ -133,7 +134,8 @@ extension SQLiteLocationStore {
         }
     }
 
-    static let reportColumns = "reported_at_ms, fix_ms, latitude_e7, longitude_e7, horizontal_accuracy_m, battery_percent, charging, user_agent"
+    static let reportColumns = "reported_at_ms, fix_ms, latitude_e7, longitude_e7, horizontal_accuracy_m, battery_percent, charging, user_agent, "
+        + "phone_status"
     static let stateColumns = "s.retired_at_ms, s.silent_after_s, s.silence_notified, " + reportColumns.split(separator: ", ").map { "s.\($0)" }.joined(separator: ", ")
 
     static func report(_ row: Row, from start: Int) -> DeviceReport? {
@@ -145,7 +147,8 @@ extension SQLiteLocationStore {
                            timestamp: StoragePrecision.date(milliseconds: fixMilliseconds))
         }
         return DeviceReport(receivedAt: StoragePrecision.date(milliseconds: reportedAt), latestFix: fix,
-                            batteryPercent: row[start + 5], isCharging: row[start + 6], userAgent: row[start + 7])
+                            batteryPercent: row[start + 5], isCharging: row[start + 6], userAgent: row[start + 7],
+                            phoneStatus: PhoneStatus(storedJSON: row[start + 8]))
     }
 
     static func state(_ row: Row, from start: Int) -> DeviceState {

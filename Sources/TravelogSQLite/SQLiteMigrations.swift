@@ -441,6 +441,11 @@ enum SQLiteMigrations {
             generation INTEGER NOT NULL
         );
         """),
+        // What an OwnTracks phone says of itself with its newest fix (issue 31: `tid`, `conn`, `SSID`,
+        // `BSSID`, `m`, `inregions`), a JSON object beside the battery.
+        ("023_device_phone_status", """
+        ALTER TABLE device_states ADD COLUMN phone_status TEXT;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

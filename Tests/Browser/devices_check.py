@@ -18,7 +18,8 @@ SIZES = ((1400, 900, False), (390, 844, True))
 def owntracks_post(base_url, user, token, device, battery):
     """An OwnTracks location as the app posts it in HTTP mode; the HTTP status."""
     body = json.dumps({"_type": "location", "lat": 52.52, "lon": 13.405, "tst": int(time.time()) - 30, "acc": 12,
-                       "tid": "PX", "batt": battery, "bs": 1}).encode()
+                       "tid": "PX", "batt": battery, "bs": 1, "conn": "w", "SSID": "Home", "m": 1,
+                       "inregions": ["home"]}).encode()
     credentials = base64.b64encode(f"{user}:{token}".encode()).decode()
     request = urllib.request.Request(base_url + "/api/v1/owntracks", data=body, method="POST", headers={
         "Content-Type": "application/json", "Authorization": f"Basic {credentials}", "X-Limit-U": user,
@@ -111,8 +112,9 @@ def check_devices(devtools, report, base_url, folder=None, user="ada"):
     reopen(devtools)
     line = devtools.wait_for(f"(() => {{ const li = {item('pixel')}; const s = li && li.querySelector('.device-status');"
                              " return s && s.textContent.includes('battery') ? s.textContent : ''; })()", 10)
-    report(bool(line) and "last report" in line and "54 % battery" in line and "OwnTracks" in line,
-           f"the list shows the last report, battery and app ({line!r})")
+    report(bool(line) and "last report" in line and "54 % battery" in line and "OwnTracks" in line
+           and 'Wi-Fi "Home" · significant changes · in home' in line,
+           f"the list shows the last report, battery, what the phone said of itself (Wi-Fi, mode, regions) and app ({line!r})")
     for width, height, mobile in SIZES:
         resize(devtools, width, height, mobile)
         devtools.evaluate("document.getElementById('devices-list').scrollIntoView()")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import TravelogAccounts
+import TravelogCore
 @testable import TravelogCLI
 import TravelogSQLite
 import TravelogStore
@@ -53,5 +54,10 @@ struct DeviceCommandTests {
         let state = DeviceState(lastReport: DeviceReport(receivedAt: now.addingTimeInterval(-3 * 3600), batteryPercent: 54), silentAfterSeconds: 6 * 3600)
         let line = DeviceCommand.listLine(.init(device: device, summary: nil, state: state), now: now)
         #expect(line == "phone\towntracks\t0 locations\tlast report 3 h ago · 54 % battery\tsilent after 6 h")
+        let status = PhoneStatus(trackerID: "ph", connection: .wifi, wifiName: "Koti\u{1B}[2J", monitoringMode: .significant, regions: ["home"])
+        let onWifi = DeviceState(lastReport: DeviceReport(receivedAt: now.addingTimeInterval(-60), phoneStatus: status))
+        #expect(DeviceCommand.listLine(.init(device: device, summary: nil, state: onWifi), now: now)
+            == "phone\towntracks\t0 locations\tlast report 1 min ago · Wi-Fi \"Koti\\u{1B}[2J\" · significant changes · in home",
+                "the network's name is the phone's to choose: escaped for the terminal")
     }
 }

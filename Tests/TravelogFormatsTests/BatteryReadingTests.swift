@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TravelogCore
 @testable import TravelogFormats
 
 /// The battery the phone apps send with a fix, read for the device's status (never a reason to
@@ -36,5 +37,28 @@ struct BatteryReadingTests {
         ]
         let reading = try OwnTracksReading("[" + lines.joined(separator: ",") + "]")
         #expect(Self.batteries(reading.records) == ["54 true", "80 false", "- -", "- true"])
+    }
+
+    @Test("OwnTracks' tid, conn, SSID, BSSID, m and inregions are the phone's status; a wrong kind of value is no value, never a lost fix")
+    func owntracksStatus() throws {
+        let lines = [
+            #"{"_type":"location","tid":"ph","lat":52.5,"lon":13.4,"tst":1714557600,"conn":"w","SSID":"home","BSSID":"aa:bb:cc:dd:ee:ff","m":1,"inregions":["home","garden"]}"#,
+            #"{"_type":"location","tid":"ph","lat":52.5,"lon":13.4,"tst":1714557601,"conn":"m","m":2}"#,
+            #"{"_type":"location","tid":7,"lat":52.5,"lon":13.4,"tst":1714557602,"conn":{"x":1},"SSID":null,"m":"fast","inregions":"home"}"#,
+            #"{"_type":"location","lat":52.5,"lon":13.4,"tst":1714557603,"m":9,"inregions":["a",1,{"b":2},["c"],null,"d"]}"#,
+            #"{"_type":"location","lat":52.5,"lon":13.4,"tst":1714557604,"batt":50}"#,
+        ]
+        let reading = try OwnTracksReading("[" + lines.joined(separator: ",") + "]")
+        let statuses = reading.records.map { record -> PhoneStatus?? in
+            if case .point(let point) = record { .some(point.phoneStatus) } else { nil }
+        }
+        #expect(reading.locations.count == 5, "every fix is kept")
+        #expect(statuses[0] == PhoneStatus(trackerID: "ph", connection: .wifi, wifiName: "home", wifiAccessPoint: "aa:bb:cc:dd:ee:ff",
+                                           monitoringMode: .significant, regions: ["home", "garden"]))
+        #expect(statuses[0]??.summary == #"Wi-Fi "home" · significant changes · in home, garden"#)
+        #expect(statuses[1] == PhoneStatus(trackerID: "ph", connection: .mobile, monitoringMode: .move), "left out: in no region")
+        #expect(statuses[2] == .some(nil), "nothing of the right kind: no status")
+        #expect(statuses[3] == PhoneStatus(regions: ["a", "d"]), "an unknown mode is none; the regions' strings are kept")
+        #expect(statuses[4] == .some(nil))
     }
 }

@@ -49,6 +49,16 @@ struct OwnTracksMessageTypesTests {
         return (locations, regions, transitions.filter { $0.source == .reported }.count, card, rejected)
     }
 
+    /// What the first message says of the phone itself, as its device's last report keeps it.
+    static let status = PhoneStatus(trackerID: "ph", connection: .wifi, wifiName: "home", wifiAccessPoint: "aa:bb:cc:dd:ee:ff",
+                                    monitoringMode: .move, regions: ["home"])
+
+    static func phoneStatus(_ fixture: ServerFixture, device name: String) async throws -> PhoneStatus? {
+        let store = try #require(fixture.app.store as? any DeviceStore)
+        let device = try #require(try await fixture.app.store.device(named: name, userID: fixture.ada.id))
+        return try await store.deviceStates(userID: fixture.ada.id)[device.id]?.lastReport?.phoneStatus
+    }
+
     @Test("over MQTT, each type on its topic: one location, two regions, the leave, the card; nothing set aside")
     func mqtt() async throws {
         let fixture = try await ServerFixture.make()
@@ -63,6 +73,7 @@ struct OwnTracksMessageTypesTests {
         #expect(result.regions == ["home", "work"])
         #expect(result.transitions == 1)
         #expect(result.card == (try OwnTracksCard(name: "Ada L.", face: Self.face)))
+        #expect(try await Self.phoneStatus(fixture, device: "phone") == Self.status)
     }
 
     @Test("over HTTP, the same messages in one body give the same; a card alone makes its device")
@@ -89,6 +100,20 @@ struct OwnTracksMessageTypesTests {
         #expect(result.transitions == 1)
         #expect(result.card == (try OwnTracksCard(name: "Ada L.", face: Self.face)))
         #expect(try await Self.outcome(fixture, device: "tablet").card == (try OwnTracksCard(name: "Ada's tablet", face: nil)))
+        #expect(try await Self.phoneStatus(fixture, device: "phone") == Self.status)
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/devices", method: .get, headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                let devices = try #require(response.body.json as? [[String: Any]])
+                let phone = try #require(devices.first { $0["name"] as? String == "phone" }?["lastReport"] as? [String: Any])
+                let status = try #require(phone["phone"] as? [String: Any])
+                #expect(status["trackerID"] as? String == "ph")
+                #expect(status["connection"] as? String == "wifi")
+                #expect(status["wifi"] as? String == "home")
+                #expect(status["monitoringMode"] as? String == "move")
+                #expect(status["regions"] as? [String] == ["home"])
+                #expect(status["summary"] as? String == #"Wi-Fi "home" · move mode · in home"#)
+            }
+        }
     }
 
     @Test("a card without name and face, or with a face too large, is set aside with the reason; the kept one stays")

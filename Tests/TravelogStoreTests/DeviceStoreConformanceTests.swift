@@ -134,6 +134,33 @@ struct DeviceStoreConformanceTests {
         #expect(try await store.deviceStates(userID: bob.id).isEmpty, "states are per user")
     }
 
+    @Test("an OwnTracks phone's status (tid, conn, Wi-Fi, mode, regions) is kept whole, cut to size; a late retry's does not replace it",
+          arguments: StoreFactory.all)
+    func phoneStatus(factory: StoreFactory) async throws {
+        let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)
+        let home = PhoneStatus(trackerID: "ph", connection: .wifi, wifiName: "Kotiverkko \"5G\" ✓", wifiAccessPoint: "aa:bb:cc:dd:ee:ff",
+                               monitoringMode: .significant, regions: ["home", "garden"] + (0..<40).map { "r\($0)" })
+        try await store.recordReport(DeviceReport(receivedAt: Self.t0, latestFix: Self.fix(-10), phoneStatus: home), deviceID: phone.id)
+        var report = try #require(try await store.deviceStates(userID: ada.id)[phone.id]?.lastReport)
+        #expect(report.phoneStatus == home)
+        #expect(report.phoneStatus?.regions.count == PhoneStatus.maximumRegionCount)
+        #expect(report.phoneStatus?.wifiName == "Kotiverkko \"5G\" ✓")
+
+        // A battery-only report keeps the status; a newer fix's status replaces it (no regions: in none).
+        try await store.recordReport(DeviceReport(receivedAt: Self.t0.addingTimeInterval(30), batteryPercent: 50), deviceID: phone.id)
+        #expect(try await store.deviceStates(userID: ada.id)[phone.id]?.lastReport?.phoneStatus == home)
+        let away = PhoneStatus(trackerID: "ph", connection: .mobile, monitoringMode: .move)
+        try await store.recordReport(DeviceReport(receivedAt: Self.t0.addingTimeInterval(60), latestFix: Self.fix(50), phoneStatus: away),
+                                     deviceID: phone.id)
+        report = try #require(try await store.deviceStates(userID: ada.id)[phone.id]?.lastReport)
+        #expect(report.phoneStatus == away)
+        #expect(report.phoneStatus?.summary == "mobile data · move mode")
+        // A queue's late retry of an older fix: heard, but the phone is not put back home.
+        try await store.recordReport(DeviceReport(receivedAt: Self.t0.addingTimeInterval(90), latestFix: Self.fix(0), phoneStatus: home),
+                                     deviceID: phone.id)
+        #expect(try await store.deviceStates(userID: ada.id)[phone.id]?.lastReport?.phoneStatus == away)
+    }
+
     @Test("silence: a threshold watches a device, a new one forgets the notification", arguments: StoreFactory.all)
     func silence(factory: StoreFactory) async throws {
         let (store, ada, phone) = try await LocationStoreConformanceTests.prepared(factory)

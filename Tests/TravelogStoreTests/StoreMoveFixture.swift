@@ -47,8 +47,9 @@ enum StoreMoveFixture {
         "region_checkpoints": [[1, 1, 1_600, "fp"], [1, 2, nil, nil]],
         "region_states": [[1, 1, 1, "inside", nil], [1, 1, 2, "outside", 1_550], [1, 2, 2, "unknown", nil]],
         "device_states": [
-            [1, 1, nil, 21_600, .integer(1), 5_000, 4_990, 525_200_000, 134_050_000, 6.5, 54.0, .integer(1), "Overland/2024.05 \"beta\"\t"],
-            [1, 2, 3_000, nil, .integer(0), nil, nil, nil, nil, nil, nil, nil, nil],
+            [1, 1, nil, 21_600, .integer(1), 5_000, 4_990, 525_200_000, 134_050_000, 6.5, 54.0, .integer(1), "Overland/2024.05 \"beta\"\t",
+             #"{"connection":"wifi","regions":["home"],"trackerID":"ph","wifiName":"Koti"}"#],
+            [1, 2, 3_000, nil, .integer(0), nil, nil, nil, nil, nil, nil, nil, nil, nil],
         ],
         "photos": [
             [1, 1, 1, "aa11", "/photos/a 'quoted'.jpg", .integer(0), "image/jpeg", 4_000_000, 4000, 3000, 6, "Canon", "EOS R",

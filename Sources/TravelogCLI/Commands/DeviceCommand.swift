@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TravelogAccounts
+import TravelogCore
 import TravelogStore
 
 extension DeviceApp: ExpressibleByArgument {}
@@ -278,6 +279,7 @@ struct DeviceCommand: AsyncParsableCommand {
             if let battery = report.batteryPercent {
                 status.append("\(Int(battery.rounded())) % battery" + (report.isCharging == true ? " (charging)" : ""))
             }
+            if let summary = report.phoneStatus?.summary, !summary.isEmpty { status.append(TerminalText.escaped(summary)) }
             if let agent = report.userAgent { status.append(TerminalText.escaped(agent)) }
         } else {
             status.append("no report yet")

@@ -71,6 +71,25 @@ extension JSONParser {
         }
     }
 
+    /// Reads an array's strings (its other elements skipped), `nil` for `null` or any value that is
+    /// not an array (consumed whole).
+    mutating func readLenientStrings() throws -> [String]? {
+        let event = try next()
+        guard event == .arrayStart else {
+            if event == .objectStart { try skipToContainerEnd() }
+            return nil
+        }
+        var strings: [String] = []
+        while let element = try nextElement() {
+            switch element {
+            case .string: strings.append(stringValue)
+            case .objectStart, .arrayStart: try skipToContainerEnd()
+            default: break
+            }
+        }
+        return strings
+    }
+
     /// The error for an unexpected value whose first event was `event`, after consuming the rest of
     /// it: a string's text, or what kind of value it was.
     mutating func valueError(for event: JSONEvent?) throws -> JSONFieldValueError {

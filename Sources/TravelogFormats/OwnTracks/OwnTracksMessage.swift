@@ -12,6 +12,8 @@ struct OwnTracksMessage {
     enum Key: String, CaseIterable {
         case type = "_type"
         case lat, lon, tst, acc, alt, vac, vel, cog, batt, bs
+        case tid, conn, m, inregions
+        case ssid = "SSID", bssid = "BSSID"
         static let table = JSONKeyTable(Key.self)
     }
 
@@ -37,6 +39,14 @@ struct OwnTracksMessage {
     /// status, not the fix's; a wrong value is ignored, never a reason to reject the fix.
     var batteryPercent: Double?
     var batteryStatus: Int?
+    /// `tid`, `conn`, `SSID`, `BSSID`, `m` and `inregions`: the phone's status (`PhoneStatus`), read
+    /// as leniently as the battery.
+    var trackerID: String?
+    var connection: String?
+    var wifiName: String?
+    var wifiAccessPoint: String?
+    var monitoringMode: Int?
+    var regions: [String]?
     /// The first wrong value.
     var problem: RecordRejection?
 
@@ -71,8 +81,14 @@ struct OwnTracksMessage {
             case .tst:
                 let value = try parser.readLenientTime()
                 time = value.map { ($0, shift(parser.tokenPosition)) }
-            case .batt: batteryPercent = (try? parser.readLenientDouble()).flatMap { $0.flatMap { (0...100).contains($0) ? $0 : nil } }
-            case .bs: batteryStatus = (try? parser.readLenientDouble()).flatMap { $0.flatMap { Int(exactly: $0) } }
+            case .batt: batteryPercent = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { (0...100).contains($0) ? $0 : nil }
+            case .bs: batteryStatus = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { Int(exactly: $0) }
+            case .tid: trackerID = try Self.ignoringWrong { try parser.readLenientString() }
+            case .conn: connection = try Self.ignoringWrong { try parser.readLenientString() }
+            case .ssid: wifiName = try Self.ignoringWrong { try parser.readLenientString() }
+            case .bssid: wifiAccessPoint = try Self.ignoringWrong { try parser.readLenientString() }
+            case .m: monitoringMode = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { Int(exactly: $0) }
+            case .inregions: regions = try parser.readLenientStrings()
             case .acc: accuracyMeters = try parser.readLenientDouble()
             case .alt: altitudeMeters = try parser.readLenientDouble()
             case .vac: verticalAccuracyMeters = try parser.readLenientDouble()
@@ -89,6 +105,22 @@ struct OwnTracksMessage {
             note(RecordRejection(position: shift(error.position), reason: reason))
         }
         return true
+    }
+
+    /// The value `read` reads, or nil when it is of the wrong kind (consumed whole): the device's
+    /// status is never a reason to refuse the fix. JSON that is not well formed still throws.
+    private static func ignoringWrong<T>(_ read: () throws -> T?) throws -> T? {
+        do { return try read() } catch is JSONFieldValueError { return nil }
+    }
+
+    /// The phone's status, when the message said any of it (an OwnTracks app always sends `tid`).
+    var phoneStatus: PhoneStatus? {
+        guard trackerID != nil || connection != nil || wifiName != nil || wifiAccessPoint != nil || monitoringMode != nil
+            || regions != nil else { return nil }
+        return PhoneStatus(trackerID: trackerID, connection: connection.flatMap(PhoneStatus.Connection.init(ownTracksCode:)),
+                           wifiName: wifiName, wifiAccessPoint: wifiAccessPoint,
+                           monitoringMode: monitoringMode.flatMap(PhoneStatus.MonitoringMode.init(ownTracksNumber:)),
+                           regions: regions ?? [])
     }
 
     private mutating func note(_ problem: RecordRejection) {
@@ -122,6 +154,7 @@ struct OwnTracksMessage {
         var point = FormatPoint(kind: .track(track: 0, segment: 0), position: .fix(location))
         point.batteryPercent = batteryPercent
         point.isCharging = switch batteryStatus { case 1?: false; case 2?, 3?: true; default: nil }
+        point.phoneStatus = phoneStatus
         return .record(.point(point))
     }
 }

@@ -63,6 +63,9 @@ public struct FormatPoint: Hashable, Sendable {
     /// two points are equal whatever the battery said.
     public var batteryPercent: Double?
     public var isCharging: Bool?
+    /// What an OwnTracks phone said of itself with the point (tracker ID, connection, Wi-Fi, mode,
+    /// regions): the device's status too, not the point's.
+    public var phoneStatus: PhoneStatus?
 
     public init(kind: Kind, position: Position, name: String? = nil) {
         self.kind = kind

@@ -14,6 +14,7 @@ extension IncomingItem {
                 self.init(.location(location), index: index, byteOffset: bytes.lowerBound, raw: .range(bytes))
                 batteryPercent = point.batteryPercent
                 isCharging = point.isCharging
+                phoneStatus = point.phoneStatus
             } else {
                 self.init(.refused("a point without a time cannot be stored"), index: index, byteOffset: bytes.lowerBound,
                           raw: .range(bytes))

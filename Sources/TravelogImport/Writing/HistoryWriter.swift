@@ -126,7 +126,8 @@ public struct HistoryWriter: Sendable {
                 // A phone app's batch: once a batch, what the device said of itself with its newest fix.
                 try await deviceStore.recordReport(DeviceReport(receivedAt: now, latestFix: newest?.location,
                                                                 batteryPercent: newest?.item.batteryPercent,
-                                                                isCharging: newest?.item.isCharging, userAgent: userAgent),
+                                                                isCharging: newest?.item.isCharging, userAgent: userAgent,
+                                                                phoneStatus: newest?.item.phoneStatus),
                                                    deviceID: device.id)
             }
             if !refused.isEmpty, policy == .keepValid {

@@ -32,6 +32,8 @@ public struct IncomingItem: Sendable {
     /// the app said (for the device's status, `DeviceStore.recordReport`).
     public var batteryPercent: Double?
     public var isCharging: Bool?
+    /// What an OwnTracks phone said of itself with the fix (for the device's status too).
+    public var phoneStatus: PhoneStatus?
 
     public enum Raw: Sendable {
         case none

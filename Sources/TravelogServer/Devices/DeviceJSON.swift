@@ -34,6 +34,29 @@ struct DeviceJSON: Encodable {
         var batteryPercent: Double?
         var charging: Bool?
         var userAgent: String?
+        /// What an OwnTracks phone said of itself with its newest fix.
+        var phone: PhoneJSON?
+    }
+
+    struct PhoneJSON: Encodable {
+        var trackerID: String?
+        var connection: String?
+        var wifi: String?
+        var accessPoint: String?
+        var monitoringMode: String?
+        var regions: [String]
+        /// The same in words, as the page and `travelog device list` show it.
+        var summary: String
+
+        init(_ status: PhoneStatus) {
+            trackerID = status.trackerID
+            connection = status.connection?.rawValue
+            wifi = status.wifiName
+            accessPoint = status.wifiAccessPoint
+            monitoringMode = status.monitoringMode?.rawValue
+            regions = status.regions
+            summary = status.summary
+        }
     }
 
     init(_ overview: DeviceManager.Overview, now: Date) {
@@ -50,7 +73,8 @@ struct DeviceJSON: Encodable {
                        fixAt: report.latestFix.map { ISO8601TimeFormatter.string($0.timestamp) },
                        latitude: report.latestFix?.coordinate.latitude, longitude: report.latestFix?.coordinate.longitude,
                        accuracyMeters: report.latestFix?.horizontalAccuracyIfValid,
-                       batteryPercent: report.batteryPercent, charging: report.isCharging, userAgent: report.userAgent)
+                       batteryPercent: report.batteryPercent, charging: report.isCharging, userAgent: report.userAgent,
+                       phone: report.phoneStatus.map(PhoneJSON.init))
         }
         silentAfterSeconds = state.silentAfterSeconds
         silent = SilenceWatch.isSilent(state, now: now)

@@ -142,6 +142,7 @@ export function statusLine(device, now) {
     if (typeof report.batteryPercent === 'number') {
       parts.push(`${Math.round(report.batteryPercent)} % battery${report.charging ? ' (charging)' : ''}`);
     }
+    if (report.phone && report.phone.summary) parts.push(report.phone.summary);
   } else {
     parts.push(device.locations > 0 ? `${device.locations} locations, no report from an app yet` : 'no report yet');
   }

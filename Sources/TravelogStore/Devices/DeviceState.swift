@@ -13,14 +13,18 @@ public struct DeviceReport: Hashable, Sendable {
     public var isCharging: Bool?
     /// The app's `User-Agent` (its name and version, as the app gives them), when it sent one.
     public var userAgent: String?
+    /// What an OwnTracks phone said of itself with its newest fix (tracker ID, connection, Wi-Fi,
+    /// monitoring mode, regions), when it is one.
+    public var phoneStatus: PhoneStatus?
 
     public init(receivedAt: Date, latestFix: Location? = nil, batteryPercent: Double? = nil, isCharging: Bool? = nil,
-                userAgent: String? = nil) {
+                userAgent: String? = nil, phoneStatus: PhoneStatus? = nil) {
         self.receivedAt = receivedAt
         self.latestFix = latestFix
         self.batteryPercent = batteryPercent
         self.isCharging = isCharging
         self.userAgent = userAgent
+        self.phoneStatus = phoneStatus
     }
 
     /// The longest user agent kept, characters (the rest is cut).
@@ -60,17 +64,37 @@ public struct DeviceState: Hashable, Sendable {
     }
 
     /// `previous` brought up to date by `report`: what the report lacks (battery, charging, user
-    /// agent, a fix newer than the one kept) is kept; an older report changes nothing.
+    /// agent, a fix newer than the one kept, a phone's status) is kept; an older report changes
+    /// nothing, and the status said with an older fix (a late retry) does not replace the newer one.
     public static func merged(_ report: DeviceReport, into previous: DeviceReport?) -> DeviceReport {
         guard let previous else { return report }
         guard report.receivedAt >= previous.receivedAt else { return previous }
         var merged = report
+        var olderFix = false
         if let kept = previous.latestFix, report.latestFix.map({ $0.timestamp < kept.timestamp }) ?? true {
             merged.latestFix = kept  // a late retry of old fixes does not move the device back
+            olderFix = true
         }
+        merged.phoneStatus = (olderFix ? nil : report.phoneStatus) ?? previous.phoneStatus
         merged.batteryPercent = report.batteryPercent ?? previous.batteryPercent
         merged.isCharging = report.isCharging ?? previous.isCharging
         merged.userAgent = report.userAgent ?? previous.userAgent
         return merged
+    }
+}
+
+extension PhoneStatus {
+    /// The status as the stores keep it: a JSON object in one column.
+    public var storedJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A stored status; nil for anything unreadable (a damaged column never fails a read).
+    public init?(storedJSON: String?) {
+        guard let storedJSON, let decoded = try? JSONDecoder().decode(PhoneStatus.self, from: Data(storedJSON.utf8)) else { return nil }
+        self = PhoneStatus(trackerID: decoded.trackerID, connection: decoded.connection, wifiName: decoded.wifiName,
+                           wifiAccessPoint: decoded.wifiAccessPoint, monitoringMode: decoded.monitoringMode, regions: decoded.regions)
     }
 }

@@ -50,6 +50,7 @@ extension StoreTable {
             ("device_id", .integer), ("retired_at_ms", .integer), ("silent_after_s", .integer), ("silence_notified", .boolean),
             ("reported_at_ms", .integer), ("fix_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer),
             ("horizontal_accuracy_m", .real), ("battery_percent", .real), ("charging", .boolean), ("user_agent", .text),
+            ("phone_status", .text),
         ]),
         StoreTable("photos", .stored, [
             ("id", .integer), ("device_id", .integer), ("digest", .text), ("path", .text), ("uploaded", .boolean),
