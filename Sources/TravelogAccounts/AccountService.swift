@@ -142,12 +142,16 @@ public final class AccountService: Sendable {
 
     /// The device this token belongs to; nil when its user is disabled.
     public func device(token: some StringProtocol) async throws(AccountError) -> Device? {
+        try await tokenHolder(token: token)?.device
+    }
+
+    /// The device a token is for and its user (enabled), read together.
+    public func tokenHolder(token: some StringProtocol) async throws(AccountError) -> (device: Device, user: User)? {
         guard !token.isEmpty else { return nil }
         let digest = Secrets.digest(token)
-        guard let device = try await wrap({ () throws(StoreError) in try await store.device(tokenDigest: digest) }),
-              try await wrap({ () throws(StoreError) in try await store.user(id: device.userID) })?.isDisabled == false
-        else { return nil }
-        return device
+        guard let holder = try await wrap({ () throws(StoreError) in try await store.tokenHolder(tokenDigest: digest) }),
+              !holder.user.isDisabled else { return nil }
+        return holder
     }
 
     // MARK: Sessions

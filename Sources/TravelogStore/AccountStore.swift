@@ -44,6 +44,9 @@ public protocol AccountStore: Sendable {
     func setTokenDigest(_ digest: SecretDigest, deviceID: DeviceID) async throws(StoreError)
     /// The device whose token has this digest.
     func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device?
+    /// The device whose token has this digest and its user, read together: every request with a
+    /// token asks, and a read is the larger part of such a request's time.
+    func tokenHolder(tokenDigest: SecretDigest) async throws(StoreError) -> (device: Device, user: User)?
     /// Sets what the device's token may do. - Throws: `StoreError.unknownDevice`.
     func setTokenScope(_ scope: TokenScope, deviceID: DeviceID) async throws(StoreError)
     /// Records which app the device runs. - Throws: `StoreError.unknownDevice`.
@@ -59,4 +62,12 @@ public protocol AccountStore: Sendable {
     /// Ends every session of the user (a password change). - Returns: how many there were.
     @discardableResult
     func deleteSessions(userID: UserID) async throws(StoreError) -> Int
+}
+
+extension AccountStore {
+    /// Two reads, for stores without a faster way.
+    public func tokenHolder(tokenDigest: SecretDigest) async throws(StoreError) -> (device: Device, user: User)? {
+        guard let device = try await device(tokenDigest: tokenDigest), let user = try await user(id: device.userID) else { return nil }
+        return (device, user)
+    }
 }

@@ -59,6 +59,15 @@ struct AccountStoreConformanceTests {
         #expect(try await store.device(tokenDigest: first) == nil)
         #expect(try await store.device(tokenDigest: second)?.id == phone.id)
         #expect(try await store.device(tokenDigest: SecretDigest(rawValue: "c")) == nil)
+        // The device with its user, read together (every token-authenticated request): the same rows.
+        let holder = try #require(try await store.tokenHolder(tokenDigest: second))
+        #expect(holder.device == (try await store.device(tokenDigest: second)))
+        #expect(holder.user == (try await store.user(id: ada.id)))
+        #expect(try await store.tokenHolder(tokenDigest: first) == nil)
+        let bob = try await store.addUser(named: "bob")
+        _ = try await store.setAdministrator(true, userID: bob.id)
+        _ = try await store.setDisabled(true, userID: ada.id)
+        #expect(try await store.tokenHolder(tokenDigest: second)?.user.isDisabled == true, "the caller decides what a disabled user may do")
         #expect(try await store.device(id: watch.id)?.app == nil)
         await #expect(throws: StoreError.unknownDevice(DeviceID(rawValue: 999_999))) {
             try await store.setTokenDigest(first, deviceID: DeviceID(rawValue: 999_999))

@@ -60,8 +60,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     func deviceIdentity(token: String) async throws -> Identity {
-        guard let device = try await accounts.device(token: token),
-              let user = try await accounts.store.user(id: device.userID) else {
+        guard let (device, user) = try await accounts.tokenHolder(token: token) else {
             throw APIError.unauthorized("unknown device token")
         }
         return Identity(user: user, device: device, method: .deviceToken)
@@ -74,8 +73,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let name = String(text[..<colon]), secret = String(text[text.index(after: colon)...])
         // A device token first: a digest lookup, far cheaper than bcrypt.
-        if let device = try await accounts.device(token: secret),
-           let user = try await accounts.store.user(id: device.userID), user.name == name {
+        if let (device, user) = try await accounts.tokenHolder(token: secret), user.name == name {
             return Identity(user: user, device: device, method: .deviceToken)
         }
         guard let user = try await accounts.user(named: name, password: secret, from: address) else {
