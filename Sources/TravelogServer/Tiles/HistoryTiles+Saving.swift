@@ -40,6 +40,7 @@ extension HistoryTiles: Service {
                     logger.info("history index of user \(userID) read from its saved file",
                                 metadata: ["fixes": "\(loaded.index.fixCount)", "appended": "\(appended)",
                                            "seconds": "\(Self.seconds(since: started))"])
+                    await builtHook?()
                     return ObtainedIndex(loaded: loaded, fixesSinceSave: appended)
                 }
                 logger.notice("the saved history index of user \(userID) differs from the store; building it anew")
@@ -52,6 +53,7 @@ extension HistoryTiles: Service {
         let loaded = try await HistoryIndexLoader.load(store: store, userID: userID)
         logger.info("history index of user \(userID) built from the store",
                     metadata: ["fixes": "\(loaded.index.fixCount)", "seconds": "\(Self.seconds(since: started))"])
+        await builtHook?()
         return ObtainedIndex(loaded: loaded, fixesSinceSave: nil)
     }
 

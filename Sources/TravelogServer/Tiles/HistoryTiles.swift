@@ -27,6 +27,15 @@ final class HistoryTiles: Sendable {
     private struct UserState {
         var loaded: HistoryIndexLoader.Loaded?
         var stale = false
+        /// The history changed in a way the index cannot follow while a build was under way (a
+        /// deletion, a fix before its device's last): the build may have read the rows before, so
+        /// it ends stale and the next request builds again.
+        var staleDuringBuild = false
+
+        mutating func markStale() {
+            stale = true
+            if building != nil { staleDuringBuild = true }
+        }
         /// A build under way, shared by every request that needs it.
         var building: Task<ObtainedIndex, any Error>?
         /// Batches that landed while building, added once it ends.
@@ -52,10 +61,16 @@ final class HistoryTiles: Sendable {
     /// A saved index is written again once this many fixes joined it.
     static let saveAfterFixes = 250_000
 
-    init(store: any TravelogStore, indexDirectory: URL? = nil, logger: Logger = Logger(label: "travelog.tiles")) {
+    /// Awaited by a build once it has read the store, before it is installed (tests hold a build
+    /// there to change the history under it).
+    let builtHook: (@Sendable () async -> Void)?
+
+    init(store: any TravelogStore, indexDirectory: URL? = nil, logger: Logger = Logger(label: "travelog.tiles"),
+         builtHook: (@Sendable () async -> Void)? = nil) {
         self.store = store
         self.indexDirectory = indexDirectory
         self.logger = logger
+        self.builtHook = builtHook
         (saveRequests, saveContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
@@ -71,7 +86,7 @@ final class HistoryTiles: Sendable {
             if let previous, earliest.timestamp < previous.timestamp {
                 // Lines that joined the fixes around it, wherever they ran, change.
                 state.versions.changedEverywhere()
-                state.stale = true
+                state.markStale()
                 return
             }
             var rect = MapRect(boundingCoordinates: locations.lazy.map { $0.coordinate })
@@ -96,7 +111,7 @@ final class HistoryTiles: Sendable {
         users.withLock { users in
             var state = users[userID] ?? UserState()
             state.versions.changedEverywhere()
-            state.stale = true
+            state.markStale()
             state.removedHere = true
             users[userID] = state
         }
@@ -110,7 +125,7 @@ final class HistoryTiles: Sendable {
             for (userID, var state) in users {
                 if moved.contains(userID), !state.removedHere {
                     state.versions.changedEverywhere()
-                    state.stale = true
+                    state.markStale()
                 }
                 state.removedHere = false
                 users[userID] = state
@@ -173,6 +188,7 @@ final class HistoryTiles: Sendable {
                 if state.building == nil {
                     state.building = Task { try await self.obtainIndex(userID: userID) }
                     state.landedWhileBuilding = []
+                    state.staleDuringBuild = false
                 }
                 return nil
             }
@@ -183,7 +199,7 @@ final class HistoryTiles: Sendable {
                 guard var state = users[userID], state.building == task else { return false }
                 state.building = nil
                 if case var .success(obtained) = result {
-                    state.stale = false
+                    state.stale = state.staleDuringBuild
                     state.fixesSinceSave = obtained.fixesSinceSave
                     for (device, locations) in state.landedWhileBuilding where !state.stale {
                         Self.add(locations, device: device, to: &obtained.loaded, state: &state)
@@ -192,6 +208,7 @@ final class HistoryTiles: Sendable {
                     state.loaded = obtained.loaded
                 }
                 state.landedWhileBuilding = []
+                state.staleDuringBuild = false
                 users[userID] = state
                 return state.fixesSinceSave != 0 && !state.stale
             }
