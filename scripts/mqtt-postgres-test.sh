@@ -25,6 +25,8 @@ for tool in mosquitto mosquitto_pub mosquitto_passwd curl; do
 done
 export PATH="$PATH:/usr/sbin"
 python=/usr/bin/python3
+# shellcheck source=scripts/test-server.sh
+. "$root/scripts/test-server.sh"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-mqtt-pg.XXXXXX")"
 chmod 755 "$work"
@@ -70,22 +72,15 @@ echo "bob-travelog-password" | "$travelog" user add bob --password-stdin >/dev/n
 printf 'travelog-broker-password\n' >"$work/mqtt-password"
 
 start() { # LOG: a server on port 0, its pid in started_pid and port in started_port
-  "$travelog" serve --port 0 --history-index-dir "$work/index-$(basename "$1" .log)" \
-    --mqtt "mqtt://travelog@127.0.0.1:$broker_port" --mqtt-password-file "$work/mqtt-password" 2>"$1" &
-  started_pid=$!
-  started_port=""
-  for _ in $(seq 1 300); do
-    started_port="$(sed -n 's|.*open http://[^:]*:\([0-9]*\)/.*|\1|p' "$1" | head -1)"
-    [ -n "$started_port" ] && break
-    kill -0 "$started_pid" 2>/dev/null || { echo "FAIL: a server stopped:"; cat "$1"; exit 1; }
-    sleep 0.1
-  done
-  [ -n "$started_port" ] || { echo "FAIL: a server did not start"; cat "$1"; exit 1; }
+  start_test_server "$1" --history-index-dir "$work/index-$(basename "$1" .log)" \
+    --mqtt "mqtt://travelog@127.0.0.1:$broker_port" --mqtt-password-file "$work/mqtt-password"
+  started_pid=$server_pid started_port=$port
 }
-start "$work/first.log"; first_pid=$started_pid; port=$started_port
+start "$work/first.log"; first_pid=$started_pid; first_port=$started_port
 for _ in $(seq 1 200); do grep -q 'MQTT: connected' "$work/first.log" && break; sleep 0.1; done
 grep -q 'MQTT: connected' "$work/first.log" || { echo "FAIL: the first server did not subscribe:"; tail "$work/first.log"; exit 1; }
 start "$work/second.log"; second_pid=$started_pid; second_port=$started_port
+port=$first_port
 sleep 3
 grep -q 'MQTT: waiting to be the one server process' "$work/second.log" \
   || { echo "FAIL: the second server does not wait for the subscription:"; tail "$work/second.log"; exit 1; }

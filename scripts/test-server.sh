@@ -7,6 +7,7 @@
 start_test_server() {
   local log="$1"
   shift
+  : >"$log" # made here, not by the background job's redirection, so the first read below never races it
   "$travelog" serve --port 0 "$@" 2>"$log" &
   server_pid=$!
   port=""
