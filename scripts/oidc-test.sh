@@ -8,6 +8,8 @@
 # forged ID token, a wrong audience, an expired token, a wrong nonce, a replayed and a foreign
 # state refused; an unknown user refused, and made with --oidc-create-users; code and state
 # redacted in the log. Also: a provider that cannot be reached stops `serve` at start, saying so.
+# Then the same in headless Chromium (Tests/OIDC/chromium_login.py), and someone the provider made
+# deletes their account on the page by signing in again (they have no password of Travelog's).
 #
 #   scripts/oidc-test.sh [--travelog PATH]
 set -euo pipefail
@@ -81,7 +83,8 @@ fi
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 [ -x "$chromium" ] || "$root/scripts/ensure-debian-packages.sh" chromium
 start_test_chromium "$work"
-if ! "$python" "$root/Tests/OIDC/chromium_login.py" --url "$match_url" --provider "$issuer" --devtools-port "$devtools_port" --user alice; then
+if ! "$python" "$root/Tests/OIDC/chromium_login.py" --url "$match_url" --provider "$issuer" --devtools-port "$devtools_port" --user alice \
+     --delete-url "$create_url" --delete-db "$work/create.sqlite"; then
   echo "--- server log (tail)"; tail -20 "$work/match.log"; echo "--- provider log (tail)"; tail -20 "$work/provider.log"
   exit 1
 fi

@@ -159,7 +159,8 @@ public final class AccountService: Sendable {
     /// Starts a login session. - Returns: the session's secret, for the cookie.
     public func startSession(userID: UserID) async throws(AccountError) -> String {
         let secret = Secrets.newSecret()
-        let record = SessionRecord(userID: userID, expiresAt: Date().addingTimeInterval(sessionLifetimeSeconds))
+        let now = Date()
+        let record = SessionRecord(userID: userID, expiresAt: now.addingTimeInterval(sessionLifetimeSeconds), startedAt: now)
         try await wrap { () throws(StoreError) in try await store.addSession(digest: Secrets.digest(secret), record) }
         return secret
     }
@@ -170,6 +171,27 @@ public final class AccountService: Sendable {
         guard let session = try await wrap({ () throws(StoreError) in try await store.session(digest: digest) }),
               session.expiresAt > Date() else { return nil }
         return try await wrap { () throws(StoreError) in try await store.user(id: session.userID) }.flatMap { $0.isDisabled ? nil : $0 }
+    }
+
+    /// How long a sign-in stands in for typing the password again (to delete the account): someone
+    /// who signs in through a provider has no password of theirs to type.
+    public static let confirmingSignInSeconds: TimeInterval = 600
+
+    /// When the person of this live session signed in; `nil` for no such session, an expired one,
+    /// or one started before Travelog kept the time.
+    public func signInTime(session secret: some StringProtocol) async throws(AccountError) -> Date? {
+        let digest = Secrets.digest(secret)
+        guard let session = try await wrap({ () throws(StoreError) in try await store.session(digest: digest) }),
+              session.expiresAt > Date() else { return nil }
+        return session.startedAt
+    }
+
+    /// Until when this session's sign-in confirms that it is its person (`confirmingSignInSeconds`
+    /// after it); `nil` when it no longer does (or never did).
+    public func signInConfirms(session secret: some StringProtocol, now: Date = Date()) async throws(AccountError) -> Date? {
+        guard let started = try await signInTime(session: secret) else { return nil }
+        let until = started.addingTimeInterval(Self.confirmingSignInSeconds)
+        return started <= now.addingTimeInterval(1) && until > now ? until : nil
     }
 
     public func endSession(_ secret: some StringProtocol) async throws(AccountError) {

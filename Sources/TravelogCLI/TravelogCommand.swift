@@ -12,7 +12,8 @@ public struct TravelogCommand: AsyncParsableCommand {
                       GeodesicCommand.self, GeocodeCommand.self, DeclinationCommand.self, TrackCommand.self, NotifyCommand.self,
                       RejectedCommand.self, SnapshotCommand.self, RegionsCommand.self, BeaconsCommand.self, MigrateCommand.self,
                       BackupCommand.self, RestoreCommand.self, OSMCommand.self, DirectionsCommand.self, MatchCommand.self, PhotosCommand.self,
-                      SearchCommand.self, ShareCommand.self, ZonesCommand.self, RetentionCommand.self, FriendsCommand.self]
+                      SearchCommand.self, ShareCommand.self, ZonesCommand.self, RetentionCommand.self, FriendsCommand.self,
+                      LabelsCommand.self]
     )
 
     public init() {}

@@ -68,7 +68,8 @@ public struct FileImporter: Sendable {
                 var storing = false
                 while true {
                     try Task.checkCancellation()
-                    let batch = try readBatch(&reader, into: &report)
+                    var labelled: [(location: Location, labels: [LocationLabel])] = []
+                    let batch = try readBatch(&reader, into: &report, labelled: &labelled)
                     if !batch.isEmpty {
                         if device == nil {
                             let resolved = try await target.resolve(in: writer.store)
@@ -90,8 +91,9 @@ public struct FileImporter: Sendable {
                         if storing, let stored = try await group.next() { summary = summary + stored }
                         let rows = batch.map { StoredLocation(deviceID: device.id, location: $0, source: .fileImport, importID: importID) }
                         let store = writer.store, observer = writer.observer, writer = writer
-                        group.addTask {
+                        group.addTask { [labelled] in
                             let stored = try await store.insert(rows)
+                            try await HistoryWriter.keepLabels(labelled, of: batch, device: device, in: store)
                             if stored.inserted > 0 { await writer.evaluateRegions(batch, device: device) }
                             await observer.didStore(batch, summary: stored, device: device, source: .fileImport)
                             return stored
@@ -138,7 +140,9 @@ public struct FileImporter: Sendable {
     }
 
     /// Reads up to `batchSize` storable locations, counting everything else in the report.
-    func readBatch(_ reader: inout BatchReader, into report: inout ImportReport) throws -> [Location] {
+    /// - Parameter labelled: the fixes read with labels (a named waypoint, an OwnTracks POI), and those labels.
+    func readBatch(_ reader: inout BatchReader, into report: inout ImportReport,
+                   labelled: inout [(location: Location, labels: [LocationLabel])]) throws -> [Location] {
         var batch: [Location] = []
         batch.reserveCapacity(batchSize)
         let now = Date()
@@ -154,6 +158,8 @@ public struct FileImporter: Sendable {
                         report.firstTimestamp = min(report.firstTimestamp ?? checked.timestamp, checked.timestamp)
                         report.lastTimestamp = max(report.lastTimestamp ?? checked.timestamp, checked.timestamp)
                         batch.append(checked)
+                        let labels = point.keptLabels
+                        if !labels.isEmpty { labelled.append((checked, labels)) }
                     } catch {
                         reject(RecordRejection(position: reader.position, reason: .implausible(error.description)), in: &report)
                     }

@@ -35,12 +35,13 @@ extension PostgresLocationStore {
 
     public func addSession(digest: SecretDigest, _ session: SessionRecord) async throws(StoreError) {
         let expires = StoragePrecision.milliseconds(session.expiresAt)
+        let started = session.startedAt.map(StoragePrecision.milliseconds)
         // Replacing a session with the same digest, as the SQLite store's INSERT OR REPLACE does.
         let added = try await transaction("starting a session") { connection in
             try await connection.run("DELETE FROM sessions WHERE id_sha256 = \(digest.rawValue)", logger: logger)
             return try await connection.run("""
-                INSERT INTO sessions (user_id, id_sha256, expires_at_ms)
-                SELECT id, \(digest.rawValue), \(expires) FROM users WHERE id = \(session.userID.rawValue) RETURNING 1
+                INSERT INTO sessions (user_id, id_sha256, expires_at_ms, started_at_ms)
+                SELECT id, \(digest.rawValue), \(expires), \(started) FROM users WHERE id = \(session.userID.rawValue) RETURNING 1
                 """, logger: logger).collect().count
         }
         guard added == 1 else { throw .unknownUser(session.userID) }
@@ -48,10 +49,11 @@ extension PostgresLocationStore {
 
     public func session(digest: SecretDigest) async throws(StoreError) -> SessionRecord? {
         let found = try await rows("reading a session",
-                                   "SELECT user_id, expires_at_ms FROM sessions WHERE id_sha256 = \(digest.rawValue)")
+                                   "SELECT user_id, expires_at_ms, started_at_ms FROM sessions WHERE id_sha256 = \(digest.rawValue)")
         guard let row = found.first else { return nil }
-        let (userID, expires) = try Self.decode(row, as: (Int64, Int64).self, "reading a session")
-        return SessionRecord(userID: UserID(rawValue: userID), expiresAt: StoragePrecision.date(milliseconds: expires))
+        let (userID, expires, started) = try Self.decode(row, as: (Int64, Int64, Int64?).self, "reading a session")
+        return SessionRecord(userID: UserID(rawValue: userID), expiresAt: StoragePrecision.date(milliseconds: expires),
+                             startedAt: started.map(StoragePrecision.date(milliseconds:)))
     }
 
     public func deleteSession(digest: SecretDigest) async throws(StoreError) {
@@ -61,12 +63,13 @@ extension PostgresLocationStore {
     public func sessions(userID: UserID) async throws(StoreError) -> [(digest: SecretDigest, record: SessionRecord)] {
         var result: [(digest: SecretDigest, record: SessionRecord)] = []
         for row in try await rows("reading sessions", """
-            SELECT id_sha256, expires_at_ms FROM sessions WHERE user_id = \(userID.rawValue)
+            SELECT id_sha256, expires_at_ms, started_at_ms FROM sessions WHERE user_id = \(userID.rawValue)
             ORDER BY expires_at_ms, id_sha256 COLLATE "C"
             """) {
-            let (digest, expires) = try Self.decode(row, as: (String, Int64).self, "reading sessions")
+            let (digest, expires, started) = try Self.decode(row, as: (String, Int64, Int64?).self, "reading sessions")
             result.append((digest: SecretDigest(rawValue: digest),
-                           record: SessionRecord(userID: userID, expiresAt: StoragePrecision.date(milliseconds: expires))))
+                           record: SessionRecord(userID: userID, expiresAt: StoragePrecision.date(milliseconds: expires),
+                                                 startedAt: started.map(StoragePrecision.date(milliseconds:)))))
         }
         return result
     }

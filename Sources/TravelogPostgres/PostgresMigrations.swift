@@ -560,5 +560,27 @@ enum PostgresMigrations {
         ("021_device_phone_status", [
             "ALTER TABLE device_states ADD COLUMN phone_status text",
         ]),
+        // When a session's person signed in (as SQLite's 024_session_start).
+        ("022_session_start", [
+            "ALTER TABLE sessions ADD COLUMN started_at_ms bigint",
+        ]),
+        // What people wrote on their fixes (as SQLite's 025_location_labels), with the user as every
+        // table here has it.
+        ("023_location_labels", [
+            """
+            CREATE TABLE location_labels (
+                user_id bigint NOT NULL,
+                device_id bigint NOT NULL,
+                timestamp_ms bigint NOT NULL,
+                latitude_e7 bigint NOT NULL,
+                longitude_e7 bigint NOT NULL,
+                kind text NOT NULL,
+                text text NOT NULL,
+                PRIMARY KEY (device_id, timestamp_ms, latitude_e7, longitude_e7, kind),
+                FOREIGN KEY (user_id, device_id) REFERENCES devices (user_id, id) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX location_labels_by_user ON location_labels (user_id, timestamp_ms)",
+        ]),
     ]
 }

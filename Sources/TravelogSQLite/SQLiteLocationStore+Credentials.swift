@@ -24,11 +24,13 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// The device of a token digest; read for every token-authenticated request, so its prepared
+    /// statement is kept (`cachedStatement`).
+    static let deviceByTokenSQL = "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE token_sha256 = ?"
+
     public func device(tokenDigest: SecretDigest) async throws(StoreError) -> Device? {
         try await read("reading a device") { db in
-            // Read for every token-authenticated request: a prepared statement, kept.
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE token_sha256 = ?"),
-                             arguments: [tokenDigest.rawValue]).map(Self.device)
+            try Row.fetchOne(db.cachedStatement(sql: Self.deviceByTokenSQL), arguments: [tokenDigest.rawValue]).map(Self.device)
         }
     }
 
@@ -36,7 +38,7 @@ extension SQLiteLocationStore {
     /// 0.6 ms of a 1.2 ms directions request (`make bench NAMES=directions-valhalla`).
     public func tokenHolder(tokenDigest: SecretDigest) async throws(StoreError) -> (device: Device, user: User)? {
         try await read("reading a device and its user") { db in
-            let devices = try db.cachedStatement(sql: "SELECT id, user_id, name, created_at_ms, app, token_scope FROM devices WHERE token_sha256 = ?")
+            let devices = try db.cachedStatement(sql: Self.deviceByTokenSQL)
             let users = try db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE id = ?")
             guard let device = try Row.fetchOne(devices, arguments: [tokenDigest.rawValue]).map(Self.device),
                   let user = try Row.fetchOne(users, arguments: [device.userID.rawValue]).map(Self.user) else { return nil }
@@ -65,16 +67,18 @@ extension SQLiteLocationStore {
             guard (try? Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [session.userID.rawValue])) != nil
             else { throw .unknownUser(session.userID) }
             try Self.execute(db, "starting a session",
-                             "INSERT OR REPLACE INTO sessions (id_sha256, user_id, expires_at_ms) VALUES (?, ?, ?)",
-                             [digest.rawValue, session.userID.rawValue, StoragePrecision.milliseconds(session.expiresAt)])
+                             "INSERT OR REPLACE INTO sessions (id_sha256, user_id, expires_at_ms, started_at_ms) VALUES (?, ?, ?, ?)",
+                             [digest.rawValue, session.userID.rawValue, StoragePrecision.milliseconds(session.expiresAt),
+                              session.startedAt.map(StoragePrecision.milliseconds)])
         }
     }
 
     public func session(digest: SecretDigest) async throws(StoreError) -> SessionRecord? {
         try await read("reading a session") { db in
-            try Row.fetchOne(db, sql: "SELECT user_id, expires_at_ms FROM sessions WHERE id_sha256 = ?",
+            try Row.fetchOne(db, sql: "SELECT user_id, expires_at_ms, started_at_ms FROM sessions WHERE id_sha256 = ?",
                              arguments: [digest.rawValue]).map { row in
-                SessionRecord(userID: UserID(rawValue: row[0]), expiresAt: StoragePrecision.date(milliseconds: row[1]))
+                SessionRecord(userID: UserID(rawValue: row[0]), expiresAt: StoragePrecision.date(milliseconds: row[1]),
+                              startedAt: (row[2] as Int64?).map(StoragePrecision.date(milliseconds:)))
             }
         }
     }
@@ -87,10 +91,12 @@ extension SQLiteLocationStore {
 
     public func sessions(userID: UserID) async throws(StoreError) -> [(digest: SecretDigest, record: SessionRecord)] {
         try await read("reading sessions") { db in
-            try Row.fetchAll(db, sql: "SELECT id_sha256, expires_at_ms FROM sessions WHERE user_id = ? ORDER BY expires_at_ms, id_sha256",
-                             arguments: [userID.rawValue]).map { row in
+            try Row.fetchAll(db, sql: """
+                SELECT id_sha256, expires_at_ms, started_at_ms FROM sessions WHERE user_id = ? ORDER BY expires_at_ms, id_sha256
+                """, arguments: [userID.rawValue]).map { row in
                 (digest: SecretDigest(rawValue: row[0]),
-                 record: SessionRecord(userID: userID, expiresAt: StoragePrecision.date(milliseconds: row[1])))
+                 record: SessionRecord(userID: userID, expiresAt: StoragePrecision.date(milliseconds: row[1]),
+                                       startedAt: (row[2] as Int64?).map(StoragePrecision.date(milliseconds:))))
             }
         }
     }

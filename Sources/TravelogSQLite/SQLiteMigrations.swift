@@ -446,6 +446,24 @@ enum SQLiteMigrations {
         ("023_device_phone_status", """
         ALTER TABLE device_states ADD COLUMN phone_status TEXT;
         """),
+        // When a session's person signed in (issue 30): a recent sign-in confirms an account's
+        // deletion for someone who signs in through a provider and has no password to type.
+        ("024_session_start", """
+        ALTER TABLE sessions ADD COLUMN started_at_ms INTEGER;
+        """),
+        // What people wrote on their fixes (issue 31: OwnTracks `poi` and `tag`; files' named
+        // waypoints), keyed by the fix as `locations` is unique, and read only while the fix is there.
+        ("025_location_labels", """
+        CREATE TABLE location_labels (
+            device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+            timestamp_ms INTEGER NOT NULL,
+            latitude_e7 INTEGER NOT NULL,
+            longitude_e7 INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (device_id, timestamp_ms, latitude_e7, longitude_e7, kind)
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -131,6 +131,7 @@ public struct TravelogServerApp: Sendable {
         UploadRoutes(importer: FileImporter(writer: writer), uploadLimitBytes: configuration.maxUploadBytes,
                      limits: configuration.uploadLimits).add(to: router)
         ReadRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
+        LabelRoutes(store: store, placeTimeZones: placeTimeZones).add(to: router)
         DeviceRoutes(manager: DeviceManager(store: store, accounts: accounts), tiles: tiles, configuration: configuration,
                      mqttBroker: mqtt?.phoneBroker).add(to: router)
         RegionRoutes(store: store, changed: { [ownTracksCommands] in await ownTracksCommands.regionsChanged(userID: $0) }).add(to: router)

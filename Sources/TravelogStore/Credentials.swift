@@ -21,10 +21,14 @@ public enum DeviceApp: String, CaseIterable, Hashable, Sendable, Codable, Custom
 public struct SessionRecord: Hashable, Sendable {
     public var userID: UserID
     public var expiresAt: Date
+    /// When the person signed in (a password, or the single sign-on provider); `nil` for a session
+    /// started before Travelog kept it. A recent sign-in confirms it is them, as retyping a password does.
+    public var startedAt: Date?
 
-    public init(userID: UserID, expiresAt: Date) {
+    public init(userID: UserID, expiresAt: Date, startedAt: Date? = nil) {
         self.userID = userID
         self.expiresAt = expiresAt
+        self.startedAt = startedAt
     }
 }
 

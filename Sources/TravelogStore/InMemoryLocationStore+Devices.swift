@@ -33,6 +33,7 @@ extension InMemoryLocationStore {
             state.countRemoval(deviceID: id)
             state.devices[id] = nil
             for stored in state.locations.removeValue(forKey: id) ?? [] { state.keys.remove(stored.key) }
+            state.labels = state.labels.filter { $0.key.fix.deviceID != id }
             for (digest, deviceID) in state.tokenDigests where deviceID == id { state.tokenDigests[digest] = nil }
             for (importID, record) in state.imports where record.deviceID == id { state.imports[importID] = nil }
             for (importID, record) in state.runningImports where record.deviceID == id { state.runningImports[importID] = nil }

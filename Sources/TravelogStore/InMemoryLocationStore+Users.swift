@@ -33,6 +33,7 @@ extension InMemoryLocationStore {
                 state.regionTables.checkpoints[device] = nil
                 state.regionTables.offered[device] = nil
                 state.deviceStates[device] = nil
+                state.labels = state.labels.filter { $0.key.fix.deviceID != device }
                 state.ownTracksSecrets[device] = nil
             }
             state.users[id] = nil

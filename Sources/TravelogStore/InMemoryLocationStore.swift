@@ -19,6 +19,8 @@ public final class InMemoryLocationStore: TravelogStore {
         /// OwnTracks' encryption secrets (`InMemoryLocationStore+OwnTracksSecrets.swift`).
         var ownTracksSecrets: [DeviceID: String] = [:]
         var ownTracksCards: [DeviceID: OwnTracksCard] = [:]
+        /// `LabelStore`'s rows, by fix and kind.
+        var labels: [LabelKey: String] = [:]
         var tokenDigests: [SecretDigest: DeviceID] = [:]
         var sessions: [SecretDigest: SessionRecord] = [:]
         var visits: [VisitID: StoredVisit] = [:]

@@ -32,6 +32,7 @@ import urllib.request
 import websocket  # Debian: python3-websocket
 
 from journal_map_check import check_journal_map
+from labels_check import check_labels
 from regions_check import check_regions
 from layout_check import check_layout
 from features_check import check_features
@@ -452,6 +453,7 @@ def run_test(arguments):
     axe_source = open(arguments.axe).read() if arguments.axe else None
     check_features(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_devices(devtools, report, base_url, folder)
+    check_labels(devtools, report, base_url, arguments.user, arguments.password, folder)
     check_settings(devtools, report, base_url, arguments.user, arguments.password, folder, axe_source)
     check_search(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)
     check_directions(devtools, report, base_url, arguments.token, post_locations, iso, folder, axe_source)

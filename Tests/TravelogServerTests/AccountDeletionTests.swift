@@ -151,6 +151,53 @@ struct AccountDeletionTests {
         }
     }
 
+    @Test("without a password, a sign-in of the last ten minutes confirms the deletion (someone who signs in through a provider has none); an older sign-in, a session from before Travelog kept the time, and a Basic login do not")
+    func recentSignInConfirms() async throws {
+        let fixture = try await ServerFixture.make()
+        let store = fixture.app.store
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) // whole, as the store keeps milliseconds
+        /// A session of bob's that signed in `startedAt` (nil: before Travelog kept it), and its request headers.
+        func session(startedAt: Date?) async throws -> (secret: String, headers: HTTPFields) {
+            let secret = "session-\(UUID().uuidString)"
+            try await store.addSession(digest: Secrets.digest(secret), SessionRecord(userID: fixture.bob.id, expiresAt: now.addingTimeInterval(86_400),
+                                                                                     startedAt: startedAt))
+            return (secret, Self.json(["Cookie": "travelog_session=\(secret)", "Sec-Fetch-Site": "same-origin"].fields))
+        }
+        let old = try await session(startedAt: now.addingTimeInterval(-AccountService.confirmingSignInSeconds - 5))
+        let legacy = try await session(startedAt: nil)
+        let recent = try await session(startedAt: now.addingTimeInterval(-60))
+        try await fixture.test { client in
+            for refused in [old.headers, legacy.headers] {
+                for body in ["{}", #"{"password":""}"#, #"{"password":null}"#] {
+                    try await client.execute(uri: Self.uri, method: .delete, headers: refused, body: ByteBuffer(string: body)) { response in
+                        #expect(response.status == .forbidden)
+                        #expect(String(buffer: response.body).contains("sign in again"))
+                    }
+                }
+                try await client.execute(uri: "/api/v1/session", method: .get, headers: refused) { response in
+                    #expect(response.status == .ok)
+                    #expect(!String(buffer: response.body).contains("signInConfirmsUntil"))
+                }
+            }
+            try await client.execute(uri: Self.uri, method: .delete, headers: Self.json(Auth.basic("bob", ServerFixture.bobPassword)),
+                                     body: ByteBuffer(string: "{}")) { #expect($0.status == .forbidden) }
+            #expect(try await store.user(id: fixture.bob.id) != nil, "nothing deleted by a refused request")
+            // The page reads until when the sign-in confirms: ten minutes after it.
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: recent.headers) { response in
+                #expect(response.status == .ok)
+                let body = String(buffer: response.body)
+                let until = ISO8601TimeFormatter.string(now.addingTimeInterval(-60 + AccountService.confirmingSignInSeconds))
+                #expect(body.contains(#""signInConfirmsUntil":"\#(until)""#), "\(body)")
+                #expect(body.contains(#""signedInAt":""#))
+            }
+            try await client.execute(uri: Self.uri, method: .delete, headers: recent.headers, body: ByteBuffer(string: "{}")) { response in
+                #expect(response.status == .noContent)
+            }
+            try await client.execute(uri: "/api/v1/session", method: .get, headers: old.headers) { #expect($0.status == .unauthorized) }
+        }
+        #expect(try await store.user(id: fixture.bob.id) == nil)
+    }
+
     @Test("the last administrator cannot delete their account (409), and nothing of theirs goes")
     func lastAdministrator() async throws {
         let fixture = try await ServerFixture.make()

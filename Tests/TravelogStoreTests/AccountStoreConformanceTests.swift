@@ -91,6 +91,14 @@ struct AccountStoreConformanceTests {
         let record = SessionRecord(userID: ada.id, expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
         try await store.addSession(digest: digest, record)
         #expect(try await store.session(digest: digest) == record)
+        #expect(try await store.session(digest: digest)?.startedAt == nil, "a session from before its start was kept")
+        // A session's sign-in time is kept to the millisecond, and read the same way by both reads.
+        let started = SecretDigest(rawValue: String(repeating: "e", count: 64))
+        let signedIn = SessionRecord(userID: ada.id, expiresAt: Date(timeIntervalSince1970: 1_800_000_000),
+                                     startedAt: Date(timeIntervalSince1970: 1_797_408_000.123))
+        try await store.addSession(digest: started, signedIn)
+        #expect(try await store.session(digest: started) == signedIn)
+        #expect(try await store.sessions(userID: ada.id).map(\.record) == [record, signedIn])
         try await store.deleteSession(digest: digest)
         #expect(try await store.session(digest: digest) == nil)
         await #expect(throws: StoreError.unknownUser(UserID(rawValue: 999_999))) {

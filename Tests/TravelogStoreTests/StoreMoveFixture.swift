@@ -14,7 +14,7 @@ enum StoreMoveFixture {
             [1, 1, "phone", 1_000, "overland", "d1", "write", nil, nil, nil], [1, 2, "watch", 1_001, nil, nil, "read", nil, nil, nil],
             [2, 3, "car", 1_002, "owntracks-mqtt", "d3", "write", "an OwnTracks secret, 'quoted'\t", "Bob's car 🚗", "iVBORw0KGgo="],
         ],
-        "sessions": [[1, "a1", 5_000], [2, "B2", 6_000], [1, "a10", 7_000]],
+        "sessions": [[1, "a1", 5_000, nil], [2, "B2", 6_000, 5_500], [1, "a10", 7_000, 6_999]],
         "imports": [
             [1, 1, 1, "day.gpx", "abc", "gpx", 1_000, 300, 2, 1, "finished", nil],
             [1, 2, 2, "x\ty.csv", nil, "csv", 1_100, 0, 0, 0, "running", 1_200],
@@ -69,6 +69,12 @@ enum StoreMoveFixture {
         "retention_settings": [[1, 365, "keep", 1_700_000_000_000], [2, nil, "delete", 1_700_000_000_001]],
         "retention_runs": [[1, 1_700_000_100_000, 1_668_464_100_000, 42, 0]],
         "locations": locations,
+        // On the phone's first fix (a POI and a tag) and the car's first (a waypoint's name).
+        "location_labels": [
+            [1, 1, 1_717_221_600_000, 525_200_000, 134_050_000, "poi", "Kaisla \"bar\"\t"],
+            [1, 1, 1_717_221_600_000, 525_200_000, 134_050_000, "tag", "beer"],
+            [2, 3, 1_717_300_000_000, 525_200_000, 134_050_000, "waypoint", "Parking ünïcödé"],
+        ],
     ]
 
     /// 300 fixes of the phone (the first 200 from import 1), 5 of the watch (one in 1969), 120 of the car.

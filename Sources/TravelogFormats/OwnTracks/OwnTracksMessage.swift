@@ -12,7 +12,7 @@ struct OwnTracksMessage {
     enum Key: String, CaseIterable {
         case type = "_type"
         case lat, lon, tst, acc, alt, vac, vel, cog, batt, bs
-        case tid, conn, m, inregions
+        case tid, conn, m, inregions, poi, tag
         case ssid = "SSID", bssid = "BSSID"
         static let table = JSONKeyTable(Key.self)
     }
@@ -47,6 +47,10 @@ struct OwnTracksMessage {
     var wifiAccessPoint: String?
     var monitoringMode: Int?
     var regions: [String]?
+    /// `poi` ("Publish with POI") and `tag`: the person's words on the fix (`LocationLabel`), as
+    /// leniently read: a wrong kind of value is no label, never a lost fix.
+    var pointOfInterest: String?
+    var tag: String?
     /// The first wrong value.
     var problem: RecordRejection?
 
@@ -89,6 +93,8 @@ struct OwnTracksMessage {
             case .bssid: wifiAccessPoint = try Self.ignoringWrong { try parser.readLenientString() }
             case .m: monitoringMode = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { Int(exactly: $0) }
             case .inregions: regions = try parser.readLenientStrings()
+            case .poi: pointOfInterest = try Self.ignoringWrong { try parser.readLenientString() }
+            case .tag: tag = try Self.ignoringWrong { try parser.readLenientString() }
             case .acc: accuracyMeters = try parser.readLenientDouble()
             case .alt: altitudeMeters = try parser.readLenientDouble()
             case .vac: verticalAccuracyMeters = try parser.readLenientDouble()
@@ -155,6 +161,8 @@ struct OwnTracksMessage {
         point.batteryPercent = batteryPercent
         point.isCharging = switch batteryStatus { case 1?: false; case 2?, 3?: true; default: nil }
         point.phoneStatus = phoneStatus
+        point.labels = [pointOfInterest.flatMap { LocationLabel(kind: .pointOfInterest, text: $0) },
+                        tag.flatMap { LocationLabel(kind: .tag, text: $0) }].compactMap { $0 }
         return .record(.point(point))
     }
 }

@@ -66,6 +66,15 @@ public struct FormatPoint: Hashable, Sendable {
     /// What an OwnTracks phone said of itself with the point (tracker ID, connection, Wi-Fi, mode,
     /// regions): the device's status too, not the point's.
     public var phoneStatus: PhoneStatus?
+    /// What the person wrote on the point as they sent it (OwnTracks `poi` and `tag`); a waypoint's
+    /// `name` is one too (`keptLabels`). Not part of the point's equality either.
+    public var labels: [LocationLabel] = []
+
+    /// The labels to keep with the point's fix: `labels`, and a waypoint's name.
+    public var keptLabels: [LocationLabel] {
+        guard case .waypoint = kind, let name, let label = LocationLabel(kind: .waypoint, text: name) else { return labels }
+        return labels + [label]
+    }
 
     public init(kind: Kind, position: Position, name: String? = nil) {
         self.kind = kind

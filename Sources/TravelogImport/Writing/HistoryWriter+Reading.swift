@@ -15,6 +15,7 @@ extension IncomingItem {
                 batteryPercent = point.batteryPercent
                 isCharging = point.isCharging
                 phoneStatus = point.phoneStatus
+                labels = point.keptLabels
             } else {
                 self.init(.refused("a point without a time cannot be stored"), index: index, byteOffset: bytes.lowerBound,
                           raw: .range(bytes))

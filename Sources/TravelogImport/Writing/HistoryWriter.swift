@@ -78,6 +78,7 @@ public struct HistoryWriter: Sendable {
         var newest: (location: Location, item: IncomingItem)?
         var visits: [FormatVisit] = []
         var refused: [(item: IncomingItem, reason: String)] = []
+        var labelled: [(location: Location, labels: [LocationLabel])] = []
         valid.reserveCapacity(items.count)
         for item in items {
             switch item.content {
@@ -85,6 +86,7 @@ public struct HistoryWriter: Sendable {
                 do {
                     let checked = try plausibility.checked(location, now: now)
                     valid.append(checked)
+                    if !item.labels.isEmpty { labelled.append((checked, item.labels)) }
                     if newest.map({ checked.timestamp >= $0.location.timestamp }) ?? true { newest = (checked, item) }
                 } catch {
                     refused.append((item, error.description))
@@ -113,6 +115,7 @@ public struct HistoryWriter: Sendable {
             if let device, !valid.isEmpty, let first = valid.map(\.timestamp).min(), let last = valid.map(\.timestamp).max() {
                 if let hold { journal?.writeReached(hold, earliest: first) }
                 outcome.stored = try await store.insert(valid.map { StoredLocation(deviceID: device.id, location: $0, source: source) })
+                try await Self.keepLabels(labelled, of: valid, device: device, in: store)
                 // The journal hears first, right after the commit: it can then tell that a run which
                 // started later has read these fixes already.
                 if outcome.stored.inserted > 0 {
@@ -153,6 +156,17 @@ public struct HistoryWriter: Sendable {
         outcome.visits = visits.count
         outcome.device = device
         return outcome
+    }
+
+    /// Keeps the labels of the fixes that were stored (not of those a drop zone took out), before
+    /// the write is acknowledged.
+    static func keepLabels(_ labelled: [(location: Location, labels: [LocationLabel])], of stored: [Location], device: Device,
+                           in store: any LocationStore) async throws(StoreError) {
+        guard !labelled.isEmpty, let labelStore = store as? any LabelStore else { return }
+        let kept = Set(stored.map { LocationKey(deviceID: device.id, location: $0) })
+        let rows = labelled.filter { kept.contains(LocationKey(deviceID: device.id, location: $0.location)) }
+            .flatMap { fix in fix.labels.map { StoredLabel(deviceID: device.id, location: fix.location, label: $0) } }
+        try await labelStore.addLabels(rows)
     }
 
     /// Runs stored locations through the user's regions. The locations are durable already, so a

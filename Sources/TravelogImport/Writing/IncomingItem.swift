@@ -34,6 +34,8 @@ public struct IncomingItem: Sendable {
     public var isCharging: Bool?
     /// What an OwnTracks phone said of itself with the fix (for the device's status too).
     public var phoneStatus: PhoneStatus?
+    /// What the person wrote on the fix (kept with it, `LabelStore`).
+    public var labels: [LocationLabel] = []
 
     public enum Raw: Sendable {
         case none

@@ -19,7 +19,8 @@ struct AccountRoutes {
     }
 
     struct DeletionConfirmation: Decodable {
-        var password: String
+        /// Absent or empty: the caller's session must have signed in within the last ten minutes.
+        var password: String?
         /// A code of the authenticator app or a recovery code, when two-factor login is on.
         var code: String?
     }
@@ -63,21 +64,31 @@ struct AccountRoutes {
 
     /// `DELETE /api/v1/account` `{"password", "code"?}`: checks the password again and, with two-factor
     /// login on, a code (throttled as a login is), then deletes the person and everything theirs
-    /// (`UserDeletion`) and clears the session's cookies. 403 for a wrong password or code (with
-    /// `secondFactor` when a code is needed or wrong), 409 for the last administrator. Not with a
-    /// device token of any scope nor a share link.
+    /// (`UserDeletion`) and clears the session's cookies. Without a password, a session that signed
+    /// in (by password, or through the single sign-on provider) within the last ten minutes confirms
+    /// it instead: someone who signs in through a provider has no password to type. 403 for a wrong
+    /// password or code (with `secondFactor` when a code is needed or wrong) or an older sign-in,
+    /// 409 for the last administrator. Not with a device token of any scope nor a share link.
     func deleteAccount(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
         let identity = try context.requirePerson()
         let confirmation: DeletionConfirmation = try await request.decodeJSON(context: context)
+        guard let password = confirmation.password, !password.isEmpty else {
+            guard let secret = context.sessionSecret,
+                  try await sessions.account({ () throws(AccountError) in try await accounts.signInConfirms(session: secret) }) != nil
+            else {
+                let minutes = Int(AccountService.confirmingSignInSeconds / 60)
+                throw APIError.forbidden("type your password, or sign in again (a sign-in in the last \(minutes) minutes confirms "
+                                         + "it is you) and delete then: nothing deleted")
+            }
+            return try await delete(identity.user.id)
+        }
         let outcome = try await sessions.account { () throws(AccountError) in
-            try await accounts.logIn(named: identity.user.name, password: confirmation.password, code: confirmation.code,
+            try await accounts.logIn(named: identity.user.name, password: password, code: confirmation.code,
                                      from: context.clientAddress)
         }
         switch outcome {
         case .loggedIn(let user) where user.id == identity.user.id:
-            _ = try await sessions.account { () throws(AccountError) in try await deletion.delete(userID: user.id) }
-            tiles.forget(userID: user.id)
-            return sessions.signedOut()
+            return try await delete(user.id)
         case .loggedIn, .wrongPassword:
             throw APIError.forbidden("the password is wrong: nothing deleted")
         case .codeNeeded:
@@ -85,6 +96,12 @@ struct AccountRoutes {
         case .wrongCode:
             return try Self.codeAnswer("wrong code, or a code used already: nothing deleted")
         }
+    }
+
+    func delete(_ userID: UserID) async throws -> Response {
+        _ = try await sessions.account { () throws(AccountError) in try await deletion.delete(userID: userID) }
+        tiles.forget(userID: userID)
+        return sessions.signedOut()
     }
 
     static func codeAnswer(_ message: String) throws -> Response {

@@ -10,6 +10,8 @@ struct OIDCPendingLogins: Sendable {
         var codeVerifier: String
         var redirectURI: String
         var startedAt: Date
+        /// Where on the page the browser goes after the login (a local path, checked).
+        var returnTo: String = "/"
     }
 
     static let lifetimeSeconds: Double = 600

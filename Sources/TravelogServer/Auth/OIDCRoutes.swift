@@ -39,9 +39,10 @@ struct OIDCRoutes {
         router.get("/api/v1/oidc/login") { request, _ in
             let provider = try requireProvider()
             let redirectURI = try redirectURI(for: request, provider: provider)
+            let returnTo = try Self.returnPath(request.uri.queryParameters["return"].map(String.init))
             let state = OIDCProvider.randomToken()
             let login = OIDCPendingLogins.Login(nonce: OIDCProvider.randomToken(), codeVerifier: OIDCProvider.randomToken(),
-                                                redirectURI: redirectURI, startedAt: Date())
+                                                redirectURI: redirectURI, startedAt: Date(), returnTo: returnTo)
             provider.pending.withLock { $0.start(state: state, login) }
             let query = [("response_type", "code"), ("client_id", provider.settings.clientID), ("redirect_uri", redirectURI),
                          ("scope", "openid profile email"), ("state", state), ("nonce", login.nonce),
@@ -68,6 +69,18 @@ struct OIDCRoutes {
                 return refusal.page(configuration: configuration)
             }
         }
+    }
+
+    /// A login's `return`: a path of this server's page ("/", "/#settings/data"), never another site's
+    /// address ("//host", "/\\host", "https://…") nor anything a header could not carry as it is.
+    static func returnPath(_ wanted: String?) throws(APIError) -> String {
+        guard let wanted, !wanted.isEmpty else { return "/" }
+        let bytes = Array(wanted.utf8)
+        guard bytes.count <= 200, bytes.first == UInt8(ascii: "/"), bytes.dropFirst().first != UInt8(ascii: "/"),
+              bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else {
+            throw .badRequest("'return' must be a path of this server starting with one '/' (at most 200 printable ASCII characters)")
+        }
+        return wanted
     }
 
     func requireProvider() throws(APIError) -> OIDCProvider {
@@ -113,7 +126,7 @@ struct OIDCRoutes {
         let secret = try await accounts.startSession(userID: user.id)
         tiles.warm(userID: user.id)
         var response = Response(status: .found)
-        response.headers[.location] = "/"
+        response.headers[.location] = login.returnTo
         response.headers[.cacheControl] = "no-store"
         SessionRoutes.setLoginCookies(on: &response, session: secret, configuration: configuration)
         response.setCookie(Cookie(name: Self.stateCookie, value: "", maxAge: 0, path: Self.callbackPath,

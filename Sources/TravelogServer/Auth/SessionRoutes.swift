@@ -29,6 +29,10 @@ struct SessionRoutes {
         var administrator: Bool
         var tileURLTemplate: String
         var tileAttribution: String
+        /// When this session signed in (GET, with a session started since Travelog keeps it).
+        var signedInAt: String?
+        /// Until when that sign-in confirms an account's deletion without a password; absent after.
+        var signInConfirmsUntil: String?
     }
 
     /// `POST /api/v1/session` logs in (JSON or form `user`, `password`) and sets the page's cookie;
@@ -49,7 +53,15 @@ struct SessionRoutes {
             return try await loginAnswer(outcome)
         }
         router.get("/api/v1/session") { _, context in
-            try Response.json(sessionInfo(try context.requireIdentity().user))
+            var info = sessionInfo(try context.requireIdentity().user)
+            if let secret = context.sessionSecret {
+                let (started, confirms) = try await account { () throws(AccountError) in
+                    (try await accounts.signInTime(session: secret), try await accounts.signInConfirms(session: secret))
+                }
+                info.signedInAt = started.map(ISO8601TimeFormatter.string)
+                info.signInConfirmsUntil = confirms.map(ISO8601TimeFormatter.string)
+            }
+            return try Response.json(info)
         }
         router.delete("/api/v1/session") { _, context in
             if let secret = context.sessionSecret {

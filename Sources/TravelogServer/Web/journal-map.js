@@ -5,7 +5,9 @@
 // that sets window.TravelogJournalMap for the classic scripts.
 //
 // `#map[data-visit-count]`, `#map[data-trip-count]` and `#map[data-matched-trip-count]` (trips drawn
-// on the roads they were matched to) count what is drawn, for tests.
+// on the roads they were matched to) count what is drawn, for tests; `#map[data-label-count]` the
+// labels people put on fixes (an OwnTracks POI or tag, a file's named waypoint), drawn as small
+// flags with their words.
 import { MODE_COLORS, modeColor } from './colors.js';
 import { placeSubtitle } from './format.js';
 
@@ -21,6 +23,7 @@ window.TravelogJournalMap = (() => {
   let map = null;
   let trips = null;
   let pins = null;
+  let labels = null;
   let legend = null;
   const shownDevices = new Map();
   const shownModes = new Set();
@@ -39,6 +42,7 @@ window.TravelogJournalMap = (() => {
       })
       : L.featureGroup();
     pins.addTo(map);
+    labels = L.featureGroup().addTo(map);
     legend = L.control({ position: 'bottomright' });
     legend.onAdd = () => {
       const box = L.DomUtil.create('div', 'map-legend');
@@ -142,5 +146,30 @@ window.TravelogJournalMap = (() => {
     return result;
   }
 
-  return { attach, draw, setDevices, bounds };
+  /** At most this many labels have their words always shown; more show them on hover. */
+  const LABEL_TEXTS_SHOWN = 25;
+
+  /** Draws the range's labels (GET /api/v1/labels), replacing those drawn: one flag per fix, its
+   * labels' words together ("Coffee at Kappeli · breakfast" for a POI and a tag). */
+  function drawLabels(list) {
+    if (!labels) return;
+    labels.clearLayers();
+    const flags = new Map();
+    for (const label of list) {
+      const key = `${label.device} ${label.time} ${label.latitude} ${label.longitude}`;
+      if (!flags.has(key)) flags.set(key, { latitude: label.latitude, longitude: label.longitude, texts: [] });
+      flags.get(key).texts.push(label.text);
+    }
+    for (const flag of flags.values()) {
+      const text = flag.texts.join(' · ');
+      const icon = L.divIcon({ className: 'label-pin', iconSize: [12, 12], iconAnchor: [6, 6] });
+      const marker = L.marker([flag.latitude, flag.longitude], { icon, pane: PIN_PANE, title: text, keyboard: false });
+      marker.bindTooltip(text, { direction: 'top', offset: [0, -6], permanent: flags.size <= LABEL_TEXTS_SHOWN,
+        className: 'label-text' });
+      labels.addLayer(marker);
+    }
+    map.getContainer().dataset.labelCount = String(list.length);
+  }
+
+  return { attach, draw, drawLabels, setDevices, bounds };
 })();

@@ -10,13 +10,13 @@ import { $, element, showStatus } from './dom.js';
 import { durationText, formatDistance, placeSubtitle, units } from './format.js';
 import { drawn, showOnMap, knowDevice } from './map.js';
 import { showStatistics } from './stats.js';
-import { clock, renderTimeline } from './timeline.js';
+import { clock, listLabels, renderTimeline } from './timeline.js';
 import { state, update } from './state.js';
 
 /** How long the Undo of a change is offered. */
 const UNDO_MILLISECONDS = 10000;
 
-const journal = { sequence: 0, visits: [], trips: [], undoTimer: null };
+const journal = { sequence: 0, visits: [], trips: [], labels: [], undoTimer: null };
 
 /** Loads the journal for the range: visits as pins and a list, trips as lines, statistics. */
 export async function loadJournal() {
@@ -26,14 +26,18 @@ export async function loadJournal() {
   $('journal').setAttribute('aria-busy', 'true');
   const range = rangeQuery();
   try {
-    const [visits, trips, whereabouts, stats] = await Promise.all([
+    const [visits, trips, whereabouts, stats, labels] = await Promise.all([
       api(`/api/v1/visits?${range}`), api(`/api/v1/trips?${range}`),
       api(`/api/v1/whereabouts?${range}`), api(`/api/v1/stats?${rangeQuery({ by: statsPeriod(), units: units() })}`),
+      // The journal is shown without them when they cannot be read.
+      api(`/api/v1/labels?${range}`).catch(() => []),
     ]);
     if (sequence !== journal.sequence) return;
     for (const visit of visits) if (visit.device) knowDevice(visit.device);
     journal.trips = trips;
+    journal.labels = labels;
     drawJournal(visits, trips);
+    if (window.TravelogJournalMap) window.TravelogJournalMap.drawLabels(labels);
     showJournalList(visits);
     if (TravelogLayers.usesTiles(state.range) && stats.total) {
       // A range drawn by tiles has no path request: its distance comes from the statistics.
@@ -41,6 +45,7 @@ export async function loadJournal() {
     }
     showStatistics(whereabouts, stats, statsPeriod());
     renderTimeline($('timeline'), visits, trips, units(), state.range.from !== state.range.to);
+    listLabels($('timeline'), journal.labels || []);
     TravelogRegions.showTransitions(range);
     refreshPendingTrips(sequence, range, visits, 0);
   } catch (error) {
@@ -66,6 +71,7 @@ function refreshPendingTrips(sequence, range, visits, reads) {
       journal.trips = trips;
       drawJournal(visits, trips);
       renderTimeline($('timeline'), visits, trips, units(), state.range.from !== state.range.to);
+      listLabels($('timeline'), journal.labels || []);
       refreshPendingTrips(sequence, range, visits, reads + 1);
     } catch (error) {
       // The next load of the journal reads them again.

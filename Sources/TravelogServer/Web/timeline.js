@@ -74,6 +74,8 @@ export function renderTimeline(container, visits, trips, units, withDates) {
   }
   for (const item of items) {
     const row = element('li', `timeline-${item.kind}`);
+    // Where rows added later (region transitions, labels) go: before the first that starts after them.
+    row.dataset.start = new Date(item.start).toISOString();
     if (withDates) row.append(element('span', 'timeline-date', rowDate(item)));
     if (item.kind === 'visit') {
       const visit = item.visit;
@@ -103,6 +105,27 @@ export function renderTimeline(container, visits, trips, units, withDates) {
     }
     container.append(row);
   }
+}
+
+const LABEL_KINDS = { poi: 'POI', tag: 'Tag', waypoint: 'Waypoint' };
+
+/** The labels people put on fixes (GET /api/v1/labels): a row each at its time, among the visits
+ * and trips, in the place's time as the visits are (the browser's when the server does not know the
+ * place's zone). `#timeline[data-label-count]`. */
+export function listLabels(container, labels) {
+  for (const old of container.querySelectorAll('.timeline-label')) old.remove();
+  for (const label of labels) {
+    const start = new Date(label.time);
+    const row = element('li', 'timeline-label');
+    row.dataset.start = start.toISOString();
+    const wall = label.localTime || new Date(start.getTime() - start.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    row.append(element('span', 'timeline-time', clock(wall)),
+      element('strong', 'timeline-label-text', label.text),
+      element('span', 'timeline-detail muted', `${LABEL_KINDS[label.kind] || label.kind} · ${label.device}`));
+    const later = [...container.children].find((item) => item.dataset.start && item.dataset.start > row.dataset.start);
+    container.insertBefore(row, later || null);
+  }
+  container.dataset.labelCount = String(labels.length);
 }
 
 /** "Mon, 3 Jun 2024": the local day a row starts on (the place's, from its ISO time). */

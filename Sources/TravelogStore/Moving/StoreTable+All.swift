@@ -4,13 +4,18 @@ extension StoreTable {
         StoreTable("users", .none, [("id", .integer), ("name", .text), ("created_at_ms", .integer), ("password_hash", .text),
                                     ("administrator", .boolean), ("disabled", .boolean)]),
         devices,
-        StoreTable("sessions", .stored, key: ["id_sha256"], [("id_sha256", .text), ("expires_at_ms", .integer)]),
+        StoreTable("sessions", .stored, key: ["id_sha256"], [("id_sha256", .text), ("expires_at_ms", .integer),
+                                                                        ("started_at_ms", .integer)]),
         StoreTable("imports", .device, [
             ("id", .integer), ("device_id", .integer), ("file_name", .text), ("content_sha256", .text), ("format", .text),
             ("imported_at_ms", .integer), ("inserted_count", .integer), ("duplicate_count", .integer),
             ("rejected_count", .integer), ("state", .text), ("heartbeat_ms", .integer),
         ]),
         locations,
+        StoreTable("location_labels", .device, key: ["device_id", "timestamp_ms", "latitude_e7", "longitude_e7", "kind"], [
+            ("device_id", .integer), ("timestamp_ms", .integer), ("latitude_e7", .integer), ("longitude_e7", .integer),
+            ("kind", .text), ("text", .text),
+        ]),
         StoreTable("places", .stored, [("id", .integer), ("name", .text), ("latitude_e7", .integer),
                                        ("longitude_e7", .integer), ("radius_m", .real)]),
         StoreTable("visits", .device, [
