@@ -109,14 +109,7 @@ struct PhotosCommandTests {
             Issue.record("exiftool is not installed: `apt-get install libimage-exiftool-perl` (`make test` does) to read the sidecar back")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-json", "-n", "-XMP:GPSLatitude", "-XMP:GPSLongitude", sidecar]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = Data(try ChildProcess.run("/usr/bin/exiftool", ["-json", "-n", "-XMP:GPSLatitude", "-XMP:GPSLongitude", sidecar]).output)
         let record = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
         let store = try SQLiteLocationStore(path: workspace.database)
         let user = try #require(try await store.user(named: "ada"))

@@ -34,15 +34,7 @@ struct PhotosWriteCommandTests {
 
     /// ExifTool's output for files, by file.
     static func exifTool(_ arguments: [String]) throws -> [String: [String: Any]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: exifTool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = Data(try ChildProcess.run(exifTool, arguments).output)
         guard !data.isEmpty else { return [:] }
         let records = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         return Dictionary(records.compactMap { record in (record["SourceFile"] as? String).map { ($0, record) } }, uniquingKeysWith: { a, _ in a })

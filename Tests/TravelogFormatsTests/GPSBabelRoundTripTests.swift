@@ -19,16 +19,9 @@ enum GPSBabel {
     /// as elements, and coordinates with 9 decimals), and reads that back.
     static func readBack(_ input: URL, format: String, dataFlag: String) throws -> GPXReadBack {
         let output = input.appendingPathExtension("gpsbabel.gpx")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [dataFlag, "-i", format, "-f", input.path, "-o", "gpx,gpxver=1.0", "-F", output.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ExportTestFailure.toolFailed("gpsbabel exited with \(process.terminationStatus): \(message)")
+        let result = try ChildProcess.run(executable.path, [dataFlag, "-i", format, "-f", input.path, "-o", "gpx,gpxver=1.0", "-F", output.path])
+        guard result.status == 0 else {
+            throw ExportTestFailure.toolFailed("gpsbabel exited with \(result.status): \(result.errorText)")
         }
         return try GPXReadBack.parse(try Data(contentsOf: output))
     }

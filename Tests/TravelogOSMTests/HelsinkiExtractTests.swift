@@ -38,15 +38,9 @@ struct HelsinkiExtractTests {
             Issue.record("osmium is not installed: `apt-get install osmium-tool` (`make test` does) to check the counts against it")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: osmium)
-        process.arguments = ["fileinfo", "--extended", "--json", HelsinkiExtract.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try ChildProcess.run(osmium, ["fileinfo", "--extended", "--json", HelsinkiExtract.path])
+        let output = Data(result.output)
+        #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         let count = try #require((json["data"] as? [String: Any])?["count"] as? [String: Int])
         let expected = HelsinkiExtract.Counts(nodes: count["nodes"] ?? -1, ways: count["ways"] ?? -1, relations: count["relations"] ?? -1)

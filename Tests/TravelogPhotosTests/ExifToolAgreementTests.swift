@@ -31,15 +31,7 @@ struct ExifToolAgreementTests {
     }
 
     static func exifTool(_ paths: [String]) throws -> [String: [String: Any]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-json", "-n", "-G1", "-q", "-q"] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = Data(try ChildProcess.run("/usr/bin/exiftool", ["-json", "-n", "-G1", "-q", "-q"] + paths).output)
         let records = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         var byPath: [String: [String: Any]] = [:]
         for record in records {

@@ -19,17 +19,9 @@ struct DeviceSetupLinkTests {
         let path = TestDirectory.url.appendingPathComponent("qr-\(UUID().uuidString).pbm")
         try FileManager.default.createDirectory(at: TestDirectory.url, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
-        process.arguments = ["--raw", "-q", "-Sbinary", path.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "zbarimg found no code")
-        var decoded = String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess.run("/usr/bin/zbarimg", ["--raw", "-q", "-Sbinary", path.path])
+        #expect(result.status == 0, "zbarimg found no code")
+        var decoded = result.outputText
         if decoded.hasSuffix("\n") { decoded.removeLast() }
         return decoded
     }

@@ -157,16 +157,9 @@ struct ReviewTests {
         guard FileManager.default.isExecutableFile(atPath: pdfinfo) else { return }
         let file = TestDirectory.url.appendingPathComponent("review-\(UUID().uuidString).pdf")
         try data.write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: pdfinfo)
-        process.arguments = [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let result = try ChildProcess.run(pdfinfo, [file.path])
+        let output = result.outputText + result.errorText
+        #expect(result.status == 0, "\(output)")
         #expect(output.contains("Pages:           1"), "\(output)")
         #expect(output.contains("Creator:         Travelog"), "\(output)")
     }

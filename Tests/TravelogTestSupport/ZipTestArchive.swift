@@ -103,17 +103,8 @@ public enum ZipTestArchive {
 
     /// Runs `python3 -c script arguments…`. - Throws: `PythonFailed` with what it wrote to stderr.
     private static func python(_ script: String, arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw PythonFailed(description: "python3 failed: \(message)")
-        }
+        let result = try ChildProcess.run("python3", ["-c", script] + arguments)
+        guard result.status == 0 else { throw PythonFailed(description: "python3 failed: \(result.errorText)") }
     }
 
     /// Text that deflates well and is long enough to need many reads.

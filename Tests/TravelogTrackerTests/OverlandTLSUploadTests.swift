@@ -19,13 +19,7 @@ struct OverlandTLSUploadTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " "))")
+        #expect(try ChildProcess.run(tool, arguments).status == 0, "\(tool) \(arguments.joined(separator: " "))")
     }
 
     /// An Overland receiver over TLS on 127.0.0.1 (Python's http.server and ssl); returns it and its port.
