@@ -14,7 +14,8 @@
 # as over HTTP; `device add --app owntracks-mqtt`'s settings and link; regions drawn published to
 # the phone's …/cmd as setWaypoints (mosquitto_sub), and again on connecting. Also the broker stopped and started again under the server: it
 # reconnects, says so in its log and /metrics, and loses nothing queued meanwhile; and MQTT 5 resumes
-# the session after a restart.
+# the session after a restart. Last, the ACL `travelog mqtt acl` makes, on a broker of its own:
+# friends hear each other as the app subscribes (owntracks/+/+), others hear nothing.
 #
 #   scripts/mqtt-test.sh [--travelog PATH]
 set -euo pipefail
@@ -37,9 +38,9 @@ export PATH="$PATH:/usr/sbin"
 python=/usr/bin/python3
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/travelog-mqtt.XXXXXX")"
-broker_pid="" server_pid="" publisher_pid=""
+broker_pid="" server_pid="" publisher_pid="" acl_broker_pid=""
 cleanup() {
-  for pid in $publisher_pid $server_pid $broker_pid; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
+  for pid in $publisher_pid $server_pid $broker_pid $acl_broker_pid; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
   [ -n "${MQTT_TEST_KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -446,4 +447,48 @@ grep -q 'MQTT: connected.*session resumed' "$work/server.log" || { echo "FAIL: M
 for _ in $(seq 1 300); do api bob "/api/v1/locations?device=five" 2>/dev/null | grep -q '"coordinates"' && break; sleep 0.1; done
 grep -q '"coordinates"' <<<"$(api bob "/api/v1/locations?device=five")" || { echo "FAIL: the message queued for MQTT 5 was not stored"; exit 1; }
 echo "ok: MQTT 5 (--mqtt-protocol 5): the session resumed after a restart, the message queued meanwhile stored"
+
+# --- the ACL `travelog mqtt acl` makes: friends (accepted in Travelog) read each other, nobody else
+# reads anybody; a broker of its own on that ACL, subscribers as the app subscribes (owntracks/+/+)
+acl_db="$work/acl.sqlite"
+for account in alice bob mallory; do
+  echo "$account-travelog-password" | TRAVELOG_DB="$acl_db" "$travelog" user add "$account" --password-stdin >/dev/null
+done
+TRAVELOG_DB="$acl_db" "$travelog" friends invite bob --user alice >/dev/null
+TRAVELOG_DB="$acl_db" "$travelog" friends accept alice --user bob >/dev/null
+TRAVELOG_DB="$acl_db" "$travelog" mqtt acl --subscriber travelog -o "$work/friends.acl"
+grep -qx 'user bob' "$work/friends.acl" && grep -qx 'topic read owntracks/alice/+' "$work/friends.acl" \
+  || { echo "FAIL: the ACL does not let bob read alice:"; cat "$work/friends.acl"; exit 1; }
+acl_port="$(free_port)"
+printf 'user %s\nallow_anonymous false\npassword_file %s\nacl_file %s\nlistener %s 127.0.0.1\n' \
+  "$(id -un)" "$work/passwd" "$work/friends.acl" "$acl_port" >"$work/acl-broker.conf"
+mosquitto -c "$work/acl-broker.conf" >>"$work/acl-broker.log" 2>&1 &
+acl_broker_pid=$!
+for _ in $(seq 1 100); do
+  mosquitto_pub -h 127.0.0.1 -p "$acl_port" -u alice -P alice-broker-password -t owntracks/alice/probe -n 2>/dev/null && break
+  sleep 0.1
+done
+heard() { # ACCOUNT: what it hears on owntracks/+/+ and owntracks/+/+/info within 4 s
+  timeout 8 mosquitto_sub -h 127.0.0.1 -p "$acl_port" -u "$1" -P "$1-broker-password" -t 'owntracks/+/+' -t 'owntracks/+/+/info' \
+    -W 4 -v >"$work/heard-$1" 2>/dev/null || true
+}
+heard bob & bob_pid=$!
+heard mallory & mallory_pid=$!
+heard alice & alice_pid=$!
+sleep 1
+mosquitto_pub -h 127.0.0.1 -p "$acl_port" -u alice -P alice-broker-password -q 1 -t owntracks/alice/phone \
+  -m '{"_type":"location","tst":1440390888,"lat":60.17,"lon":24.94}'
+mosquitto_pub -h 127.0.0.1 -p "$acl_port" -u alice -P alice-broker-password -q 1 -t owntracks/alice/phone/info \
+  -m '{"_type":"card","name":"Alice"}'
+mosquitto_pub -h 127.0.0.1 -p "$acl_port" -u mallory -P mallory-broker-password -q 1 -t owntracks/mallory/phone \
+  -m '{"_type":"location","tst":1440390889,"lat":1,"lon":1}'
+wait "$bob_pid" "$mallory_pid" "$alice_pid"
+kill "$acl_broker_pid"; wait "$acl_broker_pid" 2>/dev/null || true
+grep -q '^owntracks/alice/phone {' "$work/heard-bob" && grep -q '^owntracks/alice/phone/info {' "$work/heard-bob" \
+  || { echo "FAIL: bob, alice's friend, did not hear her position and card:"; cat "$work/heard-bob"; exit 1; }
+! grep -q 'owntracks/mallory' "$work/heard-bob" || { echo "FAIL: bob heard mallory, who is nobody's friend"; exit 1; }
+! grep -q 'owntracks/alice' "$work/heard-mallory" || { echo "FAIL: mallory heard alice:"; cat "$work/heard-mallory"; exit 1; }
+grep -q '^owntracks/alice/phone {' "$work/heard-alice" || { echo "FAIL: alice does not hear her own topics"; exit 1; }
+! grep -q 'owntracks/mallory' "$work/heard-alice" || { echo "FAIL: alice heard mallory"; exit 1; }
+echo "ok: travelog mqtt acl: bob (alice's friend) hears her position and card; mallory, nobody's friend, hears nobody and nobody hears her"
 echo "mqtt-test: every check passed"

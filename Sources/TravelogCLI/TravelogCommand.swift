@@ -13,7 +13,7 @@ public struct TravelogCommand: AsyncParsableCommand {
                       RejectedCommand.self, SnapshotCommand.self, RegionsCommand.self, BeaconsCommand.self, MigrateCommand.self,
                       BackupCommand.self, RestoreCommand.self, OSMCommand.self, DirectionsCommand.self, MatchCommand.self, PhotosCommand.self,
                       SearchCommand.self, ShareCommand.self, ZonesCommand.self, RetentionCommand.self, FriendsCommand.self,
-                      LabelsCommand.self]
+                      LabelsCommand.self, MQTTCommand.self]
     )
 
     public init() {}
