@@ -54,7 +54,7 @@ struct CanonicalPathTests {
     static let streams: Set<String> = ["/api/v1/live"]
 
     @Test("every route: every spelling of its path gets the canonical path's answer, with every kind of credential",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(10)))
     func everyRouteEverySpelling() async throws {
         let fixture = try await ServerFixture.make()
         let (_, writeToken) = try await fixture.app.accounts.addDevice(named: "tracker", userID: fixture.ada.id, app: .owntracks)

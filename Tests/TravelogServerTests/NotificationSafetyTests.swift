@@ -9,7 +9,7 @@ import TravelogStore
 
 /// What a hostile or broken endpoint cannot do to the sender: hang it, hold up other channels or
 /// the shutdown, reach the server's own network, or probe ports through the delivery log.
-@Suite("Notification safety", .timeLimit(.minutes(1)))
+@Suite("Notification safety", .timeLimit(.minutes(5)))
 struct NotificationSafetyTests {
     static let secret = "0123456789abcdef"
 

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Slowloris: connections that send a request a byte at a time hold the server's resources.
-@Suite("Slow requests", .timeLimit(.minutes(1)))
+@Suite("Slow requests", .timeLimit(.minutes(5)))
 struct SlowRequestTests {
     /// Connects to 127.0.0.1:`port`, sends `bytes`, then waits until the server closes the
     /// connection. - Returns: whatever the server sent before closing.
