@@ -39,7 +39,7 @@ struct JournalConcurrentUploadTests {
             for index in batches.indices.reversed() { batches.swapAt(index, Int(random.next() % UInt64(index + 1))) }
         }
         let shuffled = batches
-        try await fixture.test(.live) { client in
+        try await fixture.test(.router) { client in
             for group in stride(from: 0, to: shuffled.count, by: 4) {
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     for body in shuffled[group..<min(shuffled.count, group + 4)] {

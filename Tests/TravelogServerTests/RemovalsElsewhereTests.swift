@@ -44,7 +44,7 @@ struct RemovalsElsewhereTests {
         let app = TravelogServerApp(store: served, configuration: ServerConfiguration(port: 0, bcryptCost: 4), gazetteer: nil)
         let ada = try await app.accounts.addUser(named: "ada", password: ServerFixture.adaPassword)
         let day = "from=2024-05-02&to=2024-05-02"
-        try await app.makeApplication().test(.live) { client in
+        try await app.makeApplication().test(.router) { client in
             try await ShareRouteTests.upload(client, ZoneRouteTests.walk)
             func bounds() async throws -> Int? {
                 try await client.execute(uri: "/api/v1/tiles/bounds?\(day)", method: .get, headers: ShareRouteTests.ada) {
