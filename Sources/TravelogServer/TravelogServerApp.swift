@@ -142,7 +142,7 @@ public struct TravelogServerApp: Sendable {
         JournalRoutes(store: store, journal: journal, gazetteer: gazetteer, placeTimeZones: placeTimeZones, streetLevel: streetLevel,
                       localSearch: localSearch).add(to: router)
         ExploreRoutes(store: store, tiles: tiles, journal: journal, gazetteer: gazetteer, streetLevel: streetLevel,
-                      placeTimeZones: placeTimeZones).add(to: router)
+                      placeTimeZones: placeTimeZones, worldOutlines: worldOutlines).add(to: router)
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
         ReviewRoutes(store: store, journal: journal, placeTimeZones: placeTimeZones, worldOutlines: worldOutlines).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)

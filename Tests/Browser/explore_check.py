@@ -4,6 +4,7 @@ history the earlier checks stored): the map's Explored layer draws its fog tiles
 and, toggled, by country, and pointing at a day shows its summary. Screenshots at 1400x900 and
 390x844; the layer is set back to the path afterwards."""
 import datetime
+import json
 import time
 
 from layout_check import SIZES, open_view, screenshot, set_size
@@ -25,6 +26,24 @@ def check_explore(devtools, report, base_url, folder):
                                  " return box && !box.hidden && box.dataset.area; })()", 15)
         report(bool(area) and float(area) > 0, f"{name}: the explored area is shown under the layer switch ({area} km²)")
         screenshot(devtools, folder, f"explore-{name}")
+        # The countries map: each country with days shaded, as many as the API has, with the list's days.
+        shaded = devtools.wait_for("Number(document.getElementById('map').dataset.countryCount || 0)", 15)
+        api = devtools.evaluate("fetch('/api/v1/explore/countries', {headers: {'X-Requested-With': 'fetch'}}).then((r) => r.json())"
+                                ".then((m) => JSON.stringify(m.features.map((f) => [f.id, f.properties.days])))")
+        features = json.loads(api or "[]")
+        listed = dict(devtools.evaluate("[...document.querySelectorAll('.explore-country')].map((li) =>"
+                                        " [li.querySelector('.explore-code').textContent, parseInt(li.querySelector('.explore-days').textContent, 10)])") or [])
+        report(bool(shaded) and shaded == len(features) and all(listed.get(code) == days for code, days in features),
+               f"{name}: the countries map shades {shaded} countries, each with the list's days ({features[:4]})")
+        if features:
+            first = features[0][0]
+            devtools.evaluate(f"[...document.querySelectorAll('.explore-country')].find((li) => li.querySelector('.explore-code').textContent === '{first}')"
+                              ".querySelector('button.explore-name').click()")
+            moved = devtools.wait_for("(() => { const map = document.getElementById('map');"
+                                      " return Number(map.dataset.zoom) <= 6 && document.querySelector('.leaflet-countries-pane canvas, .leaflet-countries-pane path'); })()", 10)
+            report(bool(moved), f"{name}: a click on {first} in the list shows it on the map, shaded")
+            time.sleep(0.5)
+            screenshot(devtools, folder, f"explore-countries-{name}")
         # Down to a street: the newest fix at zoom 16, where each cell of 25 m is cleared.
         devtools.evaluate("fetch('/api/v1/locations?limit=1&order=newest', {headers: {'X-Requested-With': 'fetch'}})"
                           ".then((r) => r.json()).then((found) => import('/map.js').then((m) => {"

@@ -77,6 +77,12 @@ def check_labels(devtools, report, base_url, user, password, folder):
     twelve = f"{(hours - 1) % 12 + 1}:{minutes:02d}"
     report(digits in (wanted, twelve, wanted.lstrip("0")),
            f"a label's row shows its fix's time in the place's zone, as the visits' rows do ({shown!r}, the fix at {wanted} in Helsinki)")
+    # The locations list beside it uses the same clock: its newest fix (minute 60) in Helsinki's time.
+    newest = (start + datetime.timedelta(minutes=60)).astimezone(zoneinfo.ZoneInfo("Europe/Helsinki"))
+    listed = devtools.evaluate("(document.querySelector('#locations li .when') || {}).textContent || ''") or ""
+    hours24, twelve = newest.strftime("%H:%M:%S"), f"{(newest.hour - 1) % 12 + 1}:{newest.strftime('%M:%S')}"
+    report(hours24 in listed or listed.startswith(twelve) or f" {twelve}" in listed,
+           f"the locations list writes its fixes in the place's time too ({listed!r}, the newest at {hours24} in Helsinki)")
     starts = [row[3] for row in rows if row[3]]
     report(starts == sorted(starts), "every row of the timeline, labels among them, is in time order")
     tooltips = devtools.evaluate("[...document.querySelectorAll('.leaflet-tooltip.label-text')].map((t) => t.textContent)") or []

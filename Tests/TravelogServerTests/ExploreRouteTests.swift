@@ -68,6 +68,55 @@ struct ExploreRouteTests {
         }
     }
 
+    /// The countries map as the API answers it: (code, days) of its features, its list of countries without outline.
+    static func countriesMap(_ client: some TestClientProtocol, user: String = "ada", password: String = ServerFixture.adaPassword)
+        async throws -> (features: [[String: Any]], withoutOutline: [String], mostDays: Int) {
+        try await client.execute(uri: "/api/v1/explore/countries", method: .get, headers: Auth.basic(user, password)) { response in
+            #expect(response.status == .ok, "\(response.body.text.prefix(200))")
+            #expect(response.headers[.contentType] == "application/geo+json")
+            let map = response.body.json as? [String: Any]
+            #expect(map?["type"] as? String == "FeatureCollection")
+            return (map?["features"] as? [[String: Any]] ?? [], map?["withoutOutline"] as? [String] ?? [], map?["mostDays"] as? Int ?? -1)
+        }
+    }
+
+    /// The whereabouts' days per country.
+    static func countryDays(_ client: some TestClientProtocol) async throws -> [String: Int] {
+        let whereabouts = try #require(try await get(client, "/api/v1/whereabouts") as? [String: Any])
+        return Dictionary(uniqueKeysWithValues: ((whereabouts["countries"] as? [[String: Any]]) ?? []).compactMap { country in
+            (country["code"] as? String).map { ($0, country["days"] as? Int ?? -1) }
+        })
+    }
+
+    @Test("the countries map: the whereabouts' countries with their days, outlined as a MultiPolygon; bob's is empty")
+    func countries() async throws {
+        let outlines = try? WorldOutlines(contentsOf: WorldOutlines.defaultPath)
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            // 40 minutes at one spot in Berlin: a visit, so a day in Germany.
+            let stay = "[" + (0..<40).map { #"{"latitude":52.52,"longitude":13.405,"time":\#(1_709_280_000 + $0 * 60)}"# }
+                .joined(separator: ",") + "]"
+            try await TileRouteTests.post(stay, fixture, client)
+            guard let outlines, !outlines.countries.isEmpty else {
+                // A server without the coded world base (make world) says so.
+                _ = try await Self.get(client, "/api/v1/explore/countries", status: .notFound)
+                Issue.record("\(WorldOutlines.defaultPath) has no countries' codes: run make world")
+                return
+            }
+            #expect(try await Self.countryDays(client) == ["DE": 1])
+            let map = try await Self.countriesMap(client)
+            #expect(map.features.map { $0["id"] as? String } == ["DE"] && map.withoutOutline.isEmpty && map.mostDays == 1)
+            let feature = try #require(map.features.first)
+            #expect((feature["properties"] as? [String: Any])?["days"] as? Int == 1)
+            #expect((feature["properties"] as? [String: Any])?["name"] as? String == "Germany")
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            #expect(geometry["type"] as? String == "MultiPolygon")
+            #expect(((geometry["coordinates"] as? [Any])?.count ?? 0) >= 1)
+            let bob = try await Self.countriesMap(client, user: "bob", password: ServerFixture.bobPassword)
+            #expect(bob.features.isEmpty && bob.withoutOutline.isEmpty && bob.mostDays == 0)
+        }
+    }
+
     @Test("another user's explored area is theirs: bob's is empty")
     func apart() async throws {
         let fixture = try await ServerFixture.make()
@@ -179,6 +228,16 @@ struct ExploreCorpusTests {
                 (country["code"] as? String).map { ($0, country["days"] as? Int ?? -1) }
             })
             #expect(!expected.isEmpty && perCountry == expected, "\(perCountry) against \(expected)")
+            // The countries map: each country of the whereabouts with its days, outlined or said to have no outline.
+            let map = try await ExploreRouteTests.countriesMap(client)
+            var mapped: [String: Int] = [:]
+            for feature in map.features {
+                if let code = feature["id"] as? String { mapped[code] = (feature["properties"] as? [String: Any])?["days"] as? Int }
+            }
+            #expect(!mapped.isEmpty, "the fixtures' countries have outlines")
+            #expect(mapped.merging(map.withoutOutline.map { ($0, expected[$0] ?? -1) }, uniquingKeysWith: { $1 }) == expected,
+                    "\(mapped) and \(map.withoutOutline) against \(expected)")
+            #expect(map.mostDays == expected.values.max())
             let stats = try #require(try await ExploreRouteTests.get(client, "/api/v1/stats?by=day") as? [String: Any])
             let statDays = Dictionary(uniqueKeysWithValues: ((stats["periods"] as? [[String: Any]]) ?? []).compactMap { period -> (String, Int)? in
                 guard let label = period["period"] as? String, (period["locations"] as? Int ?? 0) > 0 else { return nil }

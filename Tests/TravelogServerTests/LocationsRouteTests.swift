@@ -35,6 +35,19 @@ struct LocationsRouteTests {
                 #expect(properties.map { $0["timestamp"] as? String } == ["2024-03-01T09:01:00Z", "2024-03-01T09:02:00Z"])
                 let geometry = try #require(features.first?["geometry"] as? [String: Any])
                 #expect(geometry["coordinates"] as? [Double] == [13.401, 52.501])
+                // Without placeTime=true no zone is looked up.
+                #expect(properties.allSatisfy { $0["timeZone"] == nil })
+            }
+            // With it, each fix names its place's zone (the page's list writes the place's time, as the journal).
+            try await client.execute(uri: "/api/v1/locations?from=2024-03-01&placeTime=true", method: .get,
+                                     headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                let features = (response.body.json as? [String: Any])?["features"] as? [[String: Any]] ?? []
+                #expect(features.count == 3)
+                #expect(features.allSatisfy { ($0["properties"] as? [String: Any])?["timeZone"] as? String == "Europe/Berlin" })
+            }
+            try await client.execute(uri: "/api/v1/locations?placeTime=yes", method: .get,
+                                     headers: Auth.basic("ada", ServerFixture.adaPassword)) { response in
+                #expect(response.status == .badRequest)
             }
         }
     }

@@ -18,7 +18,9 @@ struct ExploreCommand: AsyncParsableCommand {
             are those of the gazetteer place nearest to each block of about 500 m; days are the journal's local days. \
             With --city, that city's explored area and, where an OSM extract (`travelog osm add`) covers it, the length \
             of its named streets and the part within 25 m of a visited cell. With --days, every day's distance, fixes \
-            and countries instead (the page's timeline of a life).
+            and countries instead (the page's timeline of a life). With --countries-map FILE, the countries map: every \
+            country with days, shaded by them, as GeoJSON (FILE.geojson or .json) or an image (FILE.png), on the \
+            offline world base (make world).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -33,12 +35,33 @@ struct ExploreCommand: AsyncParsableCommand {
     @Flag(help: "Every day's distance, fixes and countries (of the range) instead.")
     var days = false
 
+    @Option(help: ArgumentHelp("Write the countries map, shaded by local days: FILE.geojson (or .json) or FILE.png.", valueName: "file"))
+    var countriesMap: String?
+
+    @Option(help: ArgumentHelp("The offline world base's outline file (default: as `travelog snapshot`).", valueName: "file"))
+    var world: String?
+
     @Flag(help: "Print JSON.")
     var json = false
 
     func validate() throws {
         if let city, city.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--city needs a name") }
         if days, city != nil { throw ValidationError("--days and --city do not go together") }
+        if let countriesMap {
+            guard Self.countriesMapFormat(countriesMap) != nil else {
+                throw ValidationError("--countries-map '\(countriesMap)': expected a file ending in .geojson, .json or .png")
+            }
+            if days || city != nil { throw ValidationError("--countries-map goes with neither --days nor --city") }
+        }
+    }
+
+    /// `true` for an image, `false` for GeoJSON, by the file's extension.
+    static func countriesMapFormat(_ path: String) -> Bool? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "png": true
+        case "geojson", "json": false
+        default: nil
+        }
     }
 
     func run() async throws {
@@ -73,8 +96,12 @@ struct ExploreCommand: AsyncParsableCommand {
             }
             return
         }
-        let loaded = try await HistoryIndexLoader.load(store: store, userID: user.id)
         let whereabouts = try await reader.whereabouts(userID: user.id, from: nil, to: nil)
+        if let countriesMap {
+            try writeCountriesMap(countriesMap, whereabouts: whereabouts, gazetteer: gazetteer)
+            return
+        }
+        let loaded = try await HistoryIndexLoader.load(store: store, userID: user.id)
         let figures: ExploreFigures
         do {
             figures = try ExploreFigures.compute(cells: loaded.index.explored, whereabouts: whereabouts,
@@ -84,6 +111,33 @@ struct ExploreCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         print(json ? try JournalOutput.json(figures) : Self.text(figures))
+    }
+
+    /// Writes the countries map of these whereabouts to `path` (GeoJSON or PNG by its extension).
+    func writeCountriesMap(_ path: String, whereabouts: Whereabouts, gazetteer: Gazetteer?) throws {
+        guard let worldPath = GazetteerOptions.worldBasePath(option: world) else {
+            throw ValidationError(GazetteerOptions.missingWorldBase())
+        }
+        let outlines = try WorldOutlines(contentsOf: worldPath)
+        guard !outlines.countries.isEmpty else {
+            throw ValidationError("\(worldPath) has no countries' codes (an older file): make it again with `make world`")
+        }
+        let days = Dictionary(whereabouts.countries.map { ($0.code, $0.days) }, uniquingKeysWith: max)
+        let map = outlines.countriesMap(days: days, names: Dictionary((gazetteer?.countries ?? []).map { ($0.code, $0.name) },
+                                                                      uniquingKeysWith: { first, _ in first }))
+        let data: Data
+        if Self.countriesMapFormat(path) == true {
+            data = try outlines.countriesImage(days: days)
+        } else {
+            // Compact: an outline's thousands of positions one per line would be most of the file.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            data = try encoder.encode(map)
+        }
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        var said = "\(path): \(map.features.count) \(map.features.count == 1 ? "country" : "countries") shaded by days"
+        if !map.withoutOutline.isEmpty { said += "; too small for the world base: \(map.withoutOutline.joined(separator: ", "))" }
+        FileHandle.standardError.write(Data((said + "\n").utf8))
     }
 
     static func area(_ squareKilometers: Double) -> String {

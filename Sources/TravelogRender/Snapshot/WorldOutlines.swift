@@ -9,30 +9,49 @@ import TravelogCore
 public struct WorldOutlines: Sendable {
     /// The rings in map points, each with its bounding rect.
     let rings: [(points: [MapPoint], bounds: MapRect)]
+    /// The rings as read, longitude and latitude in degrees (outer rings clockwise, holes counter-clockwise).
+    let coordinates: [[Coordinate]]
+    /// Each ring's country, ISO 3166-1 alpha-2 (`nil` for every ring of a TLWORLD1 file).
+    let countryCodes: [String?]
 
-    /// Reads an outline file.
+    /// Reads an outline file (TLWORLD2, or TLWORLD1 without the countries' codes).
     /// - Throws: ``RenderError/malformedOutlines(path:reason:)``.
     public init(contentsOf path: String) throws(RenderError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .malformedOutlines(path: path, reason: "cannot be read")
         }
         let bytes = [UInt8](data)
-        guard bytes.count >= 16, Array(bytes[0..<8]) == Array("TLWORLD1".utf8) else {
-            throw .malformedOutlines(path: path, reason: "no TLWORLD1 header")
+        let magic = bytes.count >= 16 ? Array(bytes[0..<8]) : []
+        let coded = magic == Array("TLWORLD2".utf8)
+        guard coded || magic == Array("TLWORLD1".utf8) else {
+            throw .malformedOutlines(path: path, reason: "no TLWORLD1 or TLWORLD2 header")
         }
         func u32(_ offset: Int) -> UInt32 {
             UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
         }
         let ringCount = Int(u32(8)), pointCount = Int(u32(12))
-        guard bytes.count == 16 + 4 * ringCount + 8 * pointCount else {
+        let codeBytes = coded ? 2 * ringCount : 0
+        guard bytes.count == 16 + 4 * ringCount + codeBytes + 8 * pointCount else {
             throw .malformedOutlines(path: path, reason: "\(bytes.count) bytes for \(ringCount) rings of \(pointCount) points")
         }
-        var offset = 16 + 4 * ringCount
+        var codes: [String?] = []
+        for ring in 0..<ringCount {
+            guard coded else { codes.append(nil); continue }
+            let first = bytes[16 + 4 * ringCount + 2 * ring], second = bytes[16 + 4 * ringCount + 2 * ring + 1]
+            if first == 0 && second == 0 { codes.append(nil); continue }
+            guard (0x41...0x5A).contains(first), (0x41...0x5A).contains(second) else {
+                throw .malformedOutlines(path: path, reason: "ring \(ring)'s country is not two capital letters")
+            }
+            codes.append(String(decoding: [first, second], as: UTF8.self))
+        }
+        var offset = 16 + 4 * ringCount + codeBytes
         var rings: [(points: [MapPoint], bounds: MapRect)] = []
+        var coordinates: [[Coordinate]] = []
         for ring in 0..<ringCount {
             let count = Int(u32(16 + 4 * ring))
-            var points: [MapPoint] = []
+            var points: [MapPoint] = [], read: [Coordinate] = []
             points.reserveCapacity(count)
+            read.reserveCapacity(count)
             for _ in 0..<count {
                 let longitude = Double(Float(bitPattern: u32(offset))), latitude = Double(Float(bitPattern: u32(offset + 4)))
                 offset += 8
@@ -40,10 +59,14 @@ public struct WorldOutlines: Sendable {
                     throw .malformedOutlines(path: path, reason: "a position (\(latitude), \(longitude)) off the globe")
                 }
                 points.append(MapPoint(coordinate))
+                read.append(coordinate)
             }
             rings.append((points, MapRect(bounding: points)))
+            coordinates.append(read)
         }
         self.rings = rings
+        self.coordinates = coordinates
+        self.countryCodes = codes
     }
 
     /// The default file beside the package: `.build-data/world.tlworld` under the current
@@ -54,6 +77,9 @@ public struct WorldOutlines: Sendable {
 
     /// How many rings (islands, mainlands, lakes) the file holds.
     public var ringCount: Int { rings.count }
+
+    /// The countries with an outline (ISO 3166-1 alpha-2), none for a TLWORLD1 file.
+    public var countries: Set<String> { Set(countryCodes.compactMap { $0 }) }
 }
 
 /// Colours of the offline base.

@@ -10,7 +10,7 @@ import TravelogStore
 
 /// Where I have been (issue 33): the explored figures (`/api/v1/explore`), the fog tiles
 /// (`/api/v1/tiles/explored/…`, through ``TileRoutes``) and every day of the history at once for the
-/// timeline of a life (`/api/v1/days`).
+/// timeline of a life (`/api/v1/days`), and the countries map (`/api/v1/explore/countries`).
 struct ExploreRoutes {
     let store: any TravelogStore
     let tiles: HistoryTiles
@@ -20,20 +20,38 @@ struct ExploreRoutes {
     /// The OSM extracts' streets, for a city's street coverage.
     let streetLevel: OSMReverseGeocoder?
     let placeTimeZones: PlaceTimeZones?
+    /// The countries' outlines (`make world`), for the countries map.
+    let worldOutlines: WorldOutlines?
 
     init(store: any TravelogStore, tiles: HistoryTiles, journal: JournalService, gazetteer: Gazetteer?,
-         streetLevel: OSMReverseGeocoder?, placeTimeZones: PlaceTimeZones?) {
+         streetLevel: OSMReverseGeocoder?, placeTimeZones: PlaceTimeZones?, worldOutlines: WorldOutlines?) {
         self.store = store
         self.tiles = tiles
         self.journal = journal
         self.geocoder = gazetteer.map(ReverseGeocoder.init(gazetteer:))
         self.streetLevel = streetLevel
         self.placeTimeZones = placeTimeZones
+        self.worldOutlines = worldOutlines
     }
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/explore") { request, context in try await figures(request, context) }
         router.get("/api/v1/days") { request, context in try await days(request, context) }
+        router.get("/api/v1/explore/countries") { request, context in try await countries(request, context) }
+    }
+
+    /// `GET /api/v1/explore/countries`: the countries with local days, outlined, as GeoJSON.
+    func countries(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        guard let worldOutlines, !worldOutlines.countries.isEmpty else {
+            throw APIError.notFound("no world outlines with countries' codes on this server (make world, or TRAVELOG_WORLD)")
+        }
+        await journal.drain()
+        let whereabouts = try await JournalReader(store: store, timeZones: placeTimeZones)
+            .whereabouts(userID: identity.user.id, from: nil, to: nil)
+        let days = Dictionary(whereabouts.countries.map { ($0.code, $0.days) }, uniquingKeysWith: max)
+        let names = Dictionary((geocoder?.gazetteer.countries ?? []).map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return try Response.json(worldOutlines.countriesMap(days: days, names: names), contentType: "application/geo+json")
     }
 
     /// `GET /api/v1/explore[?city=NAME]`: the explored area, per country and city.

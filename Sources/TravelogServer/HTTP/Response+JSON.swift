@@ -4,10 +4,11 @@ import Hummingbird
 
 extension Response {
     /// A JSON response of an `Encodable` value.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok,
+                     contentType: String = "application/json; charset=utf-8") throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return json(data: try encoder.encode(value), status: status)
+        return json(data: try encoder.encode(value), status: status, contentType: contentType)
     }
 
     /// A JSON response of ready bytes.

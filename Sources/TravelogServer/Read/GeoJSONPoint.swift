@@ -8,10 +8,12 @@ import TravelogStore
 /// map's path, whose coordinates are written in their shortest exact form (storage keeps 1e-7°).
 enum GeoJSONPoint {
     /// One stored location as the read API writes it: the export's feature (`LocationFeatureWriter`)
-    /// with the device's name and the source.
-    static func feature(_ stored: StoredLocation, deviceName: String) -> String {
+    /// with the device's name and the source, and where given the place's time zone (an IANA name).
+    static func feature(_ stored: StoredLocation, deviceName: String, timeZone: TimeZone? = nil) -> String {
         let writer = LocationFeatureWriter()
-        writer.write(stored.location, extra: [("device", deviceName), ("source", stored.source.rawValue)])
+        var extra = [("device", deviceName), ("source", stored.source.rawValue)]
+        if let timeZone { extra.append(("timeZone", timeZone.identifier)) }
+        writer.write(stored.location, extra: extra)
         return writer.take()
     }
 

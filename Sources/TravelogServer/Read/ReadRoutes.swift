@@ -50,6 +50,8 @@ struct ReadRoutes {
             limit = value
         }
         let newestFirst = try request.choiceQuery("order", ["oldest", "newest"], default: "oldest") == "newest"
+        // The page's list writes each fix's time in its place's zone, as the journal does.
+        let zones = try request.choiceQuery("placeTime", ["true", "false"], default: "false") == "true" ? placeTimeZones : nil
         let names = Dictionary(uniqueKeysWithValues: parameters.devices.map { ($0.id, $0.name) })
         let found = try await store.locations(parameters.query(userID: identity.user.id, limit: limit + 1,
                                                                newestFirst: newestFirst))
@@ -58,7 +60,8 @@ struct ReadRoutes {
         text.reserveCapacity(found.count * 220)
         for (index, stored) in found.prefix(limit).enumerated() {
             if index > 0 { text += "," }
-            text += GeoJSONPoint.feature(stored, deviceName: names[stored.deviceID] ?? "")
+            text += GeoJSONPoint.feature(stored, deviceName: names[stored.deviceID] ?? "",
+                                         timeZone: zones?.timeZone(at: stored.location.coordinate))
         }
         text += "]}"
         var headers = HTTPFields()

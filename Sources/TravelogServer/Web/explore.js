@@ -1,11 +1,77 @@
 // Where I have been: while the map's Explored layer (the fog of war, /api/v1/tiles/explored) is
 // chosen, the figures of GET /api/v1/explore under the layer switch: the explored area, the
-// countries shaded by the local days spent there, and the cities explored most.
-// `#explore-figures[data-area]` holds the area in km² for tests.
+// countries shaded by the local days spent there, and the cities explored most; and on the map, from
+// the world down to a region (zoom 6), the countries map (GET /api/v1/explore/countries): each country
+// with days shaded as in the list, a click on a country in the list shows it.
+// `#explore-figures[data-area]` holds the area in km², `#map[data-country-count]` the countries drawn,
+// for tests.
 import { api } from './api.js';
 import { element } from './dom.js';
+import { drawn } from './map.js';
 
 let shown = null;
+/** The countries map's Leaflet layer, and its features by code. */
+let countries = null;
+const countryLayers = new Map();
+/** Above this zoom the countries' shading would hide the streets: the fog alone is shown. */
+const COUNTRIES_MAX_ZOOM = 6;
+
+/** A country's shade for its days against the most days, on a logarithmic scale (TravelogRender's
+ * CountriesMapStyle, in the list too): a linear one left every country but home nearly blank. */
+function shade(days, most) {
+  const share = days > 0 && most > 0 ? Math.min(1, Math.log1p(days) / Math.log1p(most)) : 0;
+  return 0.15 + 0.7 * share;
+}
+
+/** Shows the countries map under the Explored layer, for zooms up to COUNTRIES_MAX_ZOOM. */
+async function showCountries() {
+  const map = drawn.map;
+  if (!map) return;
+  if (!map.getPane('countries')) {
+    map.createPane('countries');
+    map.getPane('countries').style.zIndex = 360;
+    map.on('zoomend', () => {
+      if (countries && shown && !shown.hidden) placeCountries();
+    });
+  }
+  let data;
+  try {
+    data = await api('/api/v1/explore/countries');
+  } catch {
+    // No world outlines on this server: the list alone.
+    return;
+  }
+  if (countries) countries.remove();
+  countryLayers.clear();
+  const most = Math.max(1, data.mostDays);
+  countries = L.geoJSON(data, {
+    pane: 'countries',
+    style: (feature) => ({
+      color: '#1f5f8b', weight: 1, fillColor: '#3182bd', fillOpacity: shade(feature.properties.days, most),
+    }),
+    onEachFeature: (feature, layer) => {
+      const { name, code, days } = feature.properties;
+      layer.bindTooltip(`${name || code}: ${days} ${days === 1 ? 'day' : 'days'}`, { sticky: true });
+      countryLayers.set(code, layer);
+    },
+  });
+  document.getElementById('map').dataset.countryCount = String(data.features.length);
+  placeCountries();
+}
+
+function placeCountries() {
+  const map = drawn.map;
+  if (!countries || !map) return;
+  const wanted = shown && !shown.hidden && map.getZoom() <= COUNTRIES_MAX_ZOOM;
+  if (wanted && !map.hasLayer(countries)) countries.addTo(map);
+  if (!wanted && map.hasLayer(countries)) countries.remove();
+}
+
+/** Moves the map to a country of the list (its outline where the world base has one). */
+function showCountry(code) {
+  const layer = countryLayers.get(code);
+  if (layer && drawn.map) drawn.map.fitBounds(layer.getBounds(), { maxZoom: COUNTRIES_MAX_ZOOM, padding: [16, 16] });
+}
 
 function area(squareKilometers) {
   return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: squareKilometers < 10 ? 2 : 1 }).format(squareKilometers)} km²`;
@@ -23,10 +89,13 @@ function render(box, figures) {
     list.setAttribute('aria-label', 'Countries by local days spent there');
     for (const country of figures.countries) {
       const item = element('li', 'explore-country');
-      // The darker, the more days: a scratch map as a list (the offline data has no country outlines).
-      item.style.setProperty('--days', String(0.15 + 0.85 * (country.days / most)));
-      item.append(element('span', 'explore-code', country.code),
-        element('span', 'explore-name', country.name || ''),
+      // The darker, the more days, as on the countries map.
+      item.style.setProperty('--days', String(shade(country.days, most)));
+      const name = element('button', 'explore-name', country.name || country.code);
+      name.type = 'button';
+      name.title = `Show ${country.name || country.code} on the map`;
+      name.addEventListener('click', () => showCountry(country.code));
+      item.append(element('span', 'explore-code', country.code), name,
         element('span', 'explore-days', `${country.days} ${country.days === 1 ? 'day' : 'days'}`),
         element('span', 'explore-area', area(country.areaSquareKilometers)));
       list.append(item);
@@ -48,6 +117,7 @@ async function show(fieldset) {
   }
   shown.hidden = false;
   shown.textContent = 'Measuring where you have been…';
+  showCountries();
   try {
     render(shown, await api('/api/v1/explore'));
   } catch (error) {
@@ -62,7 +132,10 @@ export function bindExplore() {
   const update = () => {
     const input = fieldset.querySelector('input[name=layer]:checked');
     if (input && input.value === 'explored') show(fieldset);
-    else if (shown) shown.hidden = true;
+    else if (shown) {
+      shown.hidden = true;
+      placeCountries();
+    }
   };
   for (const input of fieldset.querySelectorAll('input[name=layer]')) input.addEventListener('change', update);
   update();

@@ -7,9 +7,15 @@ export const METERS_PER_MILE = 1609.344;
 
 export function units() { return state.units === 'imperial' ? 'imperial' : 'metric'; }
 
-export function formatTime(time, withDate) {
+/** A moment in the page's zone (Settings, else the browser's), or in `zone` (an IANA name: a place's). */
+export function formatTime(time, withDate, zone) {
   const options = withDate ? { dateStyle: 'medium', timeStyle: 'medium' } : { timeStyle: 'medium' };
-  return new Intl.DateTimeFormat(undefined, options).format(new Date(time));
+  try {
+    return new Intl.DateTimeFormat(undefined, { ...options, timeZone: zone || timeZone }).format(new Date(time));
+  } catch (_) {
+    // A zone this browser does not know.
+    return new Intl.DateTimeFormat(undefined, options).format(new Date(time));
+  }
 }
 
 /** "12.35 km" / "7.67 mi", grouped digits ("141,934.83 km"). */

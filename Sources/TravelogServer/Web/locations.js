@@ -1,5 +1,7 @@
 // The list of locations of the chosen dates, newest first: the newest LIST_LIMIT are fetched and
-// shown LIST_PAGE_SIZE to a page (Older / Newer); live locations are inserted in their place.
+// shown LIST_PAGE_SIZE to a page (Older / Newer); live locations are inserted in their place. Times
+// are the place's, as the journal's timeline writes them (the server names each fix's zone); a live
+// location takes the zone of its device's newest listed fix.
 import { api, rangeQuery } from './api.js';
 import { $, showStatus } from './dom.js';
 import { formatTime } from './format.js';
@@ -15,7 +17,7 @@ const list = {
   abort: null,
   /** Live locations that arrived while the list was being requested. */
   backlog: null,
-  /** Newest first: {time, key, element}. */
+  /** Newest first: {time, key, element, device, zone}. */
   entries: [],
   keys: new Set(),
   /** The page shown, 0 for the newest. */
@@ -47,13 +49,14 @@ function showListPage() {
   $('locations-page').closest('.pager').hidden = count <= LIST_PAGE_SIZE;
 }
 
-function listItem(time, device, source, latitude, longitude, accuracy, fresh) {
+function listItem(time, device, source, latitude, longitude, accuracy, fresh, zone) {
   const item = document.createElement('li');
   const button = document.createElement('button');
   button.type = 'button';
   const when = document.createElement('span');
   when.className = 'when';
-  when.textContent = formatTime(time, state.range.from !== state.range.to);
+  when.textContent = formatTime(time, state.range.from !== state.range.to, zone);
+  if (zone) when.title = zone.replace(/_/g, ' ');
   const what = document.createElement('span');
   what.className = 'what';
   const parts = [device, source === 'manual' ? 'logged by hand' : source,
@@ -77,10 +80,11 @@ export function addToList(entry, fresh) {
   let index = list.entries.findIndex((other) => other.time < entry.time);
   if (index < 0) index = list.entries.length;
   if (index >= LIST_LIMIT) return;
-  const element = listItem(entry.time, entry.device, entry.source, entry.latitude, entry.longitude, entry.accuracy, fresh);
+  const zone = entry.zone || (list.entries.find((other) => other.device === entry.device && other.zone) || {}).zone;
+  const element = listItem(entry.time, entry.device, entry.source, entry.latitude, entry.longitude, entry.accuracy, fresh, zone);
   const before = list.entries[index];
   $('locations').insertBefore(element, before ? before.element : null);
-  list.entries.splice(index, 0, { time: entry.time, key, element });
+  list.entries.splice(index, 0, { time: entry.time, key, element, device: entry.device, zone });
   list.keys.add(key);
   while (list.entries.length > LIST_LIMIT) {
     const dropped = list.entries.pop();
@@ -103,7 +107,7 @@ export async function loadList() {
   list.abort = abort;
   list.backlog = [];
   try {
-    const collection = await api(`/api/v1/locations?${rangeQuery({ order: 'newest', limit: LIST_LIMIT })}`,
+    const collection = await api(`/api/v1/locations?${rangeQuery({ order: 'newest', limit: LIST_LIMIT, placeTime: true })}`,
       { signal: abort.signal });
     if (abort.signal.aborted) return;
     const backlog = list.backlog;
@@ -116,10 +120,11 @@ export async function loadList() {
       const time = Date.parse(properties.timestamp);
       const key = `${properties.device}|${time}`;
       if (list.keys.has(key)) continue;
+      const zone = properties.timeZone || undefined;
       const element = listItem(time, properties.device, properties.source, latitude, longitude,
-        properties.accuracy, false);
+        properties.accuracy, false, zone);
       fragment.append(element);
-      list.entries.push({ time, key, element });
+      list.entries.push({ time, key, element, device: properties.device, zone });
       list.keys.add(key);
     }
     $('locations').append(fragment);
