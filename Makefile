@@ -58,8 +58,9 @@ $(WMM):
 
 world: $(WORLD)
 
-$(WORLD):
-	$(PYTHON) scripts/build-world-outlines.py --output $@
+# Made again when the script changes (TLWORLD2 added the countries' codes).
+$(WORLD): scripts/build-world-outlines.py
+	$(PYTHON) scripts/build-world-outlines.py --force --output $@
 
 timezones: $(TIMEZONES)
 
