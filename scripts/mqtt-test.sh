@@ -15,7 +15,8 @@
 # the phone's …/cmd as setWaypoints (mosquitto_sub), and again on connecting. Also the broker stopped and started again under the server: it
 # reconnects, says so in its log and /metrics, and loses nothing queued meanwhile; and MQTT 5 resumes
 # the session after a restart. Last, the ACL `travelog mqtt acl` makes, on a broker of its own:
-# friends hear each other as the app subscribes (owntracks/+/+), others hear nothing.
+# friends hear each other as the app subscribes (owntracks/+/+), others hear nothing; and on that
+# broker `serve --mqtt-relay-friends` publishes an HTTP device for its owner's friend only.
 #
 #   scripts/mqtt-test.sh [--travelog PATH]
 set -euo pipefail
@@ -483,7 +484,6 @@ mosquitto_pub -h 127.0.0.1 -p "$acl_port" -u alice -P alice-broker-password -q 1
 mosquitto_pub -h 127.0.0.1 -p "$acl_port" -u mallory -P mallory-broker-password -q 1 -t owntracks/mallory/phone \
   -m '{"_type":"location","tst":1440390889,"lat":1,"lon":1}'
 wait "$bob_pid" "$mallory_pid" "$alice_pid"
-kill "$acl_broker_pid"; wait "$acl_broker_pid" 2>/dev/null || true
 grep -q '^owntracks/alice/phone {' "$work/heard-bob" && grep -q '^owntracks/alice/phone/info {' "$work/heard-bob" \
   || { echo "FAIL: bob, alice's friend, did not hear her position and card:"; cat "$work/heard-bob"; exit 1; }
 ! grep -q 'owntracks/mallory' "$work/heard-bob" || { echo "FAIL: bob heard mallory, who is nobody's friend"; exit 1; }
@@ -491,4 +491,37 @@ grep -q '^owntracks/alice/phone {' "$work/heard-bob" && grep -q '^owntracks/alic
 grep -q '^owntracks/alice/phone {' "$work/heard-alice" || { echo "FAIL: alice does not hear her own topics"; exit 1; }
 ! grep -q 'owntracks/mallory' "$work/heard-alice" || { echo "FAIL: alice heard mallory"; exit 1; }
 echo "ok: travelog mqtt acl: bob (alice's friend) hears her position and card; mallory, nobody's friend, hears nobody and nobody hears her"
+
+# --- serve --mqtt-relay-friends on that broker: alice's laptop reports over HTTP (an import here);
+# bob, her friend, subscribed as the app subscribes, hears its position and card, retained; mallory
+# does not; and the relayed messages, back through Travelog's own subscription, are not stored again.
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+cat >"$work/laptop.gpx" <<'GPX'
+<?xml version="1.0"?><gpx version="1.1" creator="mqtt-test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+<trkpt lat="60.1699" lon="24.9384"><time>2024-05-01T09:00:00Z</time></trkpt></trkseg></trk></gpx>
+GPX
+TRAVELOG_DB="$acl_db" "$travelog" import --user alice --device laptop "$work/laptop.gpx" >/dev/null
+printf 'travelog-broker-password\n' >"$work/relay-password"
+export TRAVELOG_DB="$acl_db"
+start_test_server "$work/relay.log" --mqtt "mqtt://travelog@127.0.0.1:$acl_port" \
+  --mqtt-password-file "$work/relay-password" --mqtt-relay-friends --mqtt-client-id travelog-relay-test
+relayed() { # ACCOUNT: the retained messages it is sent for alice's laptop within 25 s
+  timeout 30 mosquitto_sub -h 127.0.0.1 -p "$acl_port" -u "$1" -P "$1-broker-password" -t 'owntracks/alice/laptop' \
+    -t 'owntracks/alice/laptop/info' -W 25 -C 2 -v >"$work/relayed-$1" 2>/dev/null || true
+}
+relayed bob & bob_pid=$!
+relayed mallory & mallory_pid=$!
+wait "$bob_pid" "$mallory_pid"
+grep -q '^owntracks/alice/laptop {.*"_type":"location".*"lat":60.1699' "$work/relayed-bob" \
+  && grep -q '^owntracks/alice/laptop/info {.*"_type":"card"' "$work/relayed-bob" \
+  || { echo "FAIL: bob did not hear alice's HTTP laptop relayed:"; cat "$work/relayed-bob"; tail -5 "$work/relay.log"; exit 1; }
+[ ! -s "$work/relayed-mallory" ] || { echo "FAIL: mallory heard alice's laptop:"; cat "$work/relayed-mallory"; exit 1; }
+sleep 2 # the relayed messages came back through Travelog's subscription meanwhile
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+stored="$(TRAVELOG_DB="$acl_db" "$travelog" export --user alice --format csv | grep -c '60.1699' || true)"
+devices="$(TRAVELOG_DB="$acl_db" "$travelog" device list --user alice | grep -c . || true)"
+[ "$stored" = 1 ] || { echo "FAIL: alice's laptop fix is stored $stored times after the relay"; exit 1; }
+grep -q 'friends.* relayed to the broker: 1 published' "$work/relay.log" || { echo "FAIL: the relay did not say what it published"; tail "$work/relay.log"; exit 1; }
+echo "ok: serve --mqtt-relay-friends: bob hears alice's HTTP laptop, retained (position and card); mallory does not; the fix is stored once ($devices device line(s) for alice)"
+kill "$acl_broker_pid"; wait "$acl_broker_pid" 2>/dev/null || true
 echo "mqtt-test: every check passed"

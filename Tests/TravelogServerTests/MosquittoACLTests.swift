@@ -18,6 +18,7 @@ struct MosquittoACLTests {
         #expect(Self.entries(text) == [
             "pattern write owntracks/%u/#", "pattern read owntracks/%u/#",
             "user travelog", "topic read owntracks/#", "topic write owntracks/+/+/cmd",
+            "topic write owntracks/+/+", "topic write owntracks/+/+/info",
             "user alice", "topic read owntracks/bob/+", "topic read owntracks/bob/+/info",
             "topic read owntracks/carol/+", "topic read owntracks/carol/+/info",
             "user bob", "topic read owntracks/alice/+", "topic read owntracks/alice/+/info",

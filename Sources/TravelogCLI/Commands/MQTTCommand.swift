@@ -37,14 +37,7 @@ struct MQTTCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            var userMap: [String: String] = [:]
-            if let userMapFile {
-                let text: String
-                do { text = try String(contentsOfFile: userMapFile, encoding: .utf8) } catch {
-                    throw ValidationError("--mqtt-user-map \(userMapFile): cannot be read (\(error.localizedDescription))")
-                }
-                userMap = try MQTTSettings.userMap(parsing: text)
-            }
+            let userMap = try userMapFile.map(MQTTOptions.userMap(file:)) ?? [:]
             let store = try await storeOptions.openStore()
             let text = MosquittoACL.text(subscriber: subscriber, friends: try await Self.friends(in: store), userMap: userMap,
                                          generatedAt: Date())

@@ -52,10 +52,16 @@ struct MQTTOptions: ParsableArguments {
     @Option(name: .customLong("mqtt-protocol"), help: ArgumentHelp("MQTT 3.1.1 or 5.", valueName: "version"))
     var protocolVersion = MQTTSettings.ProtocolVersion.v311.rawValue
 
+    @Flag(name: .customLong("mqtt-relay-friends"), help: ArgumentHelp(
+        "Publish, retained, the position and card of each device that reports over HTTP of every user with an accepted friend, "
+            + "under the device's topic (owntracks/USER/DEVICE), so friends' OwnTracks apps in MQTT mode show them; "
+            + "privacy zones apply. Give friends only the right to read them: travelog mqtt acl."))
+    var relayFriends = false
+
     func validate() throws {
         guard url != nil else {
             guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty, userMapFile == nil,
-                  publicURL == nil, connections == MQTTSettings.defaultConnections else {
+                  publicURL == nil, connections == MQTTSettings.defaultConnections, !relayFriends else {
                 throw ValidationError("the --mqtt-* options need --mqtt URL")
             }
             return
@@ -85,6 +91,7 @@ struct MQTTOptions: ParsableArguments {
             throw ValidationError(MQTTSettingsError.invalidConnections(connections).description)
         }
         settings.connections = connections
+        settings.relayFriends = relayFriends
         if let publicURL {
             do {
                 settings.publicURL = try MQTTBrokerAddress(url: publicURL)
@@ -92,15 +99,7 @@ struct MQTTOptions: ParsableArguments {
                 throw ValidationError("--mqtt-public-url: \(error)")
             }
         }
-        if let userMapFile {
-            let text: String
-            do {
-                text = try String(contentsOfFile: userMapFile, encoding: .utf8)
-            } catch {
-                throw ValidationError("--mqtt-user-map \(userMapFile): cannot be read (\(error.localizedDescription))")
-            }
-            settings.userMap = try MQTTSettings.userMap(parsing: text)
-        }
+        if let userMapFile { settings.userMap = try Self.userMap(file: userMapFile) }
         guard readingPassword else { return settings }
         if let passwordFile {
             do {
@@ -112,5 +111,16 @@ struct MQTTOptions: ParsableArguments {
             settings.password = password
         }
         return settings
+    }
+
+    /// The `--mqtt-user-map` file's names (TOPIC-USER TRAVELOG-USER lines), for `serve` and `mqtt acl`.
+    static func userMap(file: String) throws -> [String: String] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ValidationError("--mqtt-user-map \(file): cannot be read (\(error.localizedDescription))")
+        }
+        return try MQTTSettings.userMap(parsing: text)
     }
 }

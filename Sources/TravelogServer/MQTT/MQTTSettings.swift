@@ -28,6 +28,8 @@ public struct MQTTSettings: Sendable, Equatable {
     public var publicURL: MQTTBrokerAddress?
     /// Where phones reach the broker: `publicURL`, else the broker's host, port and TLS as Travelog reaches it.
     public var phoneBroker: MQTTBrokerAddress { publicURL ?? MQTTBrokerAddress(host: host, port: port, useTLS: useTLS) }
+    /// Publish friends' HTTP devices to the broker, retained (`--mqtt-relay-friends`, ``FriendRelay``).
+    public var relayFriends = false
     /// Seconds between pings while nothing else is sent.
     public var keepAliveSeconds = 30
     /// The first and the longest wait before connecting again, seconds (doubling in between).

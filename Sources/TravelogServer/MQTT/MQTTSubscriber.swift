@@ -107,6 +107,11 @@ final class MQTTSubscriber: Service, Sendable {
             for connection in started { await connection.stop() }
             throw error
         }
+        // Friends who report over HTTP, published for MQTT phones while this process subscribes.
+        let relay = settings.relayFriends ? commands.map { commands in
+            Task { [logger] in await FriendRelay(store: commands.store, logger: logger).run(commands: commands) }
+        } : nil
+        defer { relay?.cancel() }
         // Until the server stops; then each loop ends once a message being stored is stored.
         try? await gracefulShutdown()
         commands?.connected(nil)

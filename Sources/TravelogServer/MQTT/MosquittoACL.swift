@@ -3,7 +3,7 @@ import TravelogFormats
 
 /// The Mosquitto ACL file that makes Travelog's promises over MQTT true (docs/SECURITY.md): every
 /// broker account writes and reads only under its own name, Travelog's own account reads every
-/// phone and writes the phones' commands, and friends — accepted in Travelog — read each other's
+/// phone and writes the phones' commands (and the relayed positions of `FriendRelay`), and friends — accepted in Travelog — read each other's
 /// positions and cards, as OwnTracks shows friends. Nobody else reads anybody's topics.
 ///
 /// Broker accounts are Travelog's user names, or the names `--mqtt-user-map` maps to them (a topic
@@ -46,8 +46,10 @@ public enum MosquittoACL {
                 }
             }
         }
-        lines += ["", "# Travelog's own account reads every phone and sends the phones their regions (…/cmd).",
-                  "user \(subscriber)", "topic read owntracks/#", "topic write owntracks/+/+/cmd"]
+        lines += ["", "# Travelog's own account reads every phone, sends the phones their regions (…/cmd) and, with",
+                  "# serve --mqtt-relay-friends, publishes the positions and cards of devices that report over HTTP.",
+                  "user \(subscriber)", "topic read owntracks/#", "topic write owntracks/+/+/cmd",
+                  "topic write owntracks/+/+", "topic write owntracks/+/+/info"]
         if !reads.isEmpty {
             lines += ["", "# Friends (accepted in Travelog) read each other's positions and cards, as OwnTracks shows friends."]
             for account in reads.keys.sorted() where account != subscriber {

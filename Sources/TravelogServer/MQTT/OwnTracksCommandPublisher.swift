@@ -45,6 +45,9 @@ final class OwnTracksCommandPublisher: Sendable {
 
     var isConnected: Bool { connection.withLock { $0 != nil } }
 
+    /// The subscriber's connection, while there is one.
+    var currentConnection: Connection? { connection.withLock { $0 } }
+
     /// The `cmd` topic of a device of a user named so in Travelog.
     func commandTopic(user: String, device: String) -> String? {
         connection.withLock { connection in
@@ -116,10 +119,15 @@ final class OwnTracksCommandPublisher: Sendable {
         guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return false
         }
-        return connection.withLock { connection in
+        return publish(data: data, topic: topic, retain: false)
+    }
+
+    /// Publishes bytes at QoS 1 (an empty retained payload deletes the topic's retained message).
+    func publish(data: Data, topic: String, retain: Bool) -> Bool {
+        connection.withLock { connection in
             guard let connection else { return false }
             let rc = data.withUnsafeBytes { bytes in
-                mosquitto_publish(connection.client, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, false)
+                mosquitto_publish(connection.client, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 logger.warning("MQTT: publishing to \(topic): \(String(cString: mosquitto_strerror(rc)))")

@@ -52,6 +52,8 @@ struct OwnTracksMQTTIngest: Sendable {
         // Commands are for the phones; an empty payload deletes a retained message.
         if levels.count == 4 && levels[3] == "cmd" { return .ignored }
         if payload.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .ignored }
+        // Travelog's own relayed friends' positions (`FriendRelay`), back through the subscription.
+        if FriendRelay.isRelayed(payload) { return .ignored }
         let user: User?
         do {
             user = try await ingest.writer.store.user(named: userMap[levels[1]] ?? levels[1])

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import TravelogAccounts
+import TravelogCore
+import TravelogStore
+
+/// Friends who report over HTTP, seen by friends whose phones use MQTT (issue 31, item 4;
+/// `serve --mqtt-relay-friends`): the latest position and the card of each device of a user who has
+/// an accepted friend — the devices that do not publish to the broker themselves — published
+/// *retained* under the device's own topic (`owntracks/USER/DEVICE`, the card on `…/info`), as an
+/// OwnTracks phone publishes, so a friend's OwnTracks app subscribed to `owntracks/+/+` shows them as
+/// it shows MQTT friends. (The other way round, MQTT phones in the HTTP answer, was already there:
+/// `OwnTracksFriends`.) Who may read them is the broker's ACL: `travelog mqtt acl` lets friends only.
+///
+/// The same rules as every other friend's view (`FriendPositions`): a device whose latest fix lies in
+/// one of its owner's privacy zones shows nothing, and then, like a friendship ended or a device
+/// deleted, its retained messages are taken off the broker (an empty retained payload). A sweep every
+/// ``interval`` publishes what changed; the process that subscribes publishes, through its connection.
+///
+/// Travelog's own messages come back through its subscription (`owntracks/+/+`, and the broker sends
+/// retained ones again after a restart): each carries ``markerField`` and the subscriber passes them
+/// over (`OwnTracksMQTTIngest`), so a relayed fix is never stored as a phone's, nor brought back after
+/// its deletion.
+actor FriendRelay {
+    /// The field every relayed message carries (OwnTracks ignores fields it does not know).
+    static let markerField = "_travelog"
+    static let markerValue = "relay"
+    /// The marker as it appears in a payload written with sorted keys and no spaces.
+    static let markerBytes = Array(#""\#(markerField)":"\#(markerValue)""#.utf8)
+    /// How often the sweep looks for new positions.
+    static let interval: Duration = .seconds(10)
+
+    /// Publishes a payload to a topic (retained or not); `false` when it was not sent.
+    typealias Publish = @Sendable (_ topic: String, _ payload: Data, _ retain: Bool) -> Bool
+
+    let store: any TravelogStore
+    let logger: Logger
+    /// What this process left retained on the broker: the two payloads' fingerprint by device topic.
+    private var published: [String: Data] = [:]
+
+    init(store: any TravelogStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Whether a payload is one of Travelog's relayed messages.
+    static func isRelayed(_ payload: [UInt8]) -> Bool {
+        payload.count >= markerBytes.count && payload.firstRange(of: markerBytes) != nil
+    }
+
+    /// One pass: publishes each shown device's card and position when they changed, and clears what is
+    /// no longer shown. Returns the topics published and cleared.
+    /// - Parameters:
+    ///   - prefix: the topics' first level (`owntracks`).
+    ///   - topicUsers: broker names by Travelog user name (`--mqtt-user-map` read backwards).
+    @discardableResult
+    func sweep(prefix: String, topicUsers: [String: String], publish: Publish) async throws -> (published: [String], cleared: [String]) {
+        var wanted: [String: (card: Data, location: Data)] = [:]
+        let friends = Friends(store: store)
+        for user in try await store.users() where !user.isDisabled {
+            let accepted: Int
+            do throws(FriendError) { accepted = try await friends.accepted(userID: user.id).count } catch { continue }
+            guard accepted > 0 else { continue }
+            let hiding = try await PrivacyZones(store: store).visibility(userID: user.id)
+            for device in try await store.devices(userID: user.id) where device.app != .owntracksMQTT {
+                let latest = try await store.locations(LocationQuery(userID: user.id, deviceIDs: [device.id], limit: 1, newestFirst: true))
+                guard let fix = latest.first?.location, !hiding.contains(fix.coordinate) else { continue }
+                let topic = "\(prefix)/\(topicUsers[user.name] ?? user.name)/\(device.name)"
+                let card = try await (store as? any OwnTracksCardStore)?.ownTracksCard(deviceID: device.id)
+                let messages = OwnTracksFriends.messages(fix, topic: topic, device: device.name,
+                                                         cardName: card?.name ?? user.name, face: card?.face)
+                guard messages.count == 2 else { continue }
+                wanted[topic] = (try Self.payload(messages[0]), try Self.payload(messages[1]))
+            }
+        }
+        var sent: [String] = [], cleared: [String] = []
+        for topic in wanted.keys.sorted() {
+            let (card, location) = wanted[topic]!
+            guard published[topic] != card + location else { continue }
+            guard publish("\(topic)/info", card, true), publish(topic, location, true) else { continue }
+            published[topic] = card + location
+            sent.append(topic)
+        }
+        for topic in published.keys.sorted() where wanted[topic] == nil {
+            // No longer shown (the friendship ended, the fix is in a hidden zone, the device is gone): the broker forgets it.
+            guard publish(topic, Data(), true), publish("\(topic)/info", Data(), true) else { continue }
+            published[topic] = nil
+            cleared.append(topic)
+        }
+        if !sent.isEmpty || !cleared.isEmpty {
+            logger.info("MQTT: friends' positions relayed to the broker: \(sent.count) published, \(cleared.count) cleared")
+        }
+        return (sent, cleared)
+    }
+
+    /// A message with the marker, its keys sorted (so the marker reads as ``markerBytes``).
+    static func payload(_ message: [String: Any]) throws -> Data {
+        var marked = message
+        marked[markerField] = markerValue
+        return try JSONSerialization.data(withJSONObject: marked, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// Sweeps every ``interval`` while the publisher is connected, until the task is cancelled.
+    func run(commands: OwnTracksCommandPublisher) async {
+        while !Task.isCancelled {
+            if let connection = commands.currentConnection {
+                do {
+                    try await sweep(prefix: connection.prefix, topicUsers: connection.topicUsers) { topic, payload, retain in
+                        commands.publish(data: payload, topic: topic, retain: retain)
+                    }
+                } catch {
+                    logger.error("MQTT: friends' positions were not relayed: \(error)")
+                }
+            }
+            try? await Task.sleep(for: Self.interval)
+        }
+    }
+}
