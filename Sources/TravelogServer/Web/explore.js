@@ -25,6 +25,8 @@ function shade(days, most) {
 
 /** Shows the countries map under the Explored layer, for zooms up to COUNTRIES_MAX_ZOOM. */
 async function showCountries() {
+  // The layer may be chosen before the map is made (a page opened with Explored chosen): wait for it.
+  for (let waited = 0; !drawn.map && waited < 100; waited += 1) await new Promise((resolve) => setTimeout(resolve, 100));
   const map = drawn.map;
   if (!map) return;
   if (!map.getPane('countries')) {
@@ -67,10 +69,15 @@ function placeCountries() {
   if (!wanted && map.hasLayer(countries)) countries.remove();
 }
 
-/** Moves the map to a country of the list (its outline where the world base has one). */
+/** Moves the map to a country of the list: to its largest part (France, not France with French Guiana). */
 function showCountry(code) {
   const layer = countryLayers.get(code);
-  if (layer && drawn.map) drawn.map.fitBounds(layer.getBounds(), { maxZoom: COUNTRIES_MAX_ZOOM, padding: [16, 16] });
+  if (!layer || !drawn.map) return;
+  const size = (bounds) => (bounds.getNorth() - bounds.getSouth()) * (bounds.getEast() - bounds.getWest());
+  // A MultiPolygon's latlngs: polygons, each its outline then its holes.
+  const parts = layer.getLatLngs().map((polygon) => L.latLngBounds(Array.isArray(polygon[0]) ? polygon[0] : polygon));
+  const largest = parts.reduce((best, bounds) => (!best || size(bounds) > size(best) ? bounds : best), null);
+  drawn.map.fitBounds(largest || layer.getBounds(), { maxZoom: COUNTRIES_MAX_ZOOM, padding: [16, 16] });
 }
 
 function area(squareKilometers) {
