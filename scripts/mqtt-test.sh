@@ -58,7 +58,7 @@ printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$work/san.ext"
 openssl x509 -req -in "$work/broker.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
   -extfile "$work/san.ext" -out "$work/broker.pem" 2>/dev/null
 : >"$work/passwd"
-for account in travelog alice bob mallory; do mosquitto_passwd -b "$work/passwd" "$account" "$account-broker-password"; done
+for account in travelog alice bob mallory homeassistant; do mosquitto_passwd -b "$work/passwd" "$account" "$account-broker-password"; done
 cat >"$work/acl" <<'EOF'
 # Travelog reads every phone's topics.
 user travelog
@@ -460,6 +460,8 @@ TRAVELOG_DB="$acl_db" "$travelog" friends accept alice --user bob >/dev/null
 TRAVELOG_DB="$acl_db" "$travelog" mqtt acl --subscriber travelog -o "$work/friends.acl"
 grep -qx 'user bob' "$work/friends.acl" && grep -qx 'topic read owntracks/alice/+' "$work/friends.acl" \
   || { echo "FAIL: the ACL does not let bob read alice:"; cat "$work/friends.acl"; exit 1; }
+# Home Assistant's account reads the trackers Travelog publishes (serve --mqtt-home-assistant, below).
+printf 'user homeassistant\ntopic read homeassistant/#\ntopic read travelog/#\n' >>"$work/friends.acl"
 acl_port="$(free_port)"
 printf 'user %s\nallow_anonymous false\npassword_file %s\nacl_file %s\nlistener %s 127.0.0.1\n' \
   "$(id -un)" "$work/passwd" "$work/friends.acl" "$acl_port" >"$work/acl-broker.conf"
@@ -504,18 +506,32 @@ TRAVELOG_DB="$acl_db" "$travelog" import --user alice --device laptop "$work/lap
 printf 'travelog-broker-password\n' >"$work/relay-password"
 export TRAVELOG_DB="$acl_db"
 start_test_server "$work/relay.log" --mqtt "mqtt://travelog@127.0.0.1:$acl_port" \
-  --mqtt-password-file "$work/relay-password" --mqtt-relay-friends --mqtt-client-id travelog-relay-test
+  --mqtt-password-file "$work/relay-password" --mqtt-relay-friends --mqtt-home-assistant --mqtt-client-id travelog-relay-test
 relayed() { # ACCOUNT: the retained messages it is sent for alice's laptop within 25 s
   timeout 30 mosquitto_sub -h 127.0.0.1 -p "$acl_port" -u "$1" -P "$1-broker-password" -t 'owntracks/alice/laptop' \
     -t 'owntracks/alice/laptop/info' -W 25 -C 2 -v >"$work/relayed-$1" 2>/dev/null || true
 }
 relayed bob & bob_pid=$!
 relayed mallory & mallory_pid=$!
-wait "$bob_pid" "$mallory_pid"
+# Home Assistant, subscribed as it subscribes to discovery: the laptop's tracker and its position.
+timeout 30 mosquitto_sub -h 127.0.0.1 -p "$acl_port" -u homeassistant -P homeassistant-broker-password \
+  -t 'homeassistant/#' -t 'travelog/+/attributes' -W 25 -C 2 -v >"$work/relayed-homeassistant" 2>/dev/null &
+ha_pid=$!
+wait "$bob_pid" "$mallory_pid" "$ha_pid"
 grep -q '^owntracks/alice/laptop {.*"_type":"location".*"lat":60.1699' "$work/relayed-bob" \
   && grep -q '^owntracks/alice/laptop/info {.*"_type":"card"' "$work/relayed-bob" \
   || { echo "FAIL: bob did not hear alice's HTTP laptop relayed:"; cat "$work/relayed-bob"; tail -5 "$work/relay.log"; exit 1; }
 [ ! -s "$work/relayed-mallory" ] || { echo "FAIL: mallory heard alice's laptop:"; cat "$work/relayed-mallory"; exit 1; }
+python3 - "$work/relayed-homeassistant" <<'PY2' || { cat "$work/relayed-homeassistant"; tail -5 "$work/relay.log"; exit 1; }
+import json, sys
+lines = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().splitlines())
+config = next((json.loads(v) for k, v in lines.items() if k.startswith("homeassistant/device_tracker/") and k.endswith("/config")), None)
+assert config, "FAIL: no device tracker config under homeassistant/device_tracker/"
+assert config["source_type"] == "gps" and "state_topic" not in config and config["name"] == "laptop", f"FAIL: config {config}"
+attributes = json.loads(lines.get(config["json_attributes_topic"], "{}"))
+assert abs(attributes.get("latitude", 0) - 60.1699) < 1e-9 and abs(attributes.get("longitude", 0) - 24.9384) < 1e-9, f"FAIL: attributes {attributes}"
+print(f"ok: serve --mqtt-home-assistant: Home Assistant's account gets the laptop's tracker ({config['unique_id']}) and its position from {config['json_attributes_topic']}")
+PY2
 sleep 2 # the relayed messages came back through Travelog's subscription meanwhile
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
 stored="$(TRAVELOG_DB="$acl_db" "$travelog" export --user alice --format csv | grep -c '60.1699' || true)"

@@ -121,3 +121,46 @@ struct FriendRelayTests {
         #expect(!FriendRelay.isRelayed(Array(MQTTIngestTests.location.utf8)))
     }
 }
+
+/// `serve --mqtt-home-assistant`: every device as a Home Assistant device tracker through MQTT discovery.
+@Suite("Travelog's devices as Home Assistant device trackers")
+struct HomeAssistantTrackersTests {
+    @Test("a device with a fix: its discovery config (GPS, position from the attributes topic, no state topic) and its attributes, retained; again on a new fix; removed with the device or a disabled user")
+    func trackers() async throws {
+        let fixture = try await ServerFixture.make()
+        let store = fixture.app.store
+        let trackers = HomeAssistantTrackers(store: store, logger: Logger(label: "ha-test"), discoveryPrefix: "ha")
+        let broker = FriendRelayTests.Broker()
+        try await FriendRelayTests.store(FriendRelayTests.fix(60.1699, 24.9384, at: 1_700_000_000), device: fixture.adaPhone, in: store)
+        let first = try await trackers.sweep(prefix: "owntracks", topicUsers: [:], publish: broker.publish)
+        let id = HomeAssistantTrackers.objectID(fixture.adaPhone)
+        #expect(first.published == [id], "bob's device has no fix: no tracker")
+        let sent = broker.take()
+        #expect(sent.map(\.topic) == ["ha/device_tracker/\(id)/config", "travelog/\(id)/attributes"])
+        #expect(sent.allSatisfy { $0.retain })
+        let config = try #require(sent.first?.message)
+        #expect(config["unique_id"] as? String == id && config["name"] as? String == "phone")
+        #expect(config["json_attributes_topic"] as? String == "travelog/\(id)/attributes")
+        #expect(config["source_type"] as? String == "gps" && config["state_topic"] == nil)
+        #expect(((config["device"] as? [String: Any])?["identifiers"] as? [String]) == [id])
+        let attributes = try #require(sent.last?.message)
+        #expect(attributes["latitude"] as? Double == 60.1699 && attributes["longitude"] as? Double == 24.9384)
+        #expect(attributes["gps_accuracy"] as? Int == 12 && attributes["time"] as? String == "2023-11-14T22:13:20Z")
+
+        #expect(try await trackers.sweep(prefix: "owntracks", topicUsers: [:], publish: broker.publish).published.isEmpty)
+        try await FriendRelayTests.store(FriendRelayTests.fix(60.17, 24.94, at: 1_700_000_060), device: fixture.adaPhone, in: store)
+        try await trackers.sweep(prefix: "owntracks", topicUsers: [:], publish: broker.publish)
+        #expect(broker.take().last?.message?["latitude"] as? Double == 60.17)
+
+        // A disabled user's trackers go: attributes, then the config (which removes the entity).
+        try await FriendRelayTests.store(FriendRelayTests.fix(52.5, 13.4, at: 1_700_000_000), device: fixture.bobPixel, in: store)
+        let pixel = HomeAssistantTrackers.objectID(fixture.bobPixel)
+        #expect(try await trackers.sweep(prefix: "owntracks", topicUsers: [:], publish: broker.publish).published == [pixel])
+        _ = broker.take()
+        _ = try await fixture.app.accounts.setDisabled(true, userID: fixture.bob.id)
+        #expect(try await trackers.sweep(prefix: "owntracks", topicUsers: [:], publish: broker.publish).cleared == [pixel])
+        let removed = broker.take()
+        #expect(removed.map(\.topic) == ["travelog/\(pixel)/attributes", "ha/device_tracker/\(pixel)/config"])
+        #expect(removed.allSatisfy { $0.retain && $0.message == nil })
+    }
+}

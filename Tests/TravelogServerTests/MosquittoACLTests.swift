@@ -19,6 +19,7 @@ struct MosquittoACLTests {
             "pattern write owntracks/%u/#", "pattern read owntracks/%u/#",
             "user travelog", "topic read owntracks/#", "topic write owntracks/+/+/cmd",
             "topic write owntracks/+/+", "topic write owntracks/+/+/info",
+            "topic write homeassistant/device_tracker/#", "topic write travelog/#",
             "user alice", "topic read owntracks/bob/+", "topic read owntracks/bob/+/info",
             "topic read owntracks/carol/+", "topic read owntracks/carol/+/info",
             "user bob", "topic read owntracks/alice/+", "topic read owntracks/alice/+/info",

@@ -58,10 +58,19 @@ struct MQTTOptions: ParsableArguments {
             + "privacy zones apply. Give friends only the right to read them: travelog mqtt acl."))
     var relayFriends = false
 
+    @Flag(name: .customLong("mqtt-home-assistant"), help: ArgumentHelp(
+        "Publish, retained, every device's latest position as a Home Assistant device tracker (MQTT discovery under "
+            + "--mqtt-home-assistant-prefix, the position on travelog/travelog_USERID_DEVICEID/attributes)."))
+    var homeAssistant = false
+
+    @Option(name: .customLong("mqtt-home-assistant-prefix"), help: ArgumentHelp(
+        "Home Assistant's MQTT discovery prefix.", valueName: "prefix"))
+    var homeAssistantPrefix = "homeassistant"
+
     func validate() throws {
         guard url != nil else {
             guard passwordFile == nil, caFile == nil, certificateFile == nil, keyFile == nil, topics.isEmpty, userMapFile == nil,
-                  publicURL == nil, connections == MQTTSettings.defaultConnections, !relayFriends else {
+                  publicURL == nil, connections == MQTTSettings.defaultConnections, !relayFriends, !homeAssistant else {
                 throw ValidationError("the --mqtt-* options need --mqtt URL")
             }
             return
@@ -92,6 +101,13 @@ struct MQTTOptions: ParsableArguments {
         }
         settings.connections = connections
         settings.relayFriends = relayFriends
+        if homeAssistant {
+            guard !homeAssistantPrefix.isEmpty, !homeAssistantPrefix.contains(where: { "+#".contains($0) || $0.isWhitespace }),
+                  !homeAssistantPrefix.hasPrefix("/"), !homeAssistantPrefix.hasSuffix("/") else {
+                throw ValidationError("--mqtt-home-assistant-prefix '\(homeAssistantPrefix)': a topic without '+', '#', spaces or a leading or trailing '/'")
+            }
+            settings.homeAssistantDiscoveryPrefix = homeAssistantPrefix
+        }
         if let publicURL {
             do {
                 settings.publicURL = try MQTTBrokerAddress(url: publicURL)

@@ -15,7 +15,7 @@ import TravelogStore
 /// The same rules as every other friend's view (`FriendPositions`): a device whose latest fix lies in
 /// one of its owner's privacy zones shows nothing, and then, like a friendship ended or a device
 /// deleted, its retained messages are taken off the broker (an empty retained payload). A sweep every
-/// ``interval`` publishes what changed; the process that subscribes publishes, through its connection.
+/// ``BrokerFeeds/interval`` publishes what changed; the process that subscribes publishes, through its connection.
 ///
 /// Travelog's own messages come back through its subscription (`owntracks/+/+`, and the broker sends
 /// retained ones again after a restart): each carries ``markerField`` and the subscriber passes them
@@ -27,16 +27,12 @@ actor FriendRelay {
     static let markerValue = "relay"
     /// The marker as it appears in a payload written with sorted keys and no spaces.
     static let markerBytes = Array(#""\#(markerField)":"\#(markerValue)""#.utf8)
-    /// How often the sweep looks for new positions.
-    static let interval: Duration = .seconds(10)
-
-    /// Publishes a payload to a topic (retained or not); `false` when it was not sent.
-    typealias Publish = @Sendable (_ topic: String, _ payload: Data, _ retain: Bool) -> Bool
+    typealias Publish = BrokerFeeds.Publish
 
     let store: any TravelogStore
     let logger: Logger
-    /// What this process left retained on the broker: the two payloads' fingerprint by device topic.
-    private var published: [String: Data] = [:]
+    /// What this process left retained on the broker.
+    private var retained = RetainedTopics()
 
     init(store: any TravelogStore, logger: Logger) {
         self.store = store
@@ -55,7 +51,7 @@ actor FriendRelay {
     ///   - topicUsers: broker names by Travelog user name (`--mqtt-user-map` read backwards).
     @discardableResult
     func sweep(prefix: String, topicUsers: [String: String], publish: Publish) async throws -> (published: [String], cleared: [String]) {
-        var wanted: [String: (card: Data, location: Data)] = [:]
+        var wanted: [String: [RetainedTopics.Message]] = [:]
         let friends = Friends(store: store)
         for user in try await store.users() where !user.isDisabled {
             let accepted: Int
@@ -70,23 +66,11 @@ actor FriendRelay {
                 let messages = OwnTracksFriends.messages(fix, topic: topic, device: device.name,
                                                          cardName: card?.name ?? user.name, face: card?.face)
                 guard messages.count == 2 else { continue }
-                wanted[topic] = (try Self.payload(messages[0]), try Self.payload(messages[1]))
+                wanted[topic] = [.init(topic: "\(topic)/info", payload: try Self.payload(messages[0])),
+                                 .init(topic: topic, payload: try Self.payload(messages[1]))]
             }
         }
-        var sent: [String] = [], cleared: [String] = []
-        for topic in wanted.keys.sorted() {
-            let (card, location) = wanted[topic]!
-            guard published[topic] != card + location else { continue }
-            guard publish("\(topic)/info", card, true), publish(topic, location, true) else { continue }
-            published[topic] = card + location
-            sent.append(topic)
-        }
-        for topic in published.keys.sorted() where wanted[topic] == nil {
-            // No longer shown (the friendship ended, the fix is in a hidden zone, the device is gone): the broker forgets it.
-            guard publish(topic, Data(), true), publish("\(topic)/info", Data(), true) else { continue }
-            published[topic] = nil
-            cleared.append(topic)
-        }
+        let (sent, cleared) = retained.apply(wanted, publish: publish)
         if !sent.isEmpty || !cleared.isEmpty {
             logger.info("MQTT: friends' positions relayed to the broker: \(sent.count) published, \(cleared.count) cleared")
         }
@@ -99,20 +83,8 @@ actor FriendRelay {
         marked[markerField] = markerValue
         return try JSONSerialization.data(withJSONObject: marked, options: [.sortedKeys, .withoutEscapingSlashes])
     }
+}
 
-    /// Sweeps every ``interval`` while the publisher is connected, until the task is cancelled.
-    func run(commands: OwnTracksCommandPublisher) async {
-        while !Task.isCancelled {
-            if let connection = commands.currentConnection {
-                do {
-                    try await sweep(prefix: connection.prefix, topicUsers: connection.topicUsers) { topic, payload, retain in
-                        commands.publish(data: payload, topic: topic, retain: retain)
-                    }
-                } catch {
-                    logger.error("MQTT: friends' positions were not relayed: \(error)")
-                }
-            }
-            try? await Task.sleep(for: Self.interval)
-        }
-    }
+extension FriendRelay: BrokerFeed {
+    var name: String { "friends' positions" }
 }

@@ -30,6 +30,9 @@ public struct MQTTSettings: Sendable, Equatable {
     public var phoneBroker: MQTTBrokerAddress { publicURL ?? MQTTBrokerAddress(host: host, port: port, useTLS: useTLS) }
     /// Publish friends' HTTP devices to the broker, retained (`--mqtt-relay-friends`, ``FriendRelay``).
     public var relayFriends = false
+    /// Home Assistant's discovery prefix when every device is published as its device tracker
+    /// (`--mqtt-home-assistant`, ``HomeAssistantTrackers``); `nil`: not published.
+    public var homeAssistantDiscoveryPrefix: String?
     /// Seconds between pings while nothing else is sent.
     public var keepAliveSeconds = 30
     /// The first and the longest wait before connecting again, seconds (doubling in between).

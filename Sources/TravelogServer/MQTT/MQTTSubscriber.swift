@@ -107,11 +107,19 @@ final class MQTTSubscriber: Service, Sendable {
             for connection in started { await connection.stop() }
             throw error
         }
-        // Friends who report over HTTP, published for MQTT phones while this process subscribes.
-        let relay = settings.relayFriends ? commands.map { commands in
-            Task { [logger] in await FriendRelay(store: commands.store, logger: logger).run(commands: commands) }
-        } : nil
-        defer { relay?.cancel() }
+        // What this process publishes while it subscribes: friends who report over HTTP, for MQTT
+        // phones; every device for Home Assistant.
+        var feeds: [any BrokerFeed] = []
+        if let commands {
+            if settings.relayFriends { feeds.append(FriendRelay(store: commands.store, logger: logger)) }
+            if let prefix = settings.homeAssistantDiscoveryPrefix {
+                feeds.append(HomeAssistantTrackers(store: commands.store, logger: logger, discoveryPrefix: prefix))
+            }
+        }
+        let publishing = feeds.isEmpty || commands == nil ? nil : Task { [feeds, commands = commands!, logger] in
+            await BrokerFeeds.run(feeds, commands: commands, logger: logger)
+        }
+        defer { publishing?.cancel() }
         // Until the server stops; then each loop ends once a message being stored is stored.
         try? await gracefulShutdown()
         commands?.connected(nil)

@@ -47,9 +47,12 @@ public enum MosquittoACL {
             }
         }
         lines += ["", "# Travelog's own account reads every phone, sends the phones their regions (…/cmd) and, with",
-                  "# serve --mqtt-relay-friends, publishes the positions and cards of devices that report over HTTP.",
+                  "# serve --mqtt-relay-friends, publishes the positions and cards of devices that report over HTTP;",
+                  "# with --mqtt-home-assistant, every device as a Home Assistant device tracker (give Home Assistant's",
+                  "# account `topic read homeassistant/#` and `topic read travelog/#`).",
                   "user \(subscriber)", "topic read owntracks/#", "topic write owntracks/+/+/cmd",
-                  "topic write owntracks/+/+", "topic write owntracks/+/+/info"]
+                  "topic write owntracks/+/+", "topic write owntracks/+/+/info",
+                  "topic write homeassistant/device_tracker/#", "topic write travelog/#"]
         if !reads.isEmpty {
             lines += ["", "# Friends (accepted in Travelog) read each other's positions and cards, as OwnTracks shows friends."]
             for account in reads.keys.sorted() where account != subscriber {
