@@ -1,4 +1,5 @@
 import Foundation
+import TravelogImport
 import TravelogNotify
 import TravelogRender
 import TravelogStore
@@ -49,6 +50,10 @@ public struct ServerConfiguration: Sendable {
     public var photoDirectory: URL? = nil
     /// How long users without a setting of their own keep their history (`travelog serve --retention`), or `nil`: forever.
     public var retentionDefault: RetentionSetting? = nil
+    /// Reviews sent on the users' notification channels (`serve --review-messages`), or `nil`: none.
+    public var reviewMessages: ReviewMessagesCadence? = nil
+    /// The review messages' units (`serve --review-units`).
+    public var reviewUnits: HistoryStatistics.UnitSystem = .metric
     /// Wrong passwords from one client address before its logins are delayed (`LoginThrottle`).
     public var loginFailuresPerAddress = 20
 

@@ -191,6 +191,8 @@ public struct TravelogServerApp: Sendable {
                                                     serverName: "Travelog"),
             services: ([hub, journal, journal.roads, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
                 + [RetentionService(retention: retention, tiles: tiles, logger: logger) as any Service]
+                + (configuration.reviewMessages.map { [ReviewMessages(store: store, notifications: notifications, placeTimeZones: placeTimeZones,
+                                                                      cadence: $0, units: configuration.reviewUnits, logger: logger) as any Service] } ?? [])
                 + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger,
                                                  commands: ownTracksCommands)] } ?? []),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -32,3 +32,14 @@ struct MQTTOptionsTests {
         }
     }
 }
+
+@Suite("serve --review-messages")
+struct ReviewMessagesOptionsTests {
+    @Test("off, yearly or monthly, in metric or imperial units; anything else is refused before the server starts")
+    func options() throws {
+        #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(["serve", "--review-messages", "weekly"]) }
+        #expect(throws: (any Error).self) { try TravelogCommand.parseAsRoot(["serve", "--review-messages", "yearly", "--review-units", "furlongs"]) }
+        let serve = try #require(try TravelogCommand.parseAsRoot(["serve", "--review-messages", "monthly", "--review-units", "imperial"]) as? ServeCommand)
+        #expect(serve.reviewMessages == "monthly" && serve.reviewUnits == "imperial")
+    }
+}

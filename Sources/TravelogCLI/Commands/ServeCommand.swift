@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TravelogGeocoding
+import TravelogImport
 import TravelogPostgres
 import TravelogRouting
 import TravelogSQLite
@@ -83,6 +84,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --retention: the journal's visits older than the period, keep or delete.", valueName: "keep|delete"))
     var retentionJournal: RetentionSetting.Journal = .keep
 
+    @Option(help: ArgumentHelp(
+        "Send each user with a notification channel their year in review once it ends (yearly), or their month's too (monthly); "
+            + "days in the server's time zone (TZ).", valueName: "off|yearly|monthly"))
+    var reviewMessages = "off"
+
+    @Option(help: ArgumentHelp("The review messages' units.", valueName: "metric|imperial"))
+    var reviewUnits = "metric"
+
     /// The server's default retention, from --retention and --retention-journal.
     func retentionDefault() throws -> RetentionSetting? {
         guard let retention else { return nil }
@@ -118,6 +127,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         _ = try retentionDefault()
+        guard reviewMessages == "off" || ReviewMessagesCadence(rawValue: reviewMessages) != nil else {
+            throw ValidationError("--review-messages \(reviewMessages): expected off, yearly or monthly")
+        }
+        guard HistoryStatistics.UnitSystem(rawValue: reviewUnits) != nil else {
+            throw ValidationError("--review-units \(reviewUnits): expected metric or imperial")
+        }
         guard backupKeep >= 1 else { throw ValidationError("--backup-keep \(backupKeep): expected 1 or more") }
         guard tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") else {
             throw ValidationError("--tiles '\(tiles)': the template needs {z}, {x} and {y}")
@@ -141,6 +156,8 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.worldOutlinesPath == nil { logger.notice("\(GazetteerOptions.missingWorldBase())") }
         configuration.photoDirectory = storeOptions.photosDirectory()
         configuration.retentionDefault = try retentionDefault()
+        configuration.reviewMessages = reviewMessages == "off" ? nil : ReviewMessagesCadence(rawValue: reviewMessages)
+        configuration.reviewUnits = HistoryStatistics.UnitSystem(rawValue: reviewUnits) ?? .metric
         guard loginFailuresPerAddress >= 1 else { throw ValidationError("--login-failures-per-address: at least 1") }
         configuration.loginFailuresPerAddress = loginFailuresPerAddress
         var gazetteer: Gazetteer?
