@@ -36,6 +36,13 @@ struct ExploreRouteTests {
             #expect(abs(area - Double(cells) * 625e-6) < 0.01 * Double(cells) * 625e-6)
             let countries = try #require(figures["countries"] as? [[String: Any]])
             #expect(countries.first?["code"] as? String == "DE" && countries.first?["cells"] as? Int == cells, "\(countries)")
+            // Germany's share: the walk's area over the country's (357,000 km² or so) from the world base.
+            if let share = countries.first?["shareOfCountry"] as? Double, let germany = countries.first?["countryAreaSquareKilometers"] as? Double {
+                #expect(abs(germany - 357_000) < 0.05 * 357_000, "Germany: \(germany) km²")
+                #expect(abs(share - area / germany) < 1e-12, "\(share)")
+            } else {
+                Issue.record("no share of Germany's area: \(countries)")
+            }
             #expect((figures["cities"] as? [[String: Any]])?.first?["name"] as? String == "Berlin")
             let berlin = try #require(try await Self.get(client, "/api/v1/explore?city=berlin") as? [String: Any])
             #expect((berlin["city"] as? [String: Any])?["cells"] as? Int == cells)

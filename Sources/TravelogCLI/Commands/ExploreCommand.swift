@@ -104,9 +104,11 @@ struct ExploreCommand: AsyncParsableCommand {
         let loaded = try await HistoryIndexLoader.load(store: store, userID: user.id)
         let figures: ExploreFigures
         do {
+            let outlines = GazetteerOptions.worldBasePath(option: world).flatMap { try? WorldOutlines(contentsOf: $0) }
             figures = try ExploreFigures.compute(cells: loaded.index.explored, whereabouts: whereabouts,
                                                  geocoder: gazetteer.map(ReverseGeocoder.init(gazetteer:)),
-                                                 streets: city == nil ? nil : try osmOptions.streetLevelGeocoder(), city: city)
+                                                 streets: city == nil ? nil : try osmOptions.streetLevelGeocoder(), city: city,
+                                                 countryAreas: outlines?.countryAreas() ?? [:])
         } catch let error as ExploreFiguresError {
             throw ValidationError(error.description)
         }
@@ -140,6 +142,14 @@ struct ExploreCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data((said + "\n").utf8))
     }
 
+    /// A share as a percentage with two significant digits: "0.00019 %", "1.2 %", "45 %".
+    static func share(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        guard percent > 0 else { return "0 %" }
+        let decimals = max(0, min(8, 1 - Int(log10(percent).rounded(.down))))
+        return String(format: "%.\(decimals)f %%", percent)
+    }
+
     static func area(_ squareKilometers: Double) -> String {
         String(format: squareKilometers < 0.01 ? "%.4f km²" : squareKilometers < 10 ? "%.2f km²" : "%.1f km²", squareKilometers)
     }
@@ -158,7 +168,7 @@ struct ExploreCommand: AsyncParsableCommand {
             lines.append("countries:")
             for country in figures.countries {
                 lines.append("  \(country.code) \(country.name ?? "")  \(country.days) \(country.days == 1 ? "day" : "days")  "
-                             + area(country.areaSquareKilometers))
+                             + area(country.areaSquareKilometers) + (country.shareOfCountry.map { " (\(Self.share($0)) of the country)" } ?? ""))
             }
         }
         if !figures.cities.isEmpty {

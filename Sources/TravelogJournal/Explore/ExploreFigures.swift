@@ -7,9 +7,10 @@ import TravelogGeocoding
 /// one city its explored area and, where an OSM extract covers it, how much of its streets' length
 /// was travelled. `travelog explore` and `GET /api/v1/explore` answer it.
 ///
-/// The offline data has no outline of countries or cities, so their share of the area is not known;
-/// a cell belongs to the country and city of the gazetteer place nearest to its block of about
-/// 500 m (``blockDegrees``): a city is the land closer to it than to any other gazetteer place.
+/// A cell belongs to the country and city of the gazetteer place nearest to its block of about
+/// 500 m (``blockDegrees``): a city is the land closer to it than to any other gazetteer place. A
+/// country's share of its area comes from the world base's outlines (`countryAreas`); the offline
+/// data has no outlines of cities, so theirs is not known.
 public struct ExploreFigures: Encodable, Hashable, Sendable {
     /// Cells are grouped in blocks of this many degrees for the gazetteer's lookups.
     public static let blockDegrees = 0.005
@@ -26,6 +27,10 @@ public struct ExploreFigures: Encodable, Hashable, Sendable {
         public var days: Int
         public var cells: Int
         public var areaSquareKilometers: Double
+        /// The country's own area (the world base's outlines), km², where known.
+        public var countryAreaSquareKilometers: Double?
+        /// `areaSquareKilometers / countryAreaSquareKilometers`, 0 to 1, where the country's area is known.
+        public var shareOfCountry: Double?
     }
 
     public struct City: Encodable, Hashable, Sendable {
@@ -81,10 +86,12 @@ extension ExploreFigures {
     ///   - geocoder: the gazetteer's reverse geocoder (`nil`: no countries or cities by area).
     ///   - streets: the OSM extracts' street lines (`nil`: no street figures).
     ///   - city: a gazetteer place's name (or ASCII name), any case.
+    ///   - countryAreas: the countries' areas, km² (`WorldOutlines.countryAreas`), for each one's share.
     /// - Throws: ``ExploreFiguresError``.
     /// - Complexity: O(cells + blocks · log places), plus for a city O(its street length / 12.5 m).
     public static func compute(cells explored: ExploredCells, whereabouts: Whereabouts?, geocoder: ReverseGeocoder?,
-                               streets: OSMReverseGeocoder?, city: String?) throws(ExploreFiguresError) -> ExploreFigures {
+                               streets: OSMReverseGeocoder?, city: String?,
+                               countryAreas: [String: Double] = [:]) throws(ExploreFiguresError) -> ExploreFigures {
         var perCountry: [String: (cells: Int, area: Double)] = [:]
         var perPlace: [Int: (cells: Int, area: Double)] = [:]
         if let geocoder {
@@ -112,7 +119,8 @@ extension ExploreFigures {
         let names = Dictionary((geocoder?.gazetteer.countries ?? []).map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
         let countries = Set(days.keys).union(perCountry.keys).map { code in
             Country(code: code, name: names[code], days: days[code] ?? 0, cells: perCountry[code]?.cells ?? 0,
-                    areaSquareKilometers: (perCountry[code]?.area ?? 0) / 1_000_000)
+                    areaSquareKilometers: (perCountry[code]?.area ?? 0) / 1_000_000, countryAreaSquareKilometers: countryAreas[code],
+                    shareOfCountry: countryAreas[code].flatMap { $0 > 0 ? min(1, (perCountry[code]?.area ?? 0) / 1_000_000 / $0) : nil })
         }.sorted { ($0.days, $0.areaSquareKilometers, $1.code) > ($1.days, $1.areaSquareKilometers, $0.code) }
         func cityFigures(_ index: Int, gazetteer: Gazetteer) -> City {
             City(name: gazetteer.name(at: index), administrativeArea: gazetteer.administrativeArea(at: index).nonEmpty,

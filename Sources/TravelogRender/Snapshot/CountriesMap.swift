@@ -49,6 +49,26 @@ extension WorldOutlines {
         return polygons
     }
 
+    /// Each country's area on the WGS84 ellipsoid, km²: its outlines' less its holes', the edges
+    /// taken as geodesics (`GeodesicPolygon`). At 1:110m a country's area is within a few per cent.
+    /// - Complexity: O(points of all rings).
+    public func countryAreas() -> [String: Double] {
+        var areas: [String: Double] = [:]
+        for code in countries {
+            var total = 0.0
+            for polygon in polygons(of: code) {
+                for (index, ring) in polygon.enumerated() {
+                    let area = abs(GeodesicPolygon(ring.dropLast()).measure().areaSquareMeters)
+                    // A ring around a pole (Antarctica's) measures the rest of the ellipsoid: the smaller side is the ring's.
+                    let ringArea = min(area, 510_065_621_724_088.4 - area)
+                    total += index == 0 ? ringArea : -ringArea
+                }
+            }
+            areas[code] = total / 1_000_000
+        }
+        return areas
+    }
+
     /// Twice the ring's area in square degrees, positive when it runs counter-clockwise.
     static func signedArea(_ ring: [Coordinate]) -> Double {
         var sum = 0.0

@@ -22,6 +22,8 @@ struct ExploreRoutes {
     let placeTimeZones: PlaceTimeZones?
     /// The countries' outlines (`make world`), for the countries map.
     let worldOutlines: WorldOutlines?
+    /// The countries' areas from them, km², for each one's share.
+    let countryAreas: [String: Double]
 
     init(store: any TravelogStore, tiles: HistoryTiles, journal: JournalService, gazetteer: Gazetteer?,
          streetLevel: OSMReverseGeocoder?, placeTimeZones: PlaceTimeZones?, worldOutlines: WorldOutlines?) {
@@ -32,6 +34,7 @@ struct ExploreRoutes {
         self.streetLevel = streetLevel
         self.placeTimeZones = placeTimeZones
         self.worldOutlines = worldOutlines
+        countryAreas = worldOutlines?.countryAreas() ?? [:]
     }
 
     func add(to router: RouteRegistry) {
@@ -71,7 +74,7 @@ struct ExploreRoutes {
             .whereabouts(userID: identity.user.id, from: nil, to: nil)
         do {
             return try Response.json(try ExploreFigures.compute(cells: explored, whereabouts: whereabouts, geocoder: geocoder,
-                                                                streets: streetLevel, city: city))
+                                                                streets: streetLevel, city: city, countryAreas: countryAreas))
         } catch let error as ExploreFiguresError {
             switch error {
             case .unknownCity: throw APIError.notFound(error.description)

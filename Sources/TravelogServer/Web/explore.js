@@ -84,6 +84,25 @@ function area(squareKilometers) {
   return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: squareKilometers < 10 ? 2 : 1 }).format(squareKilometers)} km²`;
 }
 
+/** A share as a percentage with two significant digits: "0.00019 %", "1.2 %", "45 %". */
+function percent(fraction) {
+  const value = fraction * 100;
+  if (!(value > 0)) return '0 %';
+  const decimals = Math.max(0, Math.min(8, 1 - Math.floor(Math.log10(value))));
+  return `${value.toFixed(decimals)} %`;
+}
+
+/** A country's explored area, and under it its share of the country where the world base knows its area. */
+function areaCell(country) {
+  const cell = element('span', 'explore-area', area(country.areaSquareKilometers));
+  if (typeof country.shareOfCountry === 'number') {
+    const share = element('span', 'explore-share', percent(country.shareOfCountry));
+    share.title = `${percent(country.shareOfCountry)} of ${country.name || country.code}'s ${area(country.countryAreaSquareKilometers)}`;
+    cell.append(share);
+  }
+  return cell;
+}
+
 /** The panel's content from the figures. */
 function render(box, figures) {
   box.replaceChildren();
@@ -104,7 +123,7 @@ function render(box, figures) {
       name.addEventListener('click', () => showCountry(country.code));
       item.append(element('span', 'explore-code', country.code), name,
         element('span', 'explore-days', `${country.days} ${country.days === 1 ? 'day' : 'days'}`),
-        element('span', 'explore-area', area(country.areaSquareKilometers)));
+        areaCell(country));
       list.append(item);
     }
     box.append(list);
