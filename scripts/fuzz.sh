@@ -27,10 +27,14 @@ all=(gpx kml geojson csv nmea google-records google-semantic google-timeline goo
 
 scratch=.build-fuzz
 # Optimised (-c release; the sanitizers stay on): unoptimised Swift ran the parsers 3-10 times slower.
-"${SWIFT:-swift}" build --package-path Fuzz --scratch-path "$scratch" -c release \
+# --quick (make test's few seconds a target) builds unoptimised: 48 s against 130 s for the release
+# build on two cores, and a few seconds of each parser need no speed.
+configuration=release
+[ "$quick" -eq 1 ] && configuration=debug
+"${SWIFT:-swift}" build --package-path Fuzz --scratch-path "$scratch" -c "$configuration" \
     -Xswiftc -sanitize=fuzzer,address --product TravelogFuzz 2>&1 \
     | grep -v "Cannot export local symbol" | tail -5
-fuzzer="$scratch/release/TravelogFuzz"
+fuzzer="$scratch/$configuration/TravelogFuzz"
 
 shared="${TRAVELOG_SHARED_FIXTURES:-$root/../shared/fixtures}"
 corpora="$scratch/corpus"
