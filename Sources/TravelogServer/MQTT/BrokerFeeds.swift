@@ -18,19 +18,22 @@ enum BrokerFeeds {
     /// How often the feeds look for new positions.
     static let interval: Duration = .seconds(10)
 
-    /// Sweeps each feed every ``interval`` while the publisher is connected, until the task is cancelled.
+    /// Sweeps each feed every ``interval`` while the publisher is connected, until the task is cancelled;
+    /// the first sweep as soon as the connection is up (looked for every half second).
     static func run(_ feeds: [any BrokerFeed], commands: OwnTracksCommandPublisher, logger: Logger) async {
         while !Task.isCancelled {
-            if let connection = commands.currentConnection {
-                for feed in feeds {
-                    do {
-                        try await feed.sweep(prefix: connection.prefix, topicUsers: connection.topicUsers) { topic, payload, retain in
-                            commands.publish(data: payload, topic: topic, retain: retain)
-                        }
-                    } catch {
-                        let name = await feed.name
-                        logger.error("MQTT: \(name) were not published: \(error)")
+            guard let connection = commands.currentConnection else {
+                try? await Task.sleep(for: .milliseconds(500))
+                continue
+            }
+            for feed in feeds {
+                do {
+                    try await feed.sweep(prefix: connection.prefix, topicUsers: connection.topicUsers) { topic, payload, retain in
+                        commands.publish(data: payload, topic: topic, retain: retain)
                     }
+                } catch {
+                    let name = await feed.name
+                    logger.error("MQTT: \(name) were not published: \(error)")
                 }
             }
             try? await Task.sleep(for: interval)
