@@ -35,6 +35,12 @@ def check_explore(devtools, report, base_url, folder):
                                         " [li.querySelector('.explore-code').textContent, parseInt(li.querySelector('.explore-days').textContent, 10)])") or [])
         report(bool(shaded) and shaded == len(features) and all(listed.get(code) == days for code, days in features),
                f"{name}: the countries map shades {shaded} countries, each with the list's days ({features[:4]})")
+        # A country's area and its share of the country agree: no "0 km²" over a share above zero.
+        rows = devtools.evaluate("[...document.querySelectorAll('.explore-country .explore-area')].map((cell) =>"
+                                 " [cell.firstChild.textContent, (cell.querySelector('.explore-share') || {}).textContent || ''])") or []
+        report(bool(rows) and not [row for row in rows if row[0].startswith("0 km") and row[1] and row[1] != "0 %"]
+               and any(row[1].endswith("%") for row in rows),
+               f"{name}: each country's explored area and its share of the country agree ({rows[:3]})")
         if features:
             first = features[0][0]
             devtools.evaluate(f"[...document.querySelectorAll('.explore-country')].find((li) => li.querySelector('.explore-code').textContent === '{first}')"

@@ -81,6 +81,10 @@ function showCountry(code) {
 }
 
 function area(squareKilometers) {
+  // Under 0.01 km² in m² (a cell is 625 m²): "0 km²" beside a share above zero said two things.
+  if (squareKilometers > 0 && squareKilometers < 0.01) {
+    return `${new Intl.NumberFormat().format(Math.round(squareKilometers * 1e6))} m²`;
+  }
   return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: squareKilometers < 10 ? 2 : 1 }).format(squareKilometers)} km²`;
 }
 
