@@ -88,12 +88,16 @@ test: deps-test gazetteer wmm world timezones osm-sample photo-samples
 	$(SWIFT) build --build-tests
 	@# The store suites also run on PostgreSQL: a throwaway cluster unless $$TRAVELOG_TEST_POSTGRES_URL names a server.
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
-	scripts/track-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# travelog photos geotag --dry-run beside exiftool -geotag on the same photos and track: same places within 1 m, same refusals.
-	scripts/photo-geotag-compare.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# make install into a temporary prefix (the debug binaries), the systemd unit checked; a backup while a server is killed -9.
-	scripts/install-test.sh --build "$$($(SWIFT) build --show-bin-path)"
-	scripts/backup-kill-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# travelog track against gpsd's logs replayed in real time (mostly waiting, 110 s) runs beside the next three stages;
+	@# its output follows theirs. travelog photos geotag --dry-run beside exiftool -geotag on the same photos and track:
+	@# same places within 1 m, same refusals. make install into a temporary prefix (the debug binaries), the systemd unit
+	@# checked; a backup while a server is killed -9.
+	bin="$$($(SWIFT) build --show-bin-path)"; \
+	  scripts/track-test.sh --travelog "$$bin/travelog" >.build/track-test.log 2>&1 & track=$$!; \
+	  scripts/photo-geotag-compare.sh --travelog "$$bin/travelog" && scripts/install-test.sh --build "$$bin" \
+	    && scripts/backup-kill-test.sh --travelog "$$bin/travelog"; others=$$?; \
+	  wait $$track; tracked=$$?; echo "--- scripts/track-test.sh (beside the three above):"; cat .build/track-test.log; \
+	  [ $$others -eq 0 ] && [ $$tracked -eq 0 ]
 	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 	@# The first run in Chromium: the one-time link, the first account, a phone added and reporting, the map.
 	scripts/first-run-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
