@@ -8,6 +8,10 @@ import TravelogTestSupport
 
 @Suite("Notification delivery")
 struct NotificationDeliveryTests {
+    /// A request's deadline here: none of these tests is about it, and a starved two-core suite once kept the local
+    /// receiver's answer past the default 10 s ("no answer" for the redirect, fresh clone of session 20).
+    static let deadline: TimeInterval = 60
+
     typealias Clock = NotificationTests.Clock
 
     static func message(_ key: String, title: String = "Arrived: Home", at date: Date) -> NotificationMessage {
@@ -27,7 +31,7 @@ struct NotificationDeliveryTests {
         try await receiver.listening { port in
             _ = try await store.addChannel(userID: ada.id, kind: .ntfy(url: try Self.url(port, "/topic"), token: "tk_2J6i5z"))
             _ = try await store.addChannel(userID: ada.id, kind: .ntfy(url: try Self.url(port, "/topic"), token: nil))
-            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed)
+            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             await dispatcher.notify(Self.message("visit-arrival:1", at: Date()), userID: ada.id)
             await dispatcher.notify(NotificationMessage(event: "journalEntry", key: "journal-entry:1", title: "New journal entry 📌",
                                                         message: "Café Einstein, Berlin", occurredAt: Date()), userID: ada.id)
@@ -58,7 +62,7 @@ struct NotificationDeliveryTests {
         let clock = Clock()
         try await receiver.listening { port in
             _ = try await store.addChannel(userID: ada.id, kind: .webhook(url: try Self.url(port, "/hook"), secret: "0123456789abcdef"))
-            let dispatcher = NotificationDispatcher(store: store, now: { clock.now }, backoffSeconds: [30, 120], addressPolicy: .privateAllowed)
+            let dispatcher = NotificationDispatcher(store: store, now: { clock.now }, backoffSeconds: [30, 120], addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             await dispatcher.notify(Self.message("visit-arrival:7", at: clock.now), userID: ada.id)
             #expect(await dispatcher.deliverDue() == 1)
             #expect(try await store.deliveries(userID: ada.id, limit: 1).first?.nextAttemptAt == clock.now.addingTimeInterval(30))
@@ -87,7 +91,7 @@ struct NotificationDeliveryTests {
         let receiver = NotificationReceiver()
         try await receiver.listening { port in
             _ = try await store.addChannel(userID: ada.id, kind: .webhook(url: try Self.url(port, "/moved"), secret: "0123456789abcdef"))
-            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed)
+            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             await dispatcher.notify(Self.message("visit-arrival:3", at: Date()), userID: ada.id)
             #expect(await dispatcher.deliverDue() == 1)
         }
@@ -107,17 +111,17 @@ struct NotificationDeliveryTests {
             let before = try SQLiteLocationStore(path: path)
             let ada = try await before.addUser(named: "ada")
             _ = try await before.addChannel(userID: ada.id, kind: .webhook(url: try Self.url(port, "/hook"), secret: "0123456789abcdef"))
-            let first = NotificationDispatcher(store: before, now: { clock.now }, addressPolicy: .privateAllowed)
+            let first = NotificationDispatcher(store: before, now: { clock.now }, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             #expect(await first.notify(message, userID: ada.id).count == 1)
             #expect(await first.deliverDue() == 1)                          // 500: retry in 30 s
             // The server restarts, and the journal processes the same day again.
             let after = try SQLiteLocationStore(path: path)
-            let second = NotificationDispatcher(store: after, now: { clock.now }, addressPolicy: .privateAllowed)
+            let second = NotificationDispatcher(store: after, now: { clock.now }, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             #expect(await second.notify(message, userID: ada.id).isEmpty)
             #expect(await second.deliverDue() == 0)
             clock.advance(30)
             #expect(await second.deliverDue() == 1)                         // 200
-            let third = NotificationDispatcher(store: try SQLiteLocationStore(path: path), now: { clock.now }, addressPolicy: .privateAllowed)
+            let third = NotificationDispatcher(store: try SQLiteLocationStore(path: path), now: { clock.now }, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             #expect(await third.notify(message, userID: ada.id).isEmpty)
             clock.advance(1e6)
             #expect(await third.deliverDue() == 0)
@@ -136,7 +140,7 @@ struct NotificationDeliveryTests {
             let ada = try await server.addUser(named: "ada")
             _ = try await server.addChannel(userID: ada.id, kind: .ntfy(url: try Self.url(port, "/topic"), token: nil))
             _ = try await server.addChannel(userID: ada.id, kind: .webhook(url: try Self.url(port, "/hook"), secret: "0123456789abcdef"))
-            let serverDispatcher = NotificationDispatcher(store: server, addressPolicy: .privateAllowed), cliDispatcher = NotificationDispatcher(store: cli, addressPolicy: .privateAllowed)
+            let serverDispatcher = NotificationDispatcher(store: server, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline), cliDispatcher = NotificationDispatcher(store: cli, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             for visit in 1...8 { await serverDispatcher.notify(Self.message("visit-arrival:\(visit)", at: Date()), userID: ada.id) }
             async let byServer = serverDispatcher.deliverDue()
             async let byCLI = cliDispatcher.deliverDue()
@@ -153,7 +157,7 @@ struct NotificationDeliveryTests {
         let receiver = NotificationReceiver()
         try await receiver.listening { port in
             _ = try await store.addChannel(userID: ada.id, kind: .ntfy(url: try Self.url(port, "/topic"), token: nil))
-            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed)
+            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed, deadlineSeconds: Self.deadline)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await dispatcher.run() }
                 await dispatcher.notify(Self.message("visit-arrival:9", at: Date()), userID: ada.id)
