@@ -28,7 +28,7 @@ struct NotificationSafetyTests {
         let receiver = NotificationReceiver()
         try await receiver.listening { port in
             _ = try await Self.webhook(store, ada, "http://127.0.0.1:\(port)/private")
-            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed)
+            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed, deadlineSeconds: NotificationDeliveryTests.deadline)
             await dispatcher.notify(Self.message("visit-arrival:1"), userID: ada.id)
             #expect(await dispatcher.deliverDue() == 1)
         }

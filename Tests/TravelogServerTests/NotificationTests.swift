@@ -28,7 +28,7 @@ struct NotificationTests {
         try await receiver.listening { port in
             _ = try await fixture.app.store.addChannel(userID: fixture.ada.id,
                                                        kind: .webhook(url: try #require(URL(string: "http://127.0.0.1:\(port)/hook")), secret: secret))
-            let dispatcher = NotificationDispatcher(store: fixture.app.store, now: { clock.now }, addressPolicy: .privateAllowed)
+            let dispatcher = NotificationDispatcher(store: fixture.app.store, now: { clock.now }, addressPolicy: .privateAllowed, deadlineSeconds: NotificationDeliveryTests.deadline)
             let message = NotificationMessage(event: "journalEntry", key: "journal-entry:42", title: "New journal entry 📌",
                                               message: "Mitte, Berlin, DE", occurredAt: clock.now, details: ["place": "Mitte, Berlin, DE"])
             #expect(await dispatcher.notify(message, userID: fixture.ada.id).count == 1)
@@ -46,7 +46,7 @@ struct NotificationTests {
             clock.advance(1e6)
             #expect(await dispatcher.deliverDue() == 0)
             // A new dispatcher (the server restarted): the same event is not sent again.
-            let restarted = NotificationDispatcher(store: fixture.app.store, now: { clock.now }, addressPolicy: .privateAllowed)
+            let restarted = NotificationDispatcher(store: fixture.app.store, now: { clock.now }, addressPolicy: .privateAllowed, deadlineSeconds: NotificationDeliveryTests.deadline)
             #expect(await restarted.notify(message, userID: fixture.ada.id).isEmpty)
             #expect(await restarted.deliverDue() == 0)
         }
