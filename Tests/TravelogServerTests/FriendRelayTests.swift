@@ -66,6 +66,12 @@ struct FriendRelayTests {
         #expect(location["lat"] as? Double == 52.52 && location["lon"] as? Double == 13.405 && location["acc"] as? Int == 12)
         // bob has a device but no fix: nothing of his.
 
+        // A device whose name cannot be a topic level ("my/phone" would be another topic) is left out.
+        let (slashed, _) = try await fixture.app.accounts.addDevice(named: "car/tracker", userID: fixture.ada.id, app: nil)
+        try await Self.store(Self.fix(52.6, 13.5, at: 1_700_000_150), device: slashed, in: store)
+        #expect(try await relay.sweep(prefix: "owntracks", topicUsers: ["ada": "ada-broker"], publish: broker.publish).published.isEmpty)
+        #expect(!MosquittoACL.isTopicLevel("car/tracker") && !MosquittoACL.isTopicLevel("a b") && MosquittoACL.isTopicLevel("phone"))
+
         // Nothing new: nothing sent. A newer fix: sent again.
         #expect(try await relay.sweep(prefix: "owntracks", topicUsers: ["ada": "ada-broker"], publish: broker.publish).published.isEmpty)
         try await Self.store(Self.fix(52.54, 13.42, at: 1_700_000_200), device: fixture.adaPhone, in: store)

@@ -58,10 +58,13 @@ actor FriendRelay {
             do throws(FriendError) { accepted = try await friends.accepted(userID: user.id).count } catch { continue }
             guard accepted > 0 else { continue }
             let hiding = try await PrivacyZones(store: store).visibility(userID: user.id)
-            for device in try await store.devices(userID: user.id) where device.app != .owntracksMQTT {
+            let topicUser = topicUsers[user.name] ?? user.name
+            // A name with '/', '+', '#' or a space would name another topic, or none (as the ACL leaves it out).
+            guard MosquittoACL.isTopicLevel(topicUser) else { continue }
+            for device in try await store.devices(userID: user.id) where device.app != .owntracksMQTT && MosquittoACL.isTopicLevel(device.name) {
                 let latest = try await store.locations(LocationQuery(userID: user.id, deviceIDs: [device.id], limit: 1, newestFirst: true))
                 guard let fix = latest.first?.location, !hiding.contains(fix.coordinate) else { continue }
-                let topic = "\(prefix)/\(topicUsers[user.name] ?? user.name)/\(device.name)"
+                let topic = "\(prefix)/\(topicUser)/\(device.name)"
                 let card = try await (store as? any OwnTracksCardStore)?.ownTracksCard(deviceID: device.id)
                 let messages = OwnTracksFriends.messages(fix, topic: topic, device: device.name,
                                                          cardName: card?.name ?? user.name, face: card?.face)

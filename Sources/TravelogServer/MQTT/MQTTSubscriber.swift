@@ -116,8 +116,8 @@ final class MQTTSubscriber: Service, Sendable {
                 feeds.append(HomeAssistantTrackers(store: commands.store, logger: logger, discoveryPrefix: prefix))
             }
         }
-        let publishing = feeds.isEmpty || commands == nil ? nil : Task { [feeds, commands = commands!, logger] in
-            await BrokerFeeds.run(feeds, commands: commands, logger: logger)
+        let publishing = feeds.isEmpty ? nil : commands.map { commands in
+            Task { [feeds, logger] in await BrokerFeeds.run(feeds, commands: commands, logger: logger) }
         }
         defer { publishing?.cancel() }
         // Until the server stops; then each loop ends once a message being stored is stored.

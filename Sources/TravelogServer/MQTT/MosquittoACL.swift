@@ -10,6 +10,12 @@ import TravelogFormats
 /// name the map does not list is its own). A name that cannot be a topic level (with `/`, `+`, `#`
 /// or white space) gets no lines, and a comment says so.
 public enum MosquittoACL {
+    /// Whether a user's or a device's name can be one level of a topic: not empty, without `/`, `+`,
+    /// `#` or white space (the ACL and `FriendRelay` leave the others out).
+    public static func isTopicLevel(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains(where: { "/+#".contains($0) || $0.isWhitespace || $0.isNewline })
+    }
+
     /// - Parameters:
     ///   - subscriber: Travelog's own broker account (`--mqtt`'s user).
     ///   - friends: the accepted friendships, as pairs of Travelog user names.
@@ -26,7 +32,7 @@ public enum MosquittoACL {
         ]
         var skipped = Set<String>()
         func usable(_ name: String) -> Bool {
-            let ok = !name.isEmpty && !name.contains(where: { "/+#".contains($0) || $0.isWhitespace || $0.isNewline })
+            let ok = isTopicLevel(name)
             if !ok { skipped.insert(name) }
             return ok
         }
