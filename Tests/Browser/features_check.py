@@ -75,6 +75,7 @@ def check_features(devtools, report, base_url, token, post_locations, iso, folde
         check_image_of_view(devtools, report, base_url, size, menu_day.date().isoformat())
         check_journal_truths(devtools, report, base_url, token, post_locations, iso, size)
     check_follow(devtools, report, base_url, token, post_locations, iso)
+    check_live_released(devtools, report, base_url, token, post_locations, iso)
     check_rejected(devtools, report, base_url, token, folder)
     check_keyboard(devtools, report, base_url, menu_day.date().isoformat())
     check_axe(devtools, report, base_url, axe_source, menu_day.date().isoformat(), folder)
@@ -293,6 +294,34 @@ def check_follow(devtools, report, base_url, token, post_locations, iso):
     remembered = devtools.evaluate("localStorage.getItem('travelog.followLive')")
     report(bool(followed) and remembered == "on", f"with Follow live position on, the map pans to a new live point ({remembered})")
     devtools.evaluate("document.getElementById('follow-live').click()")
+
+
+def check_live_released(devtools, report, base_url, token, post_locations, iso):
+    """A page left for another gives its live stream's connection back: a browser opens at most six
+    HTTP/1.1 connections to a server, and pages kept in its back/forward cache held theirs, so every
+    sixth page opened waited about 50 s for its document. Coming back catches up with what arrived."""
+    today = datetime.date.today().isoformat()
+    times = []
+    for _ in range(8):
+        devtools.call("Page.navigate", {"url": "about:blank"})
+        devtools.wait_for("location.href === 'about:blank'", 10)
+        started = time.monotonic()
+        devtools.call("Page.navigate", {"url": f"{base_url}/#from={today}"}, timeout=90)
+        devtools.wait_for("document.readyState === 'complete' && !document.getElementById('app').hidden", 20)
+        times.append(round(time.monotonic() - started, 1))
+    report(max(times) < 20, f"eight pages opened in turn each get their document at once (seconds: {times})")
+    devtools.wait_for("document.getElementById('live-state').textContent.startsWith('Live:')", 10)
+    devtools.call("Page.navigate", {"url": "about:blank"})
+    devtools.wait_for("location.href === 'about:blank'", 10)
+    moment = datetime.datetime.now().astimezone() - datetime.timedelta(seconds=1)
+    away = {"latitude": 41.9100, "longitude": 12.4800, "timestamp": iso(moment), "horizontalAccuracy": 5}
+    post_locations(base_url, token, [away])
+    devtools.evaluate("history.back()")
+    wanted = f"{away['latitude']:.5f}, {away['longitude']:.5f}"
+    listed = devtools.wait_for(f"[...document.querySelectorAll('#locations li')].some((li) => li.textContent.includes('{wanted}'))"
+                               " && document.getElementById('live-state').textContent.startsWith('Live:')", 15)
+    state = devtools.evaluate("document.getElementById('live-state').textContent")
+    report(bool(listed), f"back on the page, the fix posted while away is listed and the stream is open again ({state!r})")
 
 
 def check_rejected(devtools, report, base_url, token, folder):

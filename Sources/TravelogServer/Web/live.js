@@ -14,7 +14,10 @@ const DISTANCE_REFRESH_MILLISECONDS = 5000;
 /** Milliseconds after live fixes before the journal is asked for again. */
 const JOURNAL_REFRESH_MILLISECONDS = 3000;
 
-const live = { events: null, journalTimer: null, distanceTimer: null, onReconnect: () => {} };
+const live = { events: null, journalTimer: null, distanceTimer: null, onReconnect: () => {}, paused: false, pauseTimer: null };
+
+/** A tab in the background keeps its stream this long before closing it. */
+const BACKGROUND_CLOSE_MILLISECONDS = 30000;
 
 /** Opens the stream; `onReconnect` catches up with what arrived while it was down. */
 export function connectLive(onReconnect) {
@@ -56,7 +59,42 @@ export function connectLive(onReconnect) {
 export function closeLive() {
   if (live.events) live.events.close();
   live.events = null;
+  live.paused = false;
+  window.clearTimeout(live.pauseTimer);
 }
+
+// A browser opens at most six HTTP/1.1 connections to one server, and an open stream holds one: a
+// page left for another (kept in the back/forward cache) or a tab in the background would hold
+// theirs, and the seventh page would wait for a free connection (a minute, at times). The stream is
+// closed when the page is left or has been in the background for a while, and opened again, catching
+// up with what arrived meanwhile, when the page is shown.
+function pauseLive() {
+  window.clearTimeout(live.pauseTimer);
+  if (!live.events) return;
+  live.events.close();
+  live.events = null;
+  live.paused = true;
+}
+
+function resumeLive() {
+  window.clearTimeout(live.pauseTimer);
+  if (!live.paused || live.events || !state.session) return;
+  live.paused = false;
+  $('live-state').textContent = 'Live: catching up…';
+  connectLive();
+  live.onReconnect();
+}
+
+window.addEventListener('pagehide', pauseLive);
+window.addEventListener('pageshow', (event) => { if (event.persisted) resumeLive(); });
+document.addEventListener('visibilitychange', () => {
+  if (document.hidden) {
+    window.clearTimeout(live.pauseTimer);
+    live.pauseTimer = window.setTimeout(pauseLive, BACKGROUND_CLOSE_MILLISECONDS);
+  } else {
+    resumeLive();
+  }
+});
 
 /** Whether a time falls on the chosen days (in the browser's time zone). */
 function inRange(time) {
