@@ -5,9 +5,19 @@ and, toggled, by country, and pointing at a day shows its summary. Screenshots a
 390x844; the layer is set back to the path afterwards."""
 import datetime
 import json
+import math
 import time
 
 from layout_check import SIZES, open_view, screenshot, set_size
+
+
+def percent(fraction):
+    """explore.js's share: two significant digits, "0.00019 %", "1.2 %", "45 %"."""
+    value = fraction * 100
+    if not value > 0:
+        return "0 %"
+    decimals = max(0, min(8, 1 - math.floor(math.log10(value))))
+    return f"{value:.{decimals}f} %"
 
 
 def check_explore(devtools, report, base_url, folder):
@@ -50,6 +60,25 @@ def check_explore(devtools, report, base_url, folder):
             report(bool(moved), f"{name}: a click on {first} in the list shows it on the map, shaded")
             time.sleep(0.5)
             screenshot(devtools, folder, f"explore-countries-{name}")
+        # The city explored most: its name opens its streets (the server has the Helsinki extract) and districts.
+        city = devtools.evaluate("(document.querySelector('.explore-city button.explore-name') || {}).textContent")
+        if report(bool(city), f"{name}: the cities explored most are listed ({city!r})"):
+            devtools.evaluate("document.querySelector('.explore-city button.explore-name').click()")
+            details = devtools.wait_for("(() => { const d = document.querySelector('.explore-city-details');"
+                                        " return d && d.textContent.startsWith('Streets') && d.textContent; })()", 30)
+            asked = devtools.evaluate(f"fetch('/api/v1/explore?city=' + encodeURIComponent({json.dumps(city)}),"
+                                      " {headers: {'X-Requested-With': 'fetch'}}).then((r) => r.json()).then((f) => JSON.stringify(f.city))")
+            figures = json.loads(asked or "{}")
+            streets = figures.get("streets")
+            agrees = bool(details) and (("walked or driven" in details and f"({percent(streets['share'])})" in details)
+                                        if streets else "no map extract" in details)
+            report(agrees, f"{name}: {city}'s details show its streets as the API measures them ({details!r}; {streets})")
+            devtools.evaluate("document.querySelector('.explore-city-details').scrollIntoView({block: 'center'})")
+            time.sleep(0.3)
+            screenshot(devtools, folder, f"explore-city-{name}")
+            devtools.evaluate("document.querySelector('.explore-city button.explore-name').click()")
+            closed = devtools.wait_for("!document.querySelector('.explore-city-details')", 5)
+            report(bool(closed), f"{name}: a second click on {city} closes its details")
         # Down to a street: the newest fix at zoom 16, where each cell of 25 m is cleared.
         devtools.evaluate("fetch('/api/v1/locations?limit=1&order=newest', {headers: {'X-Requested-With': 'fetch'}})"
                           ".then((r) => r.json()).then((found) => import('/map.js').then((m) => {"

@@ -62,6 +62,48 @@ struct OSMPlacesTests {
         #expect(file.place(at: 1) == places[1])
     }
 
+    @Test("a named administrative boundary is kept whole with its admin_level; one cut by the extract's edge is not; neither is an area of interest")
+    func administrativeBoundaries() throws {
+        // A square of 0.01° in four ways (two of them reversed); a second relation lacks a way; a third a node.
+        let corners = [(60.0, 25.0), (60.0, 25.01), (60.01, 25.01), (60.01, 25.0)]
+        var nodes = corners.enumerated().map { OSMNode(id: Int64($0.offset + 1), latitude: $0.element.0, longitude: $0.element.1) }
+        nodes.append(OSMNode(id: 9, latitude: 60.005, longitude: 25.02))
+        let ways = [OSMWay(id: 11, nodeIDs: [1, 2]), OSMWay(id: 12, nodeIDs: [3, 2]), OSMWay(id: 13, nodeIDs: [3, 4]), OSMWay(id: 14, nodeIDs: [1, 4]),
+                    OSMWay(id: 15, nodeIDs: [2, 9, 3]), OSMWay(id: 16, nodeIDs: [2, 99, 3])]
+        func boundary(_ id: Int64, _ name: String, _ wayIDs: [Int64], level: String = "8") -> OSMRelation {
+            OSMRelation(id: id, members: wayIDs.map { OSMRelation.Member(type: .way, id: $0, role: "outer") } + [OSMRelation.Member(type: .node, id: 1, role: "admin_centre")],
+                        tags: [Self.tag("type", "boundary"), Self.tag("boundary", "administrative"), Self.tag("admin_level", level),
+                               Self.tag("name", name), Self.tag("population", "1000")])
+        }
+        var writer = PBFTestWriter()
+        writer.append(PBFTestWriter.Block(denseNodes: nodes, ways: ways, relations: [
+            boundary(21, "Whole", [11, 12, 13, 14]), boundary(22, "Cut", [11, 12, 13, 14, 77]), boundary(23, "Node missing", [11, 16, 13, 14]),
+            boundary(24, "Bad level", [11, 12, 13, 14], level: "eight"), boundary(25, "Bulge", [11, 15, 13, 14], level: "10"),
+        ]))
+        let path = try writeExtract(writer.bytes, name: "boundaries.osm.pbf")
+        let (places, _) = try OSMPlacesBuilder().places(fromFile: path, totalBytes: 0)
+        #expect(places.map(\.id) == [21, 25])
+        let whole = try #require(places.first)
+        #expect(whole.kind == .boundary)
+        #expect(whole.name == "Whole" && whole[tag: "admin_level"] == "8")
+        #expect(whole.geometry.count == 1 && whole.geometry[0].count == 5 && whole.geometry[0].first == whole.geometry[0].last)
+        // Through the places file, measured against the ellipsoid's closed form (edges a few centimetres off parallels).
+        let folder = OSMExtractFolder(path: TestDirectory.makeFolder("osm-boundaries").path)
+        _ = try folder.add(extractPath: path)
+        let geocoder = OSMReverseGeocoder(places: try folder.open())
+        let boundaries = geocoder.boundaries().sorted { $0.name > $1.name }
+        #expect(boundaries.map(\.name) == ["Whole", "Bulge"])
+        #expect(boundaries.map(\.adminLevel) == [8, 10])
+        let expected = ellipsoidQuadrangleSquareKilometers(south: 60, north: 60.01, westToEastDegrees: 0.01)
+        #expect(abs(boundaries[0].areaSquareKilometers - expected) / expected < 1e-4, "\(boundaries[0].areaSquareKilometers) km² against \(expected)")
+        #expect(boundaries[1].areaSquareKilometers > boundaries[0].areaSquareKilometers)
+        #expect(boundaries[0].contains(latitude: 60.005, longitude: 25.005))
+        #expect(!boundaries[0].contains(latitude: 60.005, longitude: 25.015))
+        #expect(boundaries[1].contains(latitude: 60.005, longitude: 25.015))
+        // The reverse geocoder does not name a boundary as an area the point is in.
+        #expect(geocoder.address(for: Coordinate(validLatitude: 60.005, longitude: 25.005)!) == nil)
+    }
+
     @Test("two overlapping extracts: each element once, from the one added last")
     func overlappingExtracts() throws {
         func extract(_ ids: [Int64], name: String) throws -> String {

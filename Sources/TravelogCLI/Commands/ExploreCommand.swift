@@ -17,7 +17,8 @@ struct ExploreCommand: AsyncParsableCommand {
             silence of more than an hour, nor faster than 70 m/s: a flight explores its two ends). Countries and cities \
             are those of the gazetteer place nearest to each block of about 500 m; days are the journal's local days. \
             With --city, that city's explored area and, where an OSM extract (`travelog osm add`) covers it, the length \
-            of its named streets and the part within 25 m of a visited cell. With --days, every day's distance, fixes \
+            of its named streets and the part within 25 m of a visited cell, and where the extract holds the city's \
+            administrative outline (or its districts'), the share of their area explored. With --days, every day's distance, fixes \
             and countries instead (the page's timeline of a life). With --countries-map FILE, the countries map: every \
             country with days, shaded by them, as GeoJSON (FILE.geojson or .json) or an image (FILE.png), on the \
             offline world base (make world).
@@ -107,7 +108,7 @@ struct ExploreCommand: AsyncParsableCommand {
             let outlines = GazetteerOptions.worldBasePath(option: world).flatMap { try? WorldOutlines(contentsOf: $0) }
             figures = try ExploreFigures.compute(cells: loaded.index.explored, whereabouts: whereabouts,
                                                  geocoder: gazetteer.map(ReverseGeocoder.init(gazetteer:)),
-                                                 streets: city == nil ? nil : try osmOptions.streetLevelGeocoder(), city: city,
+                                                 streets: try osmOptions.streetLevelGeocoder(), city: city,
                                                  countryAreas: outlines?.countryAreas() ?? [:])
         } catch let error as ExploreFiguresError {
             throw ValidationError(error.description)
@@ -150,6 +151,11 @@ struct ExploreCommand: AsyncParsableCommand {
         return String(format: "%.\(decimals)f %%", percent)
     }
 
+    /// "0.31 of 1.52 km² explored (20 %)"
+    static func outline(_ outline: ExploreFigures.Outline) -> String {
+        "\(area(outline.exploredSquareKilometers)) of \(area(outline.areaSquareKilometers)) explored (\(share(outline.share)))"
+    }
+
     static func area(_ squareKilometers: Double) -> String {
         String(format: squareKilometers < 0.01 ? "%.4f km²" : squareKilometers < 10 ? "%.2f km²" : "%.1f km²", squareKilometers)
     }
@@ -161,7 +167,16 @@ struct ExploreCommand: AsyncParsableCommand {
                 String(format: "  streets: %.1f of %.1f km covered (%.1f%%), %d lines", $0.coveredMeters / 1000, $0.lengthMeters / 1000,
                        $0.share * 100, $0.lines)
             } ?? "  streets: no OSM extract covers it (travelog osm add)"
-            return "\(city.name) (\(city.countryCode)): \(area(city.areaSquareKilometers)) explored\n" + streets
+            var lines = ["\(city.name) (\(city.countryCode)): \(area(city.areaSquareKilometers)) explored", streets]
+            if let outline = city.outline { lines.append("  outline: " + Self.outline(outline)) }
+            if let districts = city.districts, !districts.isEmpty {
+                lines.append("  districts (OSM admin_level \(districts[0].adminLevel)):")
+                for district in districts { lines.append("    \(district.name): " + Self.outline(district)) }
+            }
+            if city.outline == nil, city.districts?.isEmpty ?? true {
+                lines.append("  share of its area: no OSM extract holds its outline or its districts' whole")
+            }
+            return lines.joined(separator: "\n")
         }
         var lines = ["explored: \(area(figures.areaSquareKilometers)) (\(figures.cells) cells of \(Int(figures.cellSizeMeters)) m)"]
         if !figures.countries.isEmpty {
@@ -173,7 +188,10 @@ struct ExploreCommand: AsyncParsableCommand {
         }
         if !figures.cities.isEmpty {
             lines.append("cities explored most:")
-            for city in figures.cities { lines.append("  \(city.name) (\(city.countryCode))  \(area(city.areaSquareKilometers))") }
+            for city in figures.cities {
+                lines.append("  \(city.name) (\(city.countryCode))  \(area(city.areaSquareKilometers))"
+                             + (city.outline.map { " (\(Self.share($0.share)) of its \(area($0.areaSquareKilometers)))" } ?? ""))
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -16,6 +16,11 @@ public struct OSMPlace: Equatable, Sendable {
         public static let street = Kind(rawValue: 4)
         /// An area (a closed way or a multipolygon): ``coordinate`` is its centroid, ``geometry`` its outer rings.
         public static let area = Kind(rawValue: 8)
+        /// A named administrative boundary (a `boundary=administrative` relation with an `admin_level`,
+        /// kept in ``tags``), every outer way and node of it in the extract: ``geometry`` is its outer
+        /// rings, ``coordinate`` their centroid. Not an area of interest: the reverse geocoder and the
+        /// search leave it alone; the explore figures measure a city's share of its area with it.
+        public static let boundary = Kind(rawValue: 16)
     }
 
     /// The OSM element it comes from.

@@ -36,6 +36,13 @@ enum OSMPlaceTags {
         return (kind, category)
     }
 
+    /// The `admin_level` (1–12) of a named `boundary=administrative` element, `nil` for others.
+    static func administrativeLevel(_ tags: [OSMTag]) -> Int? {
+        guard tags[osmKey: "boundary"] == "administrative", tags.contains(where: { $0.key == "name" }),
+              let level = tags[osmKey: "admin_level"].flatMap({ Int($0) }), (1...12).contains(level) else { return nil }
+        return level
+    }
+
     /// The tags a place keeps (see ``OSMPlace/tags``).
     static func kept(_ tags: [OSMTag], category: String?) -> [(key: String, value: String)] {
         let categoryKey = category.map { String($0.prefix(while: { $0 != "=" })) }

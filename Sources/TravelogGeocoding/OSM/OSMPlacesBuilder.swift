@@ -3,7 +3,7 @@ import TravelogOSM
 
 /// Turns an `.osm.pbf` extract into the places Travelog keeps (``OSMPlace``), in three reads of
 /// the file so that only what is kept is held in memory: relations (which multipolygons are
-/// places, and their outer ways), then ways (places, streets, those outer ways; which nodes they
+/// places, which are administrative boundaries, and their outer ways), then ways (places, streets, those outer ways; which nodes they
 /// need), then nodes (places, and the coordinates of the nodes kept ways use).
 public struct OSMPlacesBuilder: Sendable {
     /// A read of the file: which of the three, and bytes done of the file's size.
@@ -33,8 +33,11 @@ public struct OSMPlacesBuilder: Sendable {
         relationReader.elements = .relations
         try relationReader.read(path: path, header: { header = $0 }) { block in
             progress(Progress(pass: 1, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
-            for relation in block.relations where relation.tags[osmKey: "type"] == "multipolygon" {
-                let (kind, category) = OSMPlaceTags.classify(relation.tags, isWay: false)
+            for relation in block.relations {
+                let type = relation.tags[osmKey: "type"]
+                guard type == "multipolygon" || type == "boundary" else { continue }
+                var (kind, category): (OSMPlace.Kind, String?) = type == "boundary" ? ([], nil) : OSMPlaceTags.classify(relation.tags, isWay: false)
+                if OSMPlaceTags.administrativeLevel(relation.tags) != nil { kind.insert(.boundary) }
                 guard !kind.isEmpty else { continue }
                 let outer = relation.members.filter { $0.type == .way && $0.role != "inner" }.map(\.id)
                 neededWays.formUnion(outer)
@@ -95,12 +98,25 @@ public struct OSMPlacesBuilder: Sendable {
             }
         }
         for relation in relations {
-            let rings = OSMPlaceGeometry.rings(relation.outerWays.compactMap { memberWays[$0] })
-                .map { $0.compactMap { coordinates[$0] } }.filter { $0.count >= 4 }
+            let pieces = relation.outerWays.compactMap { memberWays[$0] }
+            let idRings = OSMPlaceGeometry.rings(pieces)
+            var kind = relation.kind.subtracting(.street)
+            if !kind.subtracting(.boundary).isEmpty { kind.insert(.area) }
+            // A boundary is measured: one cut by the extract's edge (a way, a node or a ring's piece
+            // missing) would measure too small, so it is kept only whole.
+            if kind.contains(.boundary) {
+                let whole = pieces.count == relation.outerWays.count
+                    && idRings.reduce(0, { $0 + $1.count - 1 }) == pieces.reduce(0, { $0 + max(0, $1.count - 1) })
+                    && idRings.allSatisfy { $0.allSatisfy { coordinates[$0] != nil } }
+                if !whole { kind.remove(.boundary) }
+                guard !kind.isEmpty else { continue }
+            }
+            let rings = idRings.map { $0.compactMap { coordinates[$0] } }.filter { $0.count >= 4 }
             guard let centroid = OSMPlaceGeometry.centroid(rings) else { continue }
-            places.append(OSMPlace(elementType: .relation, id: relation.id, kind: relation.kind.union(.area).subtracting(.street),
-                                   coordinate: centroid, category: relation.category,
-                                   tags: OSMPlaceTags.kept(relation.tags, category: relation.category), geometry: rings))
+            let kept = OSMPlaceTags.kept(relation.tags, category: relation.category)
+                + (kind.contains(.boundary) ? relation.tags.filter { $0.key == "admin_level" }.map { ($0.key, $0.value) } : [])
+            places.append(OSMPlace(elementType: .relation, id: relation.id, kind: kind,
+                                   coordinate: centroid, category: relation.category, tags: kept, geometry: rings))
         }
         places.sort { ($0.elementType, $0.id) < ($1.elementType, $1.id) }
         return (places, header)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TravelogCore
 
 /// What OpenStreetMap data says is at a coordinate: the street address, the point of interest and
@@ -124,6 +125,8 @@ public final class OSMReverseGeocoder: Sendable {
 
     /// The extracts indexed, as "Helsinki.osm.pbf 2834, …" (what a journal entry was described with).
     public let sources: String
+    /// ``boundaries()``, measured when first asked for.
+    let measuredBoundaries = Mutex<[OSMBoundary]?>(nil)
 
     /// Indexes every distinct place of the set.
     /// - Complexity: O(n log n) for n places, plus the points of areas and streets.

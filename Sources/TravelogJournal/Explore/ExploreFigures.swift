@@ -9,8 +9,9 @@ import TravelogGeocoding
 ///
 /// A cell belongs to the country and city of the gazetteer place nearest to its block of about
 /// 500 m (``blockDegrees``): a city is the land closer to it than to any other gazetteer place. A
-/// country's share of its area comes from the world base's outlines (`countryAreas`); the offline
-/// data has no outlines of cities, so theirs is not known.
+/// country's share of its area comes from the world base's outlines (`countryAreas`); a city's, and
+/// its districts', from the administrative boundaries of the OSM extracts added (``Outline``), where
+/// an extract holds the whole outline: there the explored area is that of the cells inside it.
 public struct ExploreFigures: Encodable, Hashable, Sendable {
     /// Cells are grouped in blocks of this many degrees for the gazetteer's lookups.
     public static let blockDegrees = 0.005
@@ -41,6 +42,25 @@ public struct ExploreFigures: Encodable, Hashable, Sendable {
         public var areaSquareKilometers: Double
         /// The city's named streets (OSM extracts), `nil` where no extract covers the city.
         public var streets: Streets?
+        /// The city's own administrative outline (an OSM extract's boundary of its name around it),
+        /// `nil` where no extract holds it whole.
+        public var outline: Outline?
+        /// For the city asked for: its districts (the extracts' boundaries of the next level below
+        /// the city's, or below 8 without an outline, that lie in it), most explored share first.
+        public var districts: [Outline]?
+    }
+
+    /// An administrative area of an OSM extract and how much of it was explored.
+    public struct Outline: Encodable, Hashable, Sendable {
+        public var name: String
+        /// OSM's `admin_level` (8: mostly a city; 9–11 its districts).
+        public var adminLevel: Int
+        /// Its area on the WGS84 ellipsoid, km².
+        public var areaSquareKilometers: Double
+        /// The explored cells whose middle lies inside it, km².
+        public var exploredSquareKilometers: Double
+        /// `exploredSquareKilometers / areaSquareKilometers`, 0 to 1.
+        public var share: Double
     }
 
     public struct Streets: Encodable, Hashable, Sendable {
@@ -128,11 +148,13 @@ extension ExploreFigures {
                  areaSquareKilometers: (perPlace[index]?.area ?? 0) / 1_000_000)
         }
         var cities: [City] = []
+        var cityIndexes: [Int] = []
         if let gazetteer = geocoder?.gazetteer {
-            cities = perPlace.sorted { ($0.value.area, $1.key) > ($1.value.area, $0.key) }.prefix(cityLimit)
-                .map { cityFigures($0.key, gazetteer: gazetteer) }
+            cityIndexes = perPlace.sorted { ($0.value.area, $1.key) > ($1.value.area, $0.key) }.prefix(cityLimit).map(\.key)
+            cities = cityIndexes.map { cityFigures($0, gazetteer: gazetteer) }
         }
         var chosen: City?
+        var chosenIndex: Int?
         if let city {
             guard let geocoder else { throw .noGazetteer }
             let gazetteer = geocoder.gazetteer
@@ -146,6 +168,7 @@ extension ExploreFigures {
                 throw .unknownCity(city)
             }
             chosen = cityFigures(index, gazetteer: gazetteer)
+            chosenIndex = index
             if let streets {
                 let center = gazetteer.coordinate(at: index)
                 let found = streets.coverage(isCovered: { explored.isExplored(near: $0.latitude, longitude: $0.longitude, withinMeters: streetReachMeters) }) { middle in
@@ -159,8 +182,74 @@ extension ExploreFigures {
                 }
             }
         }
+        if let gazetteer = geocoder?.gazetteer, let boundaries = streets?.boundaries(), !boundaries.isEmpty {
+            Self.addOutlines(to: &cities, indexes: cityIndexes, chosen: &chosen, chosenIndex: chosenIndex, boundaries: boundaries,
+                             explored: explored, gazetteer: gazetteer, geocoder: geocoder)
+        }
         return ExploreFigures(cellSizeMeters: ExploredCells.cellSizeMeters, cells: explored.count,
                               areaSquareKilometers: explored.areaSquareKilometers, countries: countries, cities: cities, city: chosen)
+    }
+
+    /// The outline of each city listed and of the one asked for, and that one's districts: the
+    /// boundaries are matched by name around the gazetteer place (the level nearest 8 wins), and
+    /// the explored cells are counted inside them in one pass.
+    /// - Complexity: O(cells · outlines measured) bounding-box tests, plus the outlines' points per cell inside a box.
+    static func addOutlines(to cities: inout [City], indexes cityIndexes: [Int], chosen: inout City?, chosenIndex: Int?, boundaries: [OSMBoundary],
+                            explored: ExploredCells, gazetteer: Gazetteer, geocoder: ReverseGeocoder?) {
+        func outline(of index: Int) -> Int? {
+            let names = [gazetteer.name(at: index).lowercased(), gazetteer.asciiName(at: index).lowercased()]
+            let place = gazetteer.coordinate(at: index)
+            return boundaries.indices.filter { names.contains(boundaries[$0].name.lowercased())
+                && boundaries[$0].contains(latitude: place.latitude, longitude: place.longitude) }
+                .min { (abs(boundaries[$0].adminLevel - 8), -boundaries[$0].areaSquareKilometers, $0)
+                       < (abs(boundaries[$1].adminLevel - 8), -boundaries[$1].areaSquareKilometers, $1) }
+        }
+        var measured: [Int] = []
+        let cityOutlines = cityIndexes.map(outline(of:))
+        measured += cityOutlines.compactMap { $0 }
+        var chosenOutline: Int?
+        var districts: [Int] = []
+        if let chosenIndex {
+            chosenOutline = outline(of: chosenIndex)
+            let center = gazetteer.coordinate(at: chosenIndex)
+            let level = chosenOutline.map { boundaries[$0].adminLevel } ?? 8
+            let below = boundaries.indices.filter { index in
+                let boundary = boundaries[index]
+                guard boundary.adminLevel > level, abs(boundary.centroid.latitude - center.latitude) < 0.5,
+                      abs(boundary.centroid.longitude - center.longitude) < 1 else { return false }
+                if let chosenOutline { return boundaries[chosenOutline].contains(latitude: boundary.centroid.latitude, longitude: boundary.centroid.longitude) }
+                return geocoder?.nearest(to: boundary.centroid)?.placeIndex == chosenIndex
+            }
+            // The next level down only: Helsinki's 10 (districts), not also their 11 (sub-districts).
+            if let next = below.map({ boundaries[$0].adminLevel }).min() { districts = below.filter { boundaries[$0].adminLevel == next } }
+            measured += (chosenOutline.map { [$0] } ?? []) + districts
+        }
+        let unique = Array(Set(measured)).sorted()
+        guard !unique.isEmpty else { return }
+        let slot = Dictionary(uniqueKeysWithValues: unique.enumerated().map { ($1, $0) })
+        let south = unique.map { boundaries[$0].south }.min()!, north = unique.map { boundaries[$0].north }.max()!
+        let west = unique.map { boundaries[$0].west }.min()!, east = unique.map { boundaries[$0].east }.max()!
+        var inside = [Double](repeating: 0, count: unique.count)
+        explored.forEachCell { cell in
+            let box = ExploredCells.bounds(of: cell)
+            let latitude = (box.south + box.north) / 2, longitude = (box.west + box.east) / 2
+            guard latitude >= south, latitude <= north, longitude >= west, longitude <= east else { return }
+            for (position, index) in unique.enumerated() where boundaries[index].contains(latitude: latitude, longitude: longitude) {
+                inside[position] += ExploredCells.areaSquareMeters(of: cell)
+            }
+        }
+        func figures(_ index: Int) -> Outline {
+            let boundary = boundaries[index]
+            let exploredArea = inside[slot[index]!] / 1_000_000
+            return Outline(name: boundary.name, adminLevel: boundary.adminLevel, areaSquareKilometers: boundary.areaSquareKilometers,
+                           exploredSquareKilometers: exploredArea,
+                           share: boundary.areaSquareKilometers > 0 ? min(1, exploredArea / boundary.areaSquareKilometers) : 0)
+        }
+        for position in cities.indices { cities[position].outline = cityOutlines[position].map(figures) }
+        if chosen != nil {
+            chosen?.outline = chosenOutline.map(figures)
+            chosen?.districts = districts.map(figures).sorted { ($0.share, $1.name) > ($1.share, $0.name) }
+        }
     }
 }
 

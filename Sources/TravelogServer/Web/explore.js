@@ -133,9 +133,84 @@ function render(box, figures) {
     box.append(list);
   }
   if (figures.cities.length > 0) {
-    box.append(element('p', 'explore-cities muted', `Explored most: ${figures.cities.slice(0, 5)
-      .map((city) => `${city.name} ${area(city.areaSquareKilometers)}`).join(', ')}`));
+    box.append(element('p', 'explore-cities muted', 'Cities explored most (a name shows its streets and districts):'));
+    const list = element('ul', 'explore-city-list');
+    list.setAttribute('aria-label', 'Cities explored most');
+    for (const city of figures.cities.slice(0, CITIES_SHOWN)) {
+      const item = element('li', 'explore-city');
+      const name = element('button', 'explore-name', city.name);
+      name.type = 'button';
+      name.setAttribute('aria-expanded', 'false');
+      name.title = `${city.name}: its streets and districts explored`;
+      name.addEventListener('click', () => toggleCity(item, name, city.name));
+      item.append(name, outlineCell(city.areaSquareKilometers, city.outline, city.name));
+      list.append(item);
+    }
+    box.append(list);
   }
+}
+
+/** How many of the cities explored most the panel lists. */
+const CITIES_SHOWN = 5;
+/** How many of a city's districts it lists (most explored share first). */
+const DISTRICTS_SHOWN = 8;
+
+/** An explored area and, under it, its share of the outline where an OSM extract holds one. */
+function outlineCell(squareKilometers, outline, name) {
+  const cell = element('span', 'explore-area', area(squareKilometers));
+  if (outline) {
+    const share = element('span', 'explore-share', percent(outline.share));
+    share.title = `${area(outline.exploredSquareKilometers)} of ${name}'s ${area(outline.areaSquareKilometers)} explored`;
+    cell.append(share);
+  }
+  return cell;
+}
+
+/** Opens (or closes) a city's details under its row: its streets covered, its outline's and districts' shares. */
+async function toggleCity(item, button, name) {
+  const open = item.querySelector('.explore-city-details');
+  if (open) {
+    open.remove();
+    button.setAttribute('aria-expanded', 'false');
+    return;
+  }
+  const details = element('div', 'explore-city-details', 'Measuring…');
+  item.append(details);
+  button.setAttribute('aria-expanded', 'true');
+  let city;
+  try {
+    city = (await api(`/api/v1/explore?city=${encodeURIComponent(name)}`)).city;
+  } catch (error) {
+    details.textContent = `Could not measure ${name}: ${error.message || error}`;
+    return;
+  }
+  details.replaceChildren();
+  const streets = city.streets;
+  details.append(element('p', 'explore-streets', streets
+    ? `Streets: ${formatKilometers(streets.coveredMeters)} of ${formatKilometers(streets.lengthMeters)} walked or driven (${percent(streets.share)})`
+    : 'Streets: no map extract covers them (travelog osm add).'));
+  if (city.outline) {
+    details.append(element('p', 'explore-outline',
+      `${percent(city.outline.share)} of its ${area(city.outline.areaSquareKilometers)} explored`));
+  }
+  const districts = city.districts || [];
+  if (districts.length > 0) {
+    const list = element('ul', 'explore-districts');
+    list.setAttribute('aria-label', `Districts of ${name}, most explored first`);
+    for (const district of districts.slice(0, DISTRICTS_SHOWN)) {
+      const row = element('li', 'explore-district');
+      row.append(element('span', 'explore-name', district.name), outlineCell(district.exploredSquareKilometers, district, district.name));
+      list.append(row);
+    }
+    details.append(list);
+    if (districts.length > DISTRICTS_SHOWN) details.append(element('p', 'muted', `and ${districts.length - DISTRICTS_SHOWN} more`));
+  } else if (!city.outline) {
+    details.append(element('p', 'muted', 'Share of its area: no map extract holds its outline whole.'));
+  }
+}
+
+function formatKilometers(meters) {
+  return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(meters / 1000)} km`;
 }
 
 async function show(fieldset) {
