@@ -131,11 +131,10 @@ public struct ReviewImage {
         let projection = MapProjection(mapRect: mapRect(), widthPixels: side, pixelScale: pixelScale)
         let canvas = try Canvas(widthPixels: side, heightPixels: side)
         if let outlines { outlines.draw(projection: projection, on: canvas) } else { canvas.fill(WorldBaseStyle.land) }
-        let renderer = OverlayRenderer(projection: projection)
-        for line in lines where !line.coordinates.isEmpty {
-            let style = OverlayStyle(strokeColor: RenderColor.device(line.colorIndex), lineWidthPoints: 2.5)
-            renderer.draw(Polyline(points: line.coordinates.map(MapPoint.init)), style: style, on: canvas)
-        }
+        // A mask per device (``LineMask``), not cairo's stroker: a year at a fix a second is one
+        // line of about a million vertices, which cairo took minutes and gigabytes to stroke.
+        try LineMask.stroke(lines.map { ($0.colorIndex, $0.coordinates.map(MapPoint.init)) }, lineWidthPixels: 2.5 * pixelScale,
+                            projection: projection, on: canvas)
         for marker in markers {
             let point = projection.point(for: marker.coordinate)
             cairo_new_path(canvas.context)  // the last label left its end as the current point

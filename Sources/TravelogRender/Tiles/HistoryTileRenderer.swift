@@ -51,29 +51,10 @@ public struct HistoryTileRenderer {
         }
     }
 
-    /// A vertex closer than this (in pixels) to the last one drawn is skipped, unless it ends
-    /// its line: the path moves by at most this much, and a dense track costs what its pixels do.
-    static let simplificationPixels = 0.5
-
     /// One mask per device (round joins and caps, ``LineMask``), painted in the device's colour.
     private func drawLines(_ lines: [HistoryTileContent.Line], projection: MapProjection, on canvas: Canvas) throws(RenderError) {
-        let tolerance = Self.simplificationPixels * Self.simplificationPixels
-        for device in Set(lines.map(\.deviceIndex)).sorted() {
-            var mask = LineMask(widthPixels: canvas.widthPixels, heightPixels: canvas.heightPixels,
-                                lineWidthPixels: projection.roadWidthPixels)
-            for line in lines where line.deviceIndex == device {
-                var last = projection.point(for: line.points[0])
-                if line.points.count == 1 { mask.addSegment(from: last, to: last) }
-                for position in line.points.indices.dropFirst() {
-                    let pixel = projection.point(for: line.points[position])
-                    let dx = pixel.x - last.x, dy = pixel.y - last.y
-                    guard dx * dx + dy * dy >= tolerance || position == line.points.count - 1 else { continue }
-                    mask.addSegment(from: last, to: pixel)
-                    last = pixel
-                }
-            }
-            try mask.fill(on: canvas, color: RenderColor.device(device))
-        }
+        try LineMask.stroke(lines.map { ($0.deviceIndex, $0.points) }, lineWidthPixels: projection.roadWidthPixels,
+                            projection: projection, on: canvas)
     }
 
     /// A dot per fix, with a thin white rim so that dense dots stay apart.
