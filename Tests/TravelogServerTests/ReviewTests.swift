@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Testing
 import TravelogCore
 import TravelogJournal
-import TravelogServer
+@testable import TravelogServer
 import TravelogStore
 import TravelogTestSupport
 
@@ -168,7 +169,7 @@ struct ReviewTests {
 /// The review of the real files of ../shared/fixtures imported together.
 @Suite("A year in review on the real files", .enabled(if: SharedFixtures.available, SharedFixtures.absentReason))
 struct SharedReviewTests {
-    @Test("each figure of the busiest year and its busiest month agrees with the journal's entries, trips and statistics counted another way")
+    @Test("each figure of the busiest year and its busiest month agrees with the journal's entries, trips and statistics counted another way; the year's review message carries the review's own figures, once")
     func realYear() async throws {
         let fixture = try await ServerFixture.make()
         let devices = try await CorpusTests.importRealFiles(fixture)
@@ -181,10 +182,25 @@ struct SharedReviewTests {
         let year = try #require(byYear.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key)
         let byMonth = Dictionary(grouping: years.keys.filter { $0.year == year }) { $0.month }.mapValues { $0.reduce(0) { $0 + years[$1]!.count } }
         let month = try #require(byMonth.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key)
+        _ = try await store.addChannel(userID: fixture.ada.id, kind: .webhook(url: URL(string: "https://hooks.example.org/travelog")!, secret: "s3cret-s3cret"))
         try await fixture.test { client in
             for period in [String(year), String(format: "%04d-%02d", year, month)] {
                 try await check(client, period: try ReviewPeriod(parsing: period), all: all.map(\.location))
             }
+            // `serve --review-messages yearly` on the second day of the next year: that year's message on
+            // ada's channel, once, with the figures of the review itself.
+            let review = try await ReviewTests.json(client, "/api/v1/review?period=\(year)&timezone=UTC")
+            var messages = ReviewMessages(store: store, notifications: fixture.app.notifications, placeTimeZones: fixture.app.placeTimeZones,
+                                          cadence: .yearly, timeZone: ReviewTests.utc, logger: Logger(label: "review-real-test"))
+            messages.now = { ISO8601DateFormatter().date(from: String(format: "%04d-01-02T09:00:00Z", year + 1))! }
+            let told = try await messages.check()
+            #expect(told.map(\.message.key) == ["review:\(year)"])
+            let message = try #require(told.first?.message)
+            #expect(message.details["distanceMeters"] == String(Int((review["distanceMeters"] as! Double).rounded())))
+            #expect(message.details["activeDays"] == String(((review["activeDays"] as? [String: Any])?["days"] as? [String])?.count ?? -1))
+            #expect(message.details["countries"] == (review["countries"] as? [[String: Any]] ?? []).map { "\($0["code"]!)" }.joined(separator: ","))
+            #expect(message.message.hasPrefix("Distance: ") && message.message.split(separator: "\n").count <= 6, "\(message.message)")
+            #expect(try await messages.check().isEmpty, "sent once")
         }
     }
 
