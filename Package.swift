@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "TravelogRender", targets: ["TravelogRender"]),
         .library(name: "TravelogOSM", targets: ["TravelogOSM"]),
         .library(name: "TravelogRouting", targets: ["TravelogRouting"]),
+        .library(name: "TravelogJournal", targets: ["TravelogJournal"]),
         .executable(name: "travelog", targets: ["travelog"]),
         .executable(name: "travelog-track", targets: ["travelog-track"]),
     ],

@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "TravelogRender", package: "Travelog"),
                 .product(name: "TravelogOSM", package: "Travelog"),
                 .product(name: "TravelogRouting", package: "Travelog"),
+                .product(name: "TravelogJournal", package: "Travelog"),
             ],
             path: "TravelogBenchmarks",
             swiftSettings: [

@@ -1,6 +1,7 @@
 import Foundation
 import TravelogCore
 import TravelogGeocoding
+import TravelogJournal
 import TravelogOSM
 import TravelogRender
 
@@ -32,11 +33,12 @@ enum ExploreBenchmark {
             samples.append(contentsOf: stride(from: 0, to: part.count, by: max(1, part.count / 30)).map { part[$0].coordinate })
             end = part.last?.timestamp ?? end
         }
-        let explored = index.explored
+        // No copy of the cells is kept alive here: one would make the day's update below pay for
+        // copying every bucket it touches (copy on write), which the server's index never does.
         print(String(format: "history: %d fixes (10 cities, a fix every 10 s); index with explored cells built in %.1f s",
                      index.fixCount, buildSeconds))
-        print(String(format: "explored: %d cells of %.0f m, %.1f km²", explored.count, ExploredCells.cellSizeMeters,
-                     explored.areaSquareKilometers))
+        print(String(format: "explored: %d cells of %.0f m, %.1f km²", index.explored.count, ExploredCells.cellSizeMeters,
+                     index.explored.areaSquareKilometers))
 
         // The first view of the world: every tile of zooms 0, 1 and 2 (21 tiles; a 1400×900 page shows zoom 2).
         var worldTiles: [Tile] = []
@@ -44,7 +46,7 @@ enum ExploreBenchmark {
         var bytes = 0
         let worldSeconds = try RenderBenchmarks.measure {
             for tile in worldTiles {
-                bytes += try ExploredTileRenderer().drawTile(tile, explored: explored.exploredRects(in: tile)).pngData().count
+                bytes += try ExploredTileRenderer().drawTile(tile, explored: index.explored.exploredRects(in: tile)).pngData().count
             }
         }
         print(String(format: "the world's first view: %d fog tiles of zooms 0-2 in %.0f ms (%.1f KB a tile, one core)",
@@ -54,7 +56,7 @@ enum ExploreBenchmark {
             var times: [Double] = []
             for tile in tiles {
                 times.append(try RenderBenchmarks.measure {
-                    _ = try ExploredTileRenderer().drawTile(tile, explored: explored.exploredRects(in: tile)).pngData()
+                    _ = try ExploredTileRenderer().drawTile(tile, explored: index.explored.exploredRects(in: tile)).pngData()
                 })
             }
             times.sort()
@@ -94,5 +96,13 @@ enum ExploreBenchmark {
             print(String(format: "Helsinki's streets: %.1f of %.1f km covered (%d lines) in %.0f ms", coverage.coveredMeters / 1000,
                          coverage.lengthMeters / 1000, coverage.lines, citySeconds * 1000))
         }
+        // The whole answer of `/api/v1/explore?city=Helsinki`: every cell's country and city, the streets,
+        // and the outlines the extract holds whole (the sample holds none: that pass is then skipped).
+        var figures: ExploreFigures?
+        let figuresSeconds = try RenderBenchmarks.measure {
+            figures = try ExploreFigures.compute(cells: cells, whereabouts: nil, geocoder: geocoder, streets: streets, city: "Helsinki")
+        }
+        print(String(format: "the city figures (ExploreFigures.compute, city Helsinki, %d cells, %d countries, %d outlines): %.0f ms",
+                     cells.count, figures?.countries.count ?? 0, streets.boundaries().count, figuresSeconds * 1000))
     }
 }

@@ -96,6 +96,14 @@ function percent(fraction) {
   return `${value.toFixed(decimals)} %`;
 }
 
+/** A country's local days; "passed through" where the paths crossed it but no visit made a day there. */
+function daysCell(days) {
+  if (days > 0) return element('span', 'explore-days', `${days} ${days === 1 ? 'day' : 'days'}`);
+  const cell = element('span', 'explore-days muted', 'passed through');
+  cell.title = 'Your paths crossed it, but no visit there made a day of it';
+  return cell;
+}
+
 /** A country's explored area, and under it its share of the country where the world base knows its area. */
 function areaCell(country) {
   const cell = element('span', 'explore-area', area(country.areaSquareKilometers));
@@ -126,7 +134,7 @@ function render(box, figures) {
       name.title = `Show ${country.name || country.code} on the map`;
       name.addEventListener('click', () => showCountry(country.code));
       item.append(element('span', 'explore-code', country.code), name,
-        element('span', 'explore-days', `${country.days} ${country.days === 1 ? 'day' : 'days'}`),
+        daysCell(country.days),
         areaCell(country));
       list.append(item);
     }
