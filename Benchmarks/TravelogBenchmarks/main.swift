@@ -12,9 +12,6 @@ struct BenchmarkContext {
     var postgresServer: String?
 }
 
-// A line at a time even into a file or a pipe: a benchmark that fails (or is stopped) keeps the figures it printed.
-setvbuf(stdout, nil, _IOLBF, 0)
-
 var arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String, default value: String) -> String {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return value }
