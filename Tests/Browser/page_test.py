@@ -46,6 +46,8 @@ from two_factor_check import check_two_factor
 from retention_check import check_retention
 from explore_check import check_explore
 from review_check import check_review_replay
+from photos_check import check_photos
+from features_check import MENU_DAYS_AGO
 from share_bench import bench_shared_page
 
 #: The longest a live location may take from the POST to the drawn path.
@@ -463,6 +465,8 @@ def run_test(arguments):
     check_retention(devtools, report, base_url, arguments.devtools_port, folder)
     check_explore(devtools, report, base_url, folder)
     check_review_replay(devtools, report, base_url, folder)
+    menu_day = (datetime.datetime.now().astimezone() - datetime.timedelta(days=MENU_DAYS_AGO)).date().isoformat()
+    check_photos(devtools, report, base_url, menu_day, folder)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

@@ -34,6 +34,8 @@ export const drawn = {
   /** Live locations that arrived while the path was being requested. */
   pathBacklog: null,
   tiledBounds: null,
+  /** The positioned photos of the range (photos.js), placing the map when there is no path. */
+  photoBounds: null,
   current: null,
 };
 
@@ -224,10 +226,12 @@ export function loadVectorRange({ place }) {
   loadPath({ place });
 }
 
-/** Moves the map to the drawn path (or to the current position when the range has none). */
+/** Moves the map to the drawn path (or to the range's photos, or the current position, when the range has no path). */
 export function placeMap({ animate = true } = {}) {
   let bounds = drawn.pathGroup.getBounds();
   if (!bounds.isValid() && drawn.tiledBounds) bounds = drawn.tiledBounds;
+  // Dates with photos and no path: the photos (photos.js keeps their bounds).
+  if (!bounds.isValid() && drawn.photoBounds) bounds = drawn.photoBounds;
   if (bounds.isValid()) {
     drawn.placed = true;
     // A zoom far from the one the path was simplified for asks for the path again (onZoomEnd).

@@ -6,7 +6,7 @@
 // `#map[data-photo-count]` and `#photo-strip[data-count]` count what is drawn, for tests.
 import { api, rangeQuery } from './api.js';
 import { $, element, showStatus } from './dom.js';
-import { drawn } from './map.js';
+import { drawn, placeMap } from './map.js';
 import { state } from './state.js';
 
 /** Pins closer than this many pixels are one cluster, below street level. */
@@ -57,6 +57,7 @@ function photoTitle(photo) {
 export async function loadPhotos() {
   if (!state.range || !drawn.map) return;
   const sequence = ++photos.sequence;
+  drawn.photoBounds = null;
   let answer;
   try {
     answer = await api(`/api/v1/photos?${rangeQuery({}, { devices: false })}`);
@@ -75,6 +76,13 @@ export async function loadPhotos() {
   if (typeof layer.addLayers === 'function') layer.addLayers(pins); else for (const pin of pins) layer.addLayer(pin);
   drawn.map.getContainer().dataset.photoCount = String(pins.length);
   showStrip();
+  // Dates with photos and no path (a day out with only the camera): the map goes to the photos
+  // (placeMap uses them when there is no path; a path that comes later places the map again).
+  drawn.photoBounds = pins.length > 0 ? L.latLngBounds(pins.map((pin) => pin.getLatLng())) : null;
+  const path = drawn.pathGroup ? drawn.pathGroup.getBounds() : null;
+  if (drawn.photoBounds && !(path && path.isValid()) && !(drawn.tiledBounds && drawn.tiledBounds.isValid())) {
+    placeMap({ animate: false });
+  }
 }
 
 function showStrip() {

@@ -1,0 +1,107 @@
+"""Photos on the page (issue 32), for the main user: three copies of Pillow's flower.jpg (`make
+photo-samples`) taken during the menu check's walk (no GPS of their own) are added through the Import
+panel's file control, as a person chooses files; the server places them on the walk (between its
+fixes); the day shows them in the strip and on the map, clustered when zoomed out (the count over
+the newest photo), and a click opens the viewer with the time and how each was placed. Then a day
+with only a photo that has its own GPS (no fixes) brings the map to the photo. Screenshots at
+1400x900 and 390x844."""
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+from layout_check import SIZES, open_view, screenshot, set_size
+
+FLOWER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build-data", "photos", "pillow", "flower.jpg")
+#: A day with no fixes, for the photo that carries its own GPS.
+PHOTO_ONLY_DAY = "2021-03-14"
+
+
+def make_photos(folder, day, offset):
+    """Copies of flower.jpg taken at 09:40, 09:45 and 09:50 local on `day` (no GPS), and one with its
+    own GPS on PHOTO_ONLY_DAY; exiftool writes the tags. Returns their paths."""
+    paths = []
+    for number, minute in enumerate((40, 45, 50)):
+        path = os.path.join(folder, f"walk-{number}.jpg")
+        shutil.copy(FLOWER, path)
+        subprocess.run(["exiftool", "-q", "-q", "-overwrite_original", f"-DateTimeOriginal={day.replace('-', ':')} 09:{minute}:00",
+                        f"-OffsetTimeOriginal={offset}", "-gps:all=", path], check=True)
+        paths.append(path)
+    path = os.path.join(folder, "own-gps.jpg")
+    shutil.copy(FLOWER, path)
+    subprocess.run(["exiftool", "-q", "-q", "-overwrite_original", f"-DateTimeOriginal={PHOTO_ONLY_DAY.replace('-', ':')} 12:00:00",
+                    "-OffsetTimeOriginal=+01:00", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945",
+                    "-GPSLongitudeRef=E", path], check=True)
+    paths.append(path)
+    return paths
+
+
+def choose_files(devtools, selector, paths):
+    """Sets the files of a file input as a person's choice would (DevTools DOM.setFileInputFiles)."""
+    root = devtools.call("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = devtools.call("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    devtools.call("DOM.setFileInputFiles", {"nodeId": node, "files": paths})
+
+
+def check_photos(devtools, report, base_url, day, folder):
+    if not os.path.exists(FLOWER) or not shutil.which("exiftool"):
+        report(False, f"photos: {FLOWER} and exiftool are needed (make photo-samples deps-test)")
+        return
+    work = tempfile.mkdtemp(prefix="travelog-photos-check-")
+    try:
+        local = datetime.datetime.fromisoformat(f"{day}T09:40:00").astimezone()
+        offset = local.strftime("%z")
+        paths = make_photos(work, day, f"{offset[:3]}:{offset[3:]}")
+        set_size(devtools, 1400, 900, False)
+        open_view(devtools, base_url, f"#from={day}")
+        devtools.evaluate("document.getElementById('section-import').open = true")
+        choose_files(devtools, "#photo-upload-files", paths)
+        status = devtools.wait_for("(() => { const s = document.getElementById('photo-upload-status').textContent;"
+                                   " return s.includes('added') && s; })()", 60)
+        report(bool(status) and status.startswith("4 added"), f"photos: four photos added through the Import panel's file control ({status!r})")
+        devtools.evaluate("document.getElementById('section-import').open = false")
+        answer = json.loads(devtools.evaluate(f"fetch('/api/v1/photos?from={day}&to={day}', {{headers: {{'X-Requested-With': 'fetch'}}}})"
+                                              ".then((r) => r.text())") or "{}")
+        listed = answer.get("photos", [])
+        placed = [photo for photo in listed if photo.get("placement") == "interpolated"]
+        report(len(listed) == 3 and len(placed) == 3,
+               f"photos: the day's three photos without GPS are placed on the walk between its fixes ({[p.get('placement') for p in listed]})")
+        newest = max(listed, key=lambda photo: photo.get("time", ""))["id"] if listed else None
+        for size, width, height, mobile in SIZES:
+            set_size(devtools, width, height, mobile)
+            open_view(devtools, base_url, f"#from={day}")
+            shown = devtools.wait_for("document.getElementById('map').dataset.photoCount === '3'"
+                                      " && document.getElementById('photo-strip').dataset.count === '3'", 15)
+            report(bool(shown), f"{size}: the day's three photos are on the map and in the strip")
+            # Zoomed out, one cluster: the count over the newest photo.
+            devtools.evaluate("import('/map.js').then((m) => { m.drawn.map.setZoom(11, {animate: false}); return true; })")
+            cluster = devtools.wait_for("(() => { const c = document.querySelector('#map .photo-cluster');"
+                                        " return c && [c.querySelector('span').textContent, c.querySelector('img').getAttribute('src')]; })()", 10)
+            report(bool(cluster) and cluster[0] == "3" and f"/api/v1/photos/{newest}/thumbnail" in cluster[1],
+                   f"{size}: zoomed out, one cluster shows 3 over the newest photo ({cluster}, newest {newest})")
+            time.sleep(0.5)
+            screenshot(devtools, folder, f"{size}-photos-cluster")
+            devtools.evaluate("document.querySelector('#photo-strip button.photo-thumb').click()")
+            caption = devtools.wait_for("document.getElementById('photo-viewer').open"
+                                        " && document.getElementById('photo-viewer-caption').textContent", 10)
+            count = devtools.evaluate("document.getElementById('photo-viewer-count').textContent")
+            loaded = devtools.wait_for("(() => { const i = document.getElementById('photo-viewer-image');"
+                                       " return i.complete && i.naturalWidth > 0 && i.naturalWidth; })()", 10)
+            report(bool(caption) and "placed between your fixes" in caption and count == "1 of 3" and bool(loaded),
+                   f"{size}: a photo of the strip opens the viewer with its time and placement ({caption!r}, {count}, {loaded} px wide)")
+            screenshot(devtools, folder, f"{size}-photos-viewer")
+            devtools.evaluate("document.getElementById('photo-viewer-close').click()")
+            # A day with only a photo, no fixes: the map goes to the photo.
+            open_view(devtools, base_url, f"#from={PHOTO_ONLY_DAY}")
+            there = devtools.wait_for("(() => { const b = (document.getElementById('map').dataset.bounds || '').split(',').map(Number);"
+                                      " return document.getElementById('map').dataset.photoCount === '1'"
+                                      " && b.length === 4 && b[0] < 2.2945 && b[2] > 2.2945 && b[1] < 48.8584 && b[3] > 48.8584"
+                                      " && Number(document.getElementById('map').dataset.zoom) >= 10; })()", 10)
+            state = devtools.evaluate("[document.getElementById('map').dataset.zoom, document.getElementById('map').dataset.bounds]")
+            report(bool(there), f"{size}: a day with a photo and no fixes shows the map at the photo ({state})")
+            screenshot(devtools, folder, f"{size}-photos-only-day")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
