@@ -47,21 +47,47 @@ extension PostgresLocationStore: PhotoStore {
     }
 
     public func photos(_ query: PhotoQuery) async throws(StoreError) -> [StoredPhoto] {
+        try await rows("listing photos", Self.photoSelect(Self.photoColumns, query, ordered: true)).map(Self.photo)
+    }
+
+    public func photoPins(_ query: PhotoQuery) async throws(StoreError) -> [PhotoPin] {
+        var whole = query
+        whole.limit = nil
+        return try await rows("listing photo pins", Self.photoSelect("id, taken_at_ms, latitude_e7, longitude_e7", whole, ordered: false))
+            .map { row throws(StoreError) in
+                let (id, taken, latitude, longitude) = try Self.decode(row, as: (Int64, Int64?, Int64?, Int64?).self, "reading a photo pin")
+                return PhotoPin(id: PhotoID(rawValue: id), takenAt: taken.map(StoragePrecision.date(milliseconds:)),
+                                coordinate: latitude.flatMap { latitude in longitude.flatMap {
+                                    Coordinate(validLatitude: StoragePrecision.degrees(e7: latitude), longitude: StoragePrecision.degrees(e7: $0))
+                                } })
+            }
+    }
+
+    /// The photos of a query, these columns (the list's and the pins'), by instant when `ordered`.
+    static func photoSelect(_ columns: String, _ query: PhotoQuery, ordered: Bool) -> PostgresQuery {
         let from = query.from.map(StoragePrecision.milliseconds)
         let to = query.to.map(StoragePrecision.milliseconds)
         let (south, north) = (query.box.map { StoragePrecision.e7($0.south) }, query.box.map { StoragePrecision.e7($0.north) })
         let (west, east) = (query.box.map { StoragePrecision.e7($0.west) }, query.box.map { StoragePrecision.e7($0.east) })
         let limit = query.limit.map { Int64(max(0, $0)) }
-        return try await rows("listing photos", """
-            SELECT \(unescaped: Self.photoColumns) FROM photos
+        return """
+            SELECT \(unescaped: columns) FROM photos
             WHERE user_id = \(query.userID.rawValue)
               AND (\(from)::bigint IS NULL OR taken_at_ms >= \(from))
               AND (\(to)::bigint IS NULL OR taken_at_ms < \(to))
               AND (\(south)::bigint IS NULL OR latitude_e7 BETWEEN \(south) AND \(north))
               AND (\(west)::bigint IS NULL OR CASE WHEN \(west) <= \(east) THEN longitude_e7 BETWEEN \(west) AND \(east)
                                                ELSE longitude_e7 >= \(west) OR longitude_e7 <= \(east) END)
-            ORDER BY taken_at_ms IS NULL, taken_at_ms, id
+            \(unescaped: ordered ? "ORDER BY taken_at_ms IS NULL, taken_at_ms, id" : "")
             LIMIT \(limit)
+            """
+    }
+
+    public func photos(ids: [PhotoID], userID: UserID) async throws(StoreError) -> [StoredPhoto] {
+        let unique = Set(ids.map(\.rawValue)).sorted()
+        guard !unique.isEmpty else { return [] }
+        return try await rows("reading photos", """
+            SELECT \(unescaped: Self.photoColumns) FROM photos WHERE user_id = \(userID.rawValue) AND id = ANY(\(unique)) ORDER BY id
             """).map(Self.photo)
     }
 

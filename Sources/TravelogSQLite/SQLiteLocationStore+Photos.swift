@@ -49,6 +49,51 @@ extension SQLiteLocationStore: PhotoStore {
     }
 
     public func photos(_ query: PhotoQuery) async throws(StoreError) -> [StoredPhoto] {
+        let (conditions, arguments) = Self.photoConditions(query)
+        let limit = query.limit.map { " LIMIT \(max(0, $0))" } ?? ""
+        let sql = "SELECT \(Self.photoColumns) FROM photos WHERE \(conditions) "
+            + "ORDER BY taken_at_ms IS NULL, taken_at_ms, id" + limit
+        return try await read("listing photos") { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.photo)
+        }
+    }
+
+    public func photoPins(_ query: PhotoQuery) async throws(StoreError) -> [PhotoPin] {
+        let (conditions, arguments) = Self.photoConditions(query)
+        let sql = "SELECT id, taken_at_ms, latitude_e7, longitude_e7 FROM photos WHERE \(conditions)"
+        return try await read("listing photo pins") { db in
+            // A cursor reads each row in place: no row objects kept.
+            var pins: [PhotoPin] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                let taken: Int64? = row[1], latitude: Int64? = row[2], longitude: Int64? = row[3]
+                pins.append(PhotoPin(id: PhotoID(rawValue: row[0]), takenAt: taken.map(StoragePrecision.date(milliseconds:)),
+                                     coordinate: latitude.flatMap { latitude in longitude.flatMap {
+                                         Coordinate(validLatitude: StoragePrecision.degrees(e7: latitude), longitude: StoragePrecision.degrees(e7: $0))
+                                     } }))
+            }
+            return pins
+        }
+    }
+
+    public func photos(ids: [PhotoID], userID: UserID) async throws(StoreError) -> [StoredPhoto] {
+        let unique = Set(ids.map(\.rawValue)).sorted()
+        guard !unique.isEmpty else { return [] }
+        return try await read("reading photos") { db in
+            var found: [StoredPhoto] = []
+            // SQLite's host parameters are limited (32,766 by default): in slices.
+            for start in stride(from: 0, to: unique.count, by: 500) {
+                let slice = Array(unique[start..<min(unique.count, start + 500)])
+                let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+                found += try Row.fetchAll(db, sql: "SELECT \(Self.photoColumns) FROM photos WHERE user_id = ? AND id IN (\(marks)) ORDER BY id",
+                                          arguments: StatementArguments([userID.rawValue] + slice)).map(Self.photo)
+            }
+            return found
+        }
+    }
+
+    /// The `WHERE` of a query (shared by the list and the pins).
+    static func photoConditions(_ query: PhotoQuery) -> (String, StatementArguments) {
         var conditions = ["user_id = ?"]
         var arguments: [(any DatabaseValueConvertible)?] = [query.userID.rawValue]
         if let from = query.from {
@@ -65,13 +110,7 @@ extension SQLiteLocationStore: PhotoStore {
             conditions.append(box.west <= box.east ? "longitude_e7 BETWEEN ? AND ?" : "(longitude_e7 >= ? OR longitude_e7 <= ?)")
             arguments += [StoragePrecision.e7(box.west), StoragePrecision.e7(box.east)]
         }
-        let limit = query.limit.map { " LIMIT \(max(0, $0))" } ?? ""
-        let sql = "SELECT \(Self.photoColumns) FROM photos WHERE \(conditions.joined(separator: " AND ")) "
-            + "ORDER BY taken_at_ms IS NULL, taken_at_ms, id" + limit
-        let statementArguments = StatementArguments(arguments)
-        return try await read("listing photos") { db in
-            try Row.fetchAll(db, sql: sql, arguments: statementArguments).map(Self.photo)
-        }
+        return (conditions.joined(separator: " AND "), StatementArguments(arguments))
     }
 
     public func relocatePhoto(id: PhotoID, userID: UserID, path: String) async throws(StoreError) -> Bool {

@@ -46,14 +46,20 @@ def main():
             if count != last_count:
                 last_count, last_change, stable = count, time.time(), now
             time.sleep(0.02)
-        answered = devtools.evaluate("(() => { const e = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/v1/photos?'));"
-                                     " return e ? [e.requestStart, e.responseStart, e.responseEnd, e.encodedBodySize] : null; })()")
+        # The first photos request: the server's clusters (a range of many photos) or the whole list.
+        answered = devtools.evaluate("(() => { const e = performance.getEntriesByType('resource').find((e) => /\\/api\\/v1\\/photos(\\/clusters)?\\?/.test(e.name));"
+                                     " return e ? [e.requestStart, e.responseStart, e.responseEnd, e.encodedBodySize, e.name] : null; })()")
+        asked = devtools.evaluate("performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/v1/photos'))"
+                                  ".map((e) => `${new URL(e.name).pathname}${new URL(e.name).searchParams.has('zoom') ? ' zoom ' + new URL(e.name).searchParams.get('zoom') : ''}"
+                                  "${new URL(e.name).searchParams.has('limit') ? ' limit ' + new URL(e.name).searchParams.get('limit') : ''} ${(e.encodedBodySize / 1e3).toFixed(0)} kB @${e.responseEnd.toFixed(0)} ms`).join('; ')")
+        grouping = devtools.evaluate("document.getElementById('map').dataset.photoClusters")
         longest = devtools.evaluate("window.__longest")
-        request = (f"/api/v1/photos asked at {answered[0]:.0f} ms, answered {answered[1] - answered[0]:.0f} ms later, "
+        request = (f"{answered[4].split('?')[0].split('/api/')[1]} asked at {answered[0]:.0f} ms, answered {answered[1] - answered[0]:.0f} ms later, "
                    f"{answered[3] / 1e6:.1f} MB done at {answered[2]:.0f} ms") if answered else "no /api/v1/photos request seen"
         print(f"run {run + 1}: {arguments.photos} photos; {request}; pins counted at {counted:.0f} ms; first clusters drawn at "
               f"{first:.0f} ms ({first - (answered[2] if answered else 0):.0f} ms after the answer); drawing settled at {stable:.0f} ms "
-              f"with {last_count} pins/clusters in view; longest main-thread task {longest:.0f} ms (times from navigation start)", flush=True)
+              f"with {last_count} pins/clusters in view (grouped by the {grouping}); longest main-thread task {longest:.0f} ms (times from navigation start)", flush=True)
+        print(f"  photo requests: {asked}", flush=True)
     if arguments.screenshot:
         shot = devtools.call("Page.captureScreenshot", {"format": "png"})
         open(arguments.screenshot, "wb").write(base64.b64decode(shot["data"]))

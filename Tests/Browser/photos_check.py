@@ -103,5 +103,41 @@ def check_photos(devtools, report, base_url, day, folder):
             state = devtools.evaluate("[document.getElementById('map').dataset.zoom, document.getElementById('map').dataset.bounds]")
             report(bool(there), f"{size}: a day with a photo and no fixes shows the map at the photo ({state})")
             screenshot(devtools, folder, f"{size}-photos-only-day")
+        check_server_clusters(devtools, report, base_url, day, folder)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_server_clusters(devtools, report, base_url, day, folder):
+    """A range with more photos than the page pins one by one (2,000; lowered to 2 here through
+    localStorage) is drawn from the server's clusters (/api/v1/photos/clusters): the walk's three
+    photos are one cluster when zoomed out, a click on it zooms to them, a click on one opens the viewer."""
+    set_size(devtools, 1400, 900, False)
+    devtools.evaluate("localStorage.setItem('travelog.photoPinLimit', '2')")
+    try:
+        open_view(devtools, base_url, f"#from={day}")
+        grouped = devtools.wait_for("document.getElementById('map').dataset.photoClusters === 'server'"
+                                    " && document.getElementById('map').dataset.photoCount === '3'", 15)
+        strip = devtools.evaluate("document.getElementById('photo-strip').dataset.count")
+        report(bool(grouped) and strip == "3", f"server clusters: three photos counted, grouped by the server, three in the strip (strip {strip})")
+        devtools.evaluate("import('/map.js').then((m) => { m.drawn.map.setZoom(11, {animate: false}); return true; })")
+        cluster = devtools.wait_for("(() => { const c = document.querySelectorAll('#map .photo-cluster');"
+                                    " return c.length === 1 && c[0].querySelector('span').textContent === '3'"
+                                    " && performance.getEntriesByType('resource').some((e) => e.name.includes('/api/v1/photos/clusters') && e.name.includes('zoom=11'));"
+                                    " })()", 10)
+        report(bool(cluster), "server clusters: zoomed out to 11, the view's clusters are asked again and the three photos are one cluster of 3")
+        screenshot(devtools, folder, "desktop-photos-server-cluster")
+        devtools.evaluate("document.querySelector('#map .photo-cluster').click()")
+        singles = devtools.wait_for("(() => { const zoom = Number(document.getElementById('map').dataset.zoom);"
+                                    " return zoom > 11 && document.querySelectorAll('#map .photo-pin:not(.photo-cluster)').length === 3"
+                                    " && document.querySelectorAll('#map .photo-cluster').length === 0 && zoom; })()", 10)
+        report(bool(singles), f"server clusters: a click on the cluster zooms to its photos (zoom {singles}), each then its own pin")
+        devtools.evaluate("document.querySelector('#map .photo-pin:not(.photo-cluster)').click()")
+        viewer = devtools.wait_for("(() => { const v = document.getElementById('photo-viewer'); const t = document.getElementById('photo-viewer-count').textContent;"
+                                   " const image = document.getElementById('photo-viewer-image');"
+                                   " return v.open && / of 3$/.test(t) && image.complete && image.naturalWidth > 0 && t; })()", 10)
+        report(bool(viewer), f"server clusters: a click on a pin opens the viewer with its picture ({viewer!r})")
+        screenshot(devtools, folder, "desktop-photos-server-viewer")
+        devtools.evaluate("document.getElementById('photo-viewer-close').click()")
+    finally:
+        devtools.evaluate("localStorage.removeItem('travelog.photoPinLimit')")

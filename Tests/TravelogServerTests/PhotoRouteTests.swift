@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TravelogCore
 import TravelogServer
 import TravelogStore
 import TravelogTestSupport
@@ -87,6 +88,50 @@ struct PhotoRouteTests {
             try await client.execute(uri: "/api/v1/photos/\(id)", method: .delete, headers: ada) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/api/v1/photos/\(id)", method: .get, headers: ada) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/v1/photos", method: .get) { #expect($0.status == .unauthorized) }
+        }
+    }
+
+    @Test("the clusters route groups the range's photos for a zoom, lists those in the view, and reads only the user's")
+    func clusters() async throws {
+        let fixture = try await Self.fixture()
+        let store = try #require(fixture.app.store as? any PhotoStore)
+        // 40 photos on 2024-06-01 around Helsinki, 10 of them at one spot, and 5 without a position.
+        for index in 0..<45 {
+            let coordinate = index < 10 ? Coordinate(validLatitude: 60.17, longitude: 24.94)
+                : index < 40 ? Coordinate(validLatitude: 60.0 + Double(index) * 0.01, longitude: 24.5 + Double(index) * 0.02) : nil
+            _ = try await store.addPhoto(PhotoRecord(digest: String(format: "%064x", index), path: "/photos/\(index).jpg", mimeType: "image/jpeg",
+                                                     byteCount: 1, takenAt: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 60),
+                                                     coordinate: coordinate, positionSource: coordinate == nil ? .unplaced : .ownGPS,
+                                                     addedAt: Date()), userID: fixture.ada.id)
+        }
+        let ada = Auth.basic("ada", ServerFixture.adaPassword)
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/photos/clusters?from=2024-06-01&to=2024-06-01&timezone=UTC&zoom=3", method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                let answer = try #require(response.body.json as? [String: Any])
+                #expect(answer["total"] as? Int == 45 && answer["placed"] as? Int == 40 && answer["zoom"] as? Int == 3)
+                let clusters = try #require(answer["clusters"] as? [[String: Any]])
+                #expect(clusters.map { $0["count"] as? Int } == [40], "one cell holds them all at zoom 3")
+                let newest = try #require(clusters.first?["newest"] as? [String: Any])
+                #expect(newest["time"] as? String == "2024-06-01T00:39:00Z", "the newest placed photo")
+                let bounds = try #require(answer["bounds"] as? [String: Double])
+                #expect(bounds["south"] == 60.1 && bounds["north"] == 60.39 && bounds["west"] == 24.7 && bounds["east"] == 25.28)
+            }
+            // A street-level view of the spot: its 10 photos as one cluster; the range's counts stay whole.
+            try await client.execute(uri: "/api/v1/photos/clusters?from=2024-06-01&to=2024-06-01&timezone=UTC&zoom=16&bbox=24.93,60.16,24.95,60.18",
+                                     method: .get, headers: ada) { response in
+                let answer = try #require(response.body.json as? [String: Any])
+                #expect((answer["clusters"] as? [[String: Any]])?.map { $0["count"] as? Int } == [10])
+                #expect(answer["placed"] as? Int == 40)
+            }
+            try await client.execute(uri: "/api/v1/photos/clusters?zoom=23", method: .get, headers: ada) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/v1/photos/clusters?zoom=5&bbox=1,2,3", method: .get, headers: ada) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/v1/photos/clusters", method: .get) { #expect($0.status == .unauthorized) }
+            // Bob has no photos: nothing, and bounds written as null.
+            try await client.execute(uri: "/api/v1/photos/clusters?zoom=5", method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("\"bounds\":null") && text.contains("\"clusters\":[]") && text.contains("\"total\":0"), "\(text)")
+            }
         }
     }
 

@@ -85,6 +85,22 @@ struct PhotoStoreConformanceTests {
         let fiji = CoordinateBox(south: -18, west: 179, north: -16, east: -179)
         #expect(try await photos.photos(PhotoQuery(userID: ada.id, box: fiji)).map(\.id) == [early.id])
         #expect(try await photos.photos(PhotoQuery(userID: ada.id, from: from, box: helsinki)).map(\.id) == [late.id])
+        // The pins: the same photos for every query as the list (its limit aside), reduced to id, instant and position.
+        let bob = try await store.addUser(named: "bob")
+        _ = try await photos.addPhoto(Self.record("bobs", takenAt: 2500, latitude: 60.2, longitude: 24.9), userID: bob.id)
+        for query in [PhotoQuery(userID: ada.id), PhotoQuery(userID: ada.id, from: from, to: to), PhotoQuery(userID: ada.id, from: from),
+                      PhotoQuery(userID: ada.id, box: helsinki), PhotoQuery(userID: ada.id, box: fiji), PhotoQuery(userID: ada.id, limit: 1)] {
+            var whole = query
+            whole.limit = nil
+            let listed = try await photos.photos(whole).map(PhotoPin.init)
+            #expect(try await photos.photoPins(query).sorted { $0.id < $1.id } == listed.sorted { $0.id < $1.id }, "\(query)")
+        }
+        #expect(try await photos.photoPins(PhotoQuery(userID: ada.id)).first { $0.id == middle.id }?.coordinate == nil)
+        // By ids: the user's only, by id, each once.
+        let byIDs = try await photos.photos(ids: [late.id, early.id, late.id, PhotoID(rawValue: 999_999)], userID: ada.id)
+        #expect(byIDs == [early, late].sorted { $0.id < $1.id })
+        #expect(try await photos.photos(ids: [late.id], userID: bob.id).isEmpty)
+        #expect(try await photos.photos(ids: [], userID: ada.id).isEmpty)
     }
 
     @Test("a user's photos go with the user", arguments: StoreFactory.all)

@@ -29,6 +29,7 @@ struct PhotoRoutes {
             let devices = try await deviceNames(identity.user.id)
             return try Response.json(PhotoListJSON(photos: found.map { PhotoJSON($0, devices: devices) }))
         }
+        router.get("/api/v1/photos/clusters") { request, context in try await clusters(request, context) }
         router.get("/api/v1/photos/{id}") { _, context in
             let identity = try context.requireIdentity()
             let photo = try await photo(context, identity)
@@ -63,6 +64,23 @@ struct PhotoRoutes {
             if deleted.record.uploaded { try? FileManager.default.removeItem(atPath: deleted.record.path) }
             return Response(status: .noContent)
         }
+    }
+
+    /// `GET /api/v1/photos/clusters?from=&to=&zoom=&bbox=`: the range's photos grouped for a map at
+    /// `zoom` (``PhotoClusters``), those inside `bbox` (the view) listed, with the range's counts and
+    /// bounds: what the page draws when a range holds too many photos to pin each one.
+    func clusters(_ request: Request, _ context: TravelogRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let parameters = try await ReadParameters(request, identity: identity, store: store)
+        let zoom = try request.integerQuery("zoom", in: 0...PhotoClusters.deepestZoom, default: 0)
+        let store = try photos()
+        let pins = try await store.photoPins(PhotoQuery(userID: identity.user.id, from: parameters.from, to: parameters.to))
+        let grouped = PhotoClusters(photos: pins, zoom: zoom, view: parameters.area)
+        // The whole records of the photos shown: each cluster's newest.
+        let shown = Dictionary(uniqueKeysWithValues: try await store.photos(ids: grouped.clusters.map(\.newest.id), userID: identity.user.id)
+            .map { ($0.id, $0) })
+        let devices = try await deviceNames(identity.user.id)
+        return try Response.json(PhotoClustersJSON(grouped, shown: shown, zoom: zoom, devices: devices))
     }
 
     /// `POST /api/v1/photos`: 201 with the photo, 200 when the user has it already, 422 saying why a
@@ -119,6 +137,54 @@ struct PhotoRoutes {
 
 struct PhotoListJSON: Encodable {
     var photos: [PhotoJSON]
+}
+
+/// ``PhotoClusters`` as the API gives them.
+struct PhotoClustersJSON: Encodable {
+    var zoom: Int
+    var total: Int
+    var placed: Int
+    var bounds: BoxJSON?
+    var clusters: [ClusterJSON]
+
+    struct BoxJSON: Encodable {
+        var south, west, north, east: Double
+        init(_ box: CoordinateBox) { (south, west, north, east) = (box.south, box.west, box.north, box.east) }
+    }
+
+    struct ClusterJSON: Encodable {
+        var latitude: Double
+        var longitude: Double
+        var count: Int
+        /// The newest photo of the cluster (the only one when `count` is 1).
+        var newest: PhotoJSON
+        var bounds: BoxJSON
+    }
+
+    /// - Parameter shown: the newest photos' whole records (a photo deleted meanwhile leaves its cluster out).
+    init(_ grouped: PhotoClusters, shown: [PhotoID: StoredPhoto], zoom: Int, devices: [DeviceID: String]) {
+        self.zoom = zoom
+        total = grouped.total
+        placed = grouped.placed
+        bounds = grouped.bounds.map(BoxJSON.init)
+        clusters = grouped.clusters.compactMap { cluster in
+            shown[cluster.newest.id].map {
+                ClusterJSON(latitude: cluster.coordinate.latitude, longitude: cluster.coordinate.longitude, count: cluster.count,
+                            newest: PhotoJSON($0, devices: devices), bounds: BoxJSON(cluster.box))
+            }
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case zoom, total, placed, bounds, clusters }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(zoom, forKey: .zoom)
+        try container.encode(total, forKey: .total)
+        try container.encode(placed, forKey: .placed)
+        try container.encode(bounds, forKey: .bounds)  // null when no photo is placed, as the schema says
+        try container.encode(clusters, forKey: .clusters)
+    }
 }
 
 /// One photo as the API gives it; `full` adds what the viewer shows (camera, file, altitude…).

@@ -3,7 +3,13 @@
 // journal, a viewer (larger picture, time, position and how it was found, previous/next), and an
 // upload control (drop files or choose them) in the Import panel.
 //
-// `#map[data-photo-count]` and `#photo-strip[data-count]` count what is drawn, for tests.
+// A range with up to PIN_LIMIT photos gets each one as a pin, grouped in the browser
+// (Leaflet.markercluster). Beyond that the server groups them (`/api/v1/photos/clusters`, a grid of
+// cells for the map's zoom, asked again for the view after every move): what the page draws no
+// longer grows with the photos, and the whole list is fetched only when the viewer needs it.
+//
+// `#map[data-photo-count]` counts the range's placed photos, `#map[data-photo-clusters]` says which
+// grouping draws them ("browser" or "server"), `#photo-strip[data-count]` counts the strip, for tests.
 import { api, rangeQuery } from './api.js';
 import { $, element, showStatus } from './dom.js';
 import { drawn, placeMap } from './map.js';
@@ -14,11 +20,33 @@ const CLUSTER_RADIUS_PIXELS = 50;
 const UNCLUSTERED_ZOOM = 18;
 /** The most photos in the strip (the map shows them all). */
 const STRIP_LIMIT = 200;
+/** More photos than this in the range: the server groups them. `localStorage['travelog.photoPinLimit']` lowers it (tests). */
+const PIN_LIMIT = 2000;
+/** The zoom asked of the server at street level and deeper: cells small enough that each photo is its own pin. */
+const DEEPEST_ZOOM = 22;
 
-const photos = { list: [], layer: null, sequence: 0, shown: -1 };
+const photos = {
+  list: [], layer: null, gridLayer: null, shown: -1, shownID: null, total: 0,
+  /** Counts loads of a range (`loads`) and of a view's clusters (`moves`): a late answer is dropped. */
+  loads: 0, moves: 0,
+  /** The server groups the range's photos; `list` then holds the first STRIP_LIMIT until the viewer asks for all. */
+  serverClusters: false, listComplete: true, listLoading: null, moveBound: false,
+};
+
+function pinLimit() {
+  const asked = Number(localStorage.getItem('travelog.photoPinLimit'));
+  return Number.isInteger(asked) && asked >= 0 ? Math.min(asked, PIN_LIMIT) || PIN_LIMIT : PIN_LIMIT;
+}
 
 function thumbnailURL(photo, size = 'small') {
   return `/api/v1/photos/${photo.id}/thumbnail?size=${size}`;
+}
+
+function clusterIcon(newest, count) {
+  return L.divIcon({
+    className: 'photo-pin photo-cluster', iconSize: [44, 44], iconAnchor: [22, 22],
+    html: `<img src="${thumbnailURL(newest)}" alt=""><span>${count}</span>`,
+  });
 }
 
 function ensureLayer() {
@@ -30,10 +58,7 @@ function ensureLayer() {
       // A cluster: its newest photo with the count over it.
       iconCreateFunction: (cluster) => {
         const newest = cluster.getAllChildMarkers().reduce((a, b) => ((a.options.time || '') > (b.options.time || '') ? a : b));
-        return L.divIcon({
-          className: 'photo-pin photo-cluster', iconSize: [44, 44], iconAnchor: [22, 22],
-          html: `<img src="${thumbnailURL(newest.options.photo)}" alt=""><span>${cluster.getChildCount()}</span>`,
-        });
+        return clusterIcon(newest.options.photo, cluster.getChildCount());
       },
     })
     : L.featureGroup();
@@ -41,11 +66,16 @@ function ensureLayer() {
   return photos.layer;
 }
 
-function marker(photo, index) {
+function ensureGridLayer() {
+  if (!photos.gridLayer && drawn.map) photos.gridLayer = L.layerGroup().addTo(drawn.map);
+  return photos.gridLayer;
+}
+
+function marker(photo, open) {
   const icon = L.divIcon({ className: 'photo-pin', iconSize: [36, 36], iconAnchor: [18, 18],
     html: `<img src="${thumbnailURL(photo)}" alt="" loading="lazy">` });
   const pin = L.marker([photo.latitude, photo.longitude], { icon, photo, time: photo.time, title: photoTitle(photo), keyboard: true });
-  pin.on('click', () => openViewer(index));
+  pin.on('click', open);
   return pin;
 }
 
@@ -53,39 +83,157 @@ function photoTitle(photo) {
   return photo.time ? `Photo, ${new Date(photo.time).toLocaleString()}` : 'Photo';
 }
 
-/** Loads the chosen dates' photos: pins on the map and the strip. */
-export async function loadPhotos() {
-  if (!state.range || !drawn.map) return;
-  const sequence = ++photos.sequence;
-  drawn.photoBounds = null;
+/** The map's view, grown by half on each side, as `bbox` (west,south,east,north; null: the whole world). */
+function viewBox() {
+  const view = drawn.map.getBounds().pad(0.5);
+  if (view.getEast() - view.getWest() >= 360) return null;
+  const wrap = (longitude) => ((((longitude + 180) % 360) + 360) % 360) - 180;
+  const clamp = (latitude) => Math.max(-90, Math.min(90, latitude));
+  return [wrap(view.getWest()), clamp(view.getSouth()), wrap(view.getEast()), clamp(view.getNorth())]
+    .map((value) => value.toFixed(6)).join(',');
+}
+
+/** The clusters query for the map as it is now. */
+function clustersQuery() {
+  const zoom = Math.round(drawn.map.getZoom());
+  const extra = { zoom: zoom >= UNCLUSTERED_ZOOM ? DEEPEST_ZOOM : zoom };
+  const box = viewBox();
+  if (box) extra.bbox = box;
+  return rangeQuery(extra, { devices: false });
+}
+
+/** The server's clusters for the map as it is now; `query` says for which view they were asked. */
+async function askClusters() {
+  const query = clustersQuery();
+  const answer = await api(`/api/v1/photos/clusters?${query}`);
+  answer.query = query;
+  return answer;
+}
+
+/** Draws the server's clusters: a cluster zooms to its photos, a single photo opens the viewer. */
+function drawClusters(answer) {
+  const layer = ensureGridLayer();
+  layer.clearLayers();
+  for (const cluster of answer.clusters) {
+    if (cluster.count === 1) {
+      layer.addLayer(marker(cluster.newest, () => openPhoto(cluster.newest)));
+      continue;
+    }
+    const pin = L.marker([cluster.latitude, cluster.longitude], {
+      icon: clusterIcon(cluster.newest, cluster.count), title: `${cluster.count} photos`, keyboard: true,
+    });
+    pin.on('click', () => {
+      const box = L.latLngBounds([cluster.bounds.south, cluster.bounds.west], [cluster.bounds.north, cluster.bounds.east]);
+      const target = drawn.map.getBoundsZoom(box, false, L.point(40, 40));
+      // Photos at one spot, or the map can go no deeper: show the newest.
+      if (target <= drawn.map.getZoom() || drawn.map.getZoom() >= drawn.map.getMaxZoom()) openPhoto(cluster.newest);
+      else drawn.map.fitBounds(box, { padding: [40, 40] });
+    });
+    layer.addLayer(pin);
+  }
+  drawn.map.getContainer().dataset.photoPins = String(answer.clusters.length);
+  // The map moved while they were asked (placed on the range, a person's pan): the new view's.
+  if (answer.query !== clustersQuery()) refreshClusters();
+}
+
+/** The map moved while the server groups the photos: the clusters of the new view. */
+async function refreshClusters() {
+  if (!photos.serverClusters) return;
+  const load = photos.loads;
+  const move = ++photos.moves;
   let answer;
   try {
-    answer = await api(`/api/v1/photos?${rangeQuery({}, { devices: false })}`);
+    answer = await askClusters();
   } catch (error) {
     if (error.status !== 401) showStatus(`The photos could not be loaded: ${error.message}`, true);
     return;
   }
-  if (sequence !== photos.sequence) return;
-  photos.list = answer.photos;
+  if (load === photos.loads && move === photos.moves && photos.serverClusters) drawClusters(answer);
+}
+
+/** Loads the chosen dates' photos: pins on the map and the strip. */
+export async function loadPhotos() {
+  if (!state.range || !drawn.map) return;
+  const load = ++photos.loads;
+  drawn.photoBounds = null;
+  if (!photos.moveBound) {
+    photos.moveBound = true;
+    drawn.map.on('moveend', refreshClusters);
+  }
+  let grouped;
+  let list = null;
+  try {
+    grouped = await askClusters();
+    if (grouped.total <= pinLimit()) list = await api(`/api/v1/photos?${rangeQuery({}, { devices: false })}`);
+    else list = await api(`/api/v1/photos?${rangeQuery({ limit: STRIP_LIMIT }, { devices: false })}`);
+  } catch (error) {
+    if (error.status !== 401) showStatus(`The photos could not be loaded: ${error.message}`, true);
+    return;
+  }
+  if (load !== photos.loads) return;
+  photos.moves += 1;  // a view's answer asked before this one is stale
+  photos.serverClusters = grouped.total > pinLimit();
+  photos.total = grouped.total;
+  photos.list = list.photos;
+  photos.listComplete = !photos.serverClusters;
+  photos.listLoading = null;
   const layer = ensureLayer();
   layer.clearLayers();
-  const pins = [];
-  photos.list.forEach((photo, index) => {
-    if (photo.latitude !== undefined && photo.longitude !== undefined) pins.push(marker(photo, index));
-  });
-  if (typeof layer.addLayers === 'function') layer.addLayers(pins); else for (const pin of pins) layer.addLayer(pin);
-  drawn.map.getContainer().dataset.photoCount = String(pins.length);
-  showStrip();
+  ensureGridLayer().clearLayers();
+  const container = drawn.map.getContainer();
+  container.dataset.photoClusters = photos.serverClusters ? 'server' : 'browser';
+  if (photos.serverClusters) {
+    drawClusters(grouped);
+  } else {
+    const pins = [];
+    photos.list.forEach((photo, index) => {
+      if (photo.latitude !== undefined && photo.longitude !== undefined) pins.push(marker(photo, () => openViewer(index)));
+    });
+    if (typeof layer.addLayers === 'function') layer.addLayers(pins); else for (const pin of pins) layer.addLayer(pin);
+    container.dataset.photoPins = String(pins.length);
+  }
+  container.dataset.photoCount = String(grouped.placed);
+  showStrip(grouped.total);
   // Dates with photos and no path (a day out with only the camera): the map goes to the photos
   // (placeMap uses them when there is no path; a path that comes later places the map again).
-  drawn.photoBounds = pins.length > 0 ? L.latLngBounds(pins.map((pin) => pin.getLatLng())) : null;
+  const box = grouped.bounds;
+  drawn.photoBounds = box ? L.latLngBounds([box.south, box.west], [box.north, box.east]) : null;
   const path = drawn.pathGroup ? drawn.pathGroup.getBounds() : null;
   if (drawn.photoBounds && !(path && path.isValid()) && !(drawn.tiledBounds && drawn.tiledBounds.isValid())) {
     placeMap({ animate: false });
   }
 }
 
-function showStrip() {
+/** The whole range's list, for the viewer's previous and next when the server groups the pins. */
+function loadWholeList() {
+  if (photos.listComplete) return Promise.resolve();
+  if (!photos.listLoading) {
+    const load = photos.loads;
+    photos.listLoading = api(`/api/v1/photos?${rangeQuery({ limit: 200000 }, { devices: false })}`).then((answer) => {
+      if (load !== photos.loads) return;
+      photos.list = answer.photos;
+      photos.listComplete = true;
+    }).finally(() => { photos.listLoading = null; });
+  }
+  return photos.listLoading;
+}
+
+/** Opens the viewer on a photo from the map: at once, with previous and next once the list is known. */
+async function openPhoto(photo) {
+  const index = photos.list.findIndex((known) => known.id === photo.id);
+  if (index >= 0) { openViewer(index); return; }
+  showViewer(photo, -1);
+  try {
+    await loadWholeList();
+  } catch (error) {
+    showStatus(`The photos could not be loaded: ${error.message}`, true);
+    return;
+  }
+  const found = photos.list.findIndex((known) => known.id === photo.id);
+  if (found >= 0 && $('photo-viewer').open && photos.shownID === photo.id) openViewer(found);
+}
+
+function showStrip(total) {
   const strip = $('photo-strip');
   strip.replaceChildren();
   const shown = photos.list.slice(0, STRIP_LIMIT);
@@ -103,7 +251,7 @@ function showStrip() {
     button.addEventListener('click', () => openViewer(index));
     strip.append(button);
   });
-  if (photos.list.length > STRIP_LIMIT) strip.append(element('span', 'muted', `+${photos.list.length - STRIP_LIMIT} more on the map`));
+  if (total > shown.length) strip.append(element('span', 'muted', `+${total - shown.length} more on the map`));
 }
 
 function placementText(photo) {
@@ -115,21 +263,41 @@ function placementText(photo) {
   }
 }
 
-async function openViewer(index) {
+function openViewer(index) {
   const photo = photos.list[index];
-  if (!photo) return;
-  photos.shown = index;
+  if (photo) showViewer(photo, index);
+}
+
+/** Shows one photo in the viewer; `index` is its place in the list (-1: not known yet). */
+function showViewer(photo, index) {
   const viewer = $('photo-viewer');
+  photos.shown = index;
+  photos.shownID = photo.id;
   $('photo-viewer-image').src = thumbnailURL(photo, 'large');
   $('photo-viewer-image').alt = photoTitle(photo);
   const where = photo.latitude !== undefined ? `${photo.latitude.toFixed(5)}, ${photo.longitude.toFixed(5)} · ` : '';
   $('photo-viewer-caption').textContent =
     `${photo.time ? new Date(photo.time).toLocaleString() : 'time unknown'} · ${where}${placementText(photo)}`
     + (photo.device ? ` · ${photo.device}` : '');
-  $('photo-viewer-previous').disabled = index === 0;
-  $('photo-viewer-next').disabled = index === photos.list.length - 1;
-  $('photo-viewer-count').textContent = `${index + 1} of ${photos.list.length}`;
+  $('photo-viewer-previous').disabled = index <= 0;
+  $('photo-viewer-next').disabled = index < 0 || (index === photos.list.length - 1 && photos.listComplete);
+  $('photo-viewer-count').textContent = index < 0 ? 'finding its place among the photos…'
+    : `${index + 1} of ${photos.listComplete ? photos.list.length : photos.total}`;
   if (!viewer.open) viewer.showModal();
+}
+
+/** Previous or next in the viewer; the strip's photos lead to the whole list when the server groups the pins. */
+async function step(by) {
+  const target = photos.shown + by;
+  if (photos.shown < 0 || target < 0) return;
+  if (target >= photos.list.length && !photos.listComplete) {
+    const id = photos.shownID;
+    await loadWholeList();
+    const index = photos.list.findIndex((known) => known.id === id);
+    if (index >= 0 && index + by < photos.list.length) openViewer(index + by);
+    return;
+  }
+  if (target < photos.list.length) openViewer(target);
 }
 
 async function upload(files) {
@@ -159,11 +327,11 @@ async function upload(files) {
 export function bindPhotos() {
   const viewer = $('photo-viewer');
   $('photo-viewer-close').addEventListener('click', () => viewer.close());
-  $('photo-viewer-previous').addEventListener('click', () => openViewer(photos.shown - 1));
-  $('photo-viewer-next').addEventListener('click', () => openViewer(photos.shown + 1));
+  $('photo-viewer-previous').addEventListener('click', () => step(-1));
+  $('photo-viewer-next').addEventListener('click', () => step(1));
   viewer.addEventListener('keydown', (event) => {
-    if (event.key === 'ArrowLeft' && photos.shown > 0) openViewer(photos.shown - 1);
-    if (event.key === 'ArrowRight' && photos.shown < photos.list.length - 1) openViewer(photos.shown + 1);
+    if (event.key === 'ArrowLeft') step(-1);
+    if (event.key === 'ArrowRight') step(1);
   });
   viewer.addEventListener('click', (event) => { if (event.target === viewer) viewer.close(); });
   const input = $('photo-upload-files');
