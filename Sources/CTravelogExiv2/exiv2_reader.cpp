@@ -102,6 +102,18 @@ void travelog_exiv2_internal::fail(travelog_exif_error *error, int code, const c
     std::snprintf(error->message, sizeof error->message, "%s", message);
 }
 
+void travelog_exiv2_internal::failWithCurrentException(travelog_exif_error *error) {
+    try {
+        throw;
+    } catch (const Exiv2::AnyError &exception) {
+        fail(error, exception.code(), exception.what());
+    } catch (const std::exception &exception) {
+        fail(error, -1, exception.what());
+    } catch (...) {
+        fail(error, -1, "unknown failure");
+    }
+}
+
 using travelog_exiv2_internal::fail;
 
 extern "C" int travelog_exiv2_read(const unsigned char *data, size_t size, travelog_exif_metadata **out,
@@ -136,12 +148,8 @@ extern "C" int travelog_exiv2_read(const unsigned char *data, size_t size, trave
         finish(tags, result);
         *out = result;
         return 0;
-    } catch (const Exiv2::AnyError &exception) {
-        fail(error, exception.code(), exception.what());
-    } catch (const std::exception &exception) {
-        fail(error, -1, exception.what());
     } catch (...) {
-        fail(error, -1, "unknown failure");
+        travelog_exiv2_internal::failWithCurrentException(error);
     }
     for (auto &tag : tags) { std::free(tag.key); std::free(tag.text); }
     travelog_exiv2_free(result);
@@ -157,6 +165,49 @@ extern "C" void travelog_exiv2_free(travelog_exif_metadata *metadata) {
     std::free(metadata->tags);
     std::free(metadata->mime_type);
     std::free(metadata);
+}
+
+extern "C" int travelog_exiv2_preview(const unsigned char *data, size_t size, long min_long_side, travelog_exif_preview *out,
+                                      travelog_exif_error *error) {
+    travelog_exiv2_internal::initialise();
+    *out = travelog_exif_preview{};
+    try {
+        auto image = Exiv2::ImageFactory::open(reinterpret_cast<const Exiv2::byte *>(data), static_cast<long>(size));
+        if (image.get() == nullptr) { fail(error, -1, "not an image"); return -1; }
+        image->readMetadata();
+        Exiv2::PreviewManager manager(*image);
+        const Exiv2::PreviewPropertiesList list = manager.getPreviewProperties();
+        const Exiv2::PreviewProperties *chosen = nullptr;
+        auto longSide = [](const Exiv2::PreviewProperties &properties) {
+            return static_cast<long>(std::max(properties.width_, properties.height_));
+        };
+        for (const auto &properties : list) {
+            if (properties.mimeType_ != "image/jpeg" || properties.width_ == 0 || properties.height_ == 0) continue;
+            if (chosen == nullptr) { chosen = &properties; continue; }
+            const bool bigEnough = longSide(properties) >= min_long_side, chosenBigEnough = longSide(*chosen) >= min_long_side;
+            if (bigEnough && (!chosenBigEnough || longSide(properties) < longSide(*chosen))) chosen = &properties;
+            else if (!bigEnough && !chosenBigEnough && longSide(properties) > longSide(*chosen)) chosen = &properties;
+        }
+        if (chosen == nullptr) return 1;
+        const Exiv2::PreviewImage preview = manager.getPreviewImage(*chosen);
+        if (preview.size() == 0) return 1;
+        out->bytes = static_cast<unsigned char *>(std::malloc(preview.size()));
+        if (out->bytes == nullptr) throw std::bad_alloc();
+        std::memcpy(out->bytes, preview.pData(), preview.size());
+        out->count = preview.size();
+        out->width = static_cast<long>(preview.width());
+        out->height = static_cast<long>(preview.height());
+        return 0;
+    } catch (...) {
+        travelog_exiv2_internal::failWithCurrentException(error);
+    }
+    travelog_exiv2_free_preview(out);
+    return -1;
+}
+
+extern "C" void travelog_exiv2_free_preview(travelog_exif_preview *preview) {
+    std::free(preview->bytes);
+    *preview = travelog_exif_preview{};
 }
 
 extern "C" const char *travelog_exiv2_version(void) {
@@ -178,12 +229,8 @@ extern "C" int travelog_exiv2_read_tiff(const unsigned char *data, size_t size, 
         finish(tags, result);
         *out = result;
         return 0;
-    } catch (const Exiv2::AnyError &exception) {
-        fail(error, exception.code(), exception.what());
-    } catch (const std::exception &exception) {
-        fail(error, -1, exception.what());
     } catch (...) {
-        fail(error, -1, "unknown failure");
+        travelog_exiv2_internal::failWithCurrentException(error);
     }
     for (auto &tag : tags) { std::free(tag.key); std::free(tag.text); }
     travelog_exiv2_free(result);

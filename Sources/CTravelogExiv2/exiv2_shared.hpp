@@ -12,6 +12,10 @@ void initialise();
 /// Fills `error` (when not null) with a code and a message.
 void fail(travelog_exif_error *error, int code, const char *message);
 
+/// Inside a `catch (...)`: fills `error` from the exception being handled (Exiv2's code and message,
+/// a standard exception's message, or "unknown failure").
+void failWithCurrentException(travelog_exif_error *error);
+
 }  // namespace travelog_exiv2_internal
 
 #endif

@@ -148,12 +148,8 @@ extern "C" int travelog_exiv2_write_gps(const unsigned char *data, size_t size, 
         std::memcpy(*out, buffer.pData_, static_cast<size_t>(written));
         *out_size = static_cast<size_t>(written);
         return 0;
-    } catch (const Exiv2::AnyError &exception) {
-        fail(error, exception.code(), exception.what());
-    } catch (const std::exception &exception) {
-        fail(error, -1, exception.what());
     } catch (...) {
-        fail(error, -1, "unknown failure");
+        travelog_exiv2_internal::failWithCurrentException(error);
     }
     std::free(*out);
     *out = nullptr;

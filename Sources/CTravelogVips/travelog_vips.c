@@ -81,6 +81,49 @@ int travelog_vips_thumbnails(const void *data, size_t size, const int *long_side
     return 0;
 }
 
+int travelog_vips_preview_thumbnail(const void *data, size_t size, int long_side, int orientation, int quality,
+                                    travelog_vips_jpeg *output, char *error, size_t error_size) {
+    if (travelog_vips_start() != 0) {
+        snprintf(error, error_size, "libvips could not start");
+        return -1;
+    }
+    memset(output, 0, sizeof(travelog_vips_jpeg));
+    VipsImage *image = NULL;
+    if (vips_thumbnail_buffer((void *)data, size, &image, long_side, "height", long_side, "size", VIPS_SIZE_DOWN,
+                              "no_rotate", TRUE, "fail_on", VIPS_FAIL_ON_ERROR, NULL) != 0) {
+        take_error(error, error_size);
+        return -1;
+    }
+    VipsImage *upright = NULL;
+    int status = 0;
+    if (orientation >= 2 && orientation <= 8) {
+        // The photo's orientation, which the preview shares without carrying it: autorot reads it from the image.
+        vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+        status = vips_autorot(image, &upright, NULL);
+        g_object_unref(image);
+    } else {
+        upright = image;
+    }
+    if (status == 0) {
+        void *bytes = NULL;
+        size_t length = 0;
+        status = vips_jpegsave_buffer(upright, &bytes, &length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+        if (status == 0) {
+            output->bytes = bytes;
+            output->count = length;
+            output->width = vips_image_get_width(upright);
+            output->height = vips_image_get_height(upright);
+        }
+        g_object_unref(upright);
+    }
+    if (status != 0) {
+        take_error(error, error_size);
+        travelog_vips_free(output);
+        return -1;
+    }
+    return 0;
+}
+
 void travelog_vips_free(travelog_vips_jpeg *jpeg) {
     if (jpeg->bytes) g_free(jpeg->bytes);
     jpeg->bytes = NULL;

@@ -92,9 +92,10 @@ public struct PhotoLibrary: Sendable {
     }
 
     func add(data: Data, metadata: PhotoMetadata, path: String, uploaded: Bool) async throws(StoreError) -> Outcome {
-        // The thumbnails first: a file whose image cannot be decoded is skipped, nothing stored.
+        // The thumbnails first: a file whose image cannot be decoded (or, for a large JPEG whose small size
+        // comes from its embedded preview, that is cut short) is skipped, nothing stored.
         do {
-            try thumbnails.make(digest: metadata.contentDigest, data: data, path: metadata.path)
+            try thumbnails.makeForAdding(digest: metadata.contentDigest, data: data, metadata: metadata)
         } catch {
             return .skipped(path: metadata.path, reason: error.description)
         }

@@ -54,25 +54,67 @@ public struct PhotoThumbnails: Sendable {
         Size.allCases.allSatisfy { FileManager.default.fileExists(atPath: url(digest: digest, size: $0).path) }
     }
 
-    /// Makes both sizes from the photo's bytes and caches them, unless they are cached already.
+    /// Makes both sizes from the photo's bytes and caches them, unless both are cached already.
     /// - Parameter path: names the photo in errors.
     /// - Complexity: one decode (shrink-on-load for JPEG), the small size made from the large.
     public func make(digest: String, data: Data, path: String) throws(Failure) {
         guard !exist(digest: digest) else { return }
         let jpegs = try Self.render(data, path: path)
-        for (size, jpeg) in zip(Size.allCases, jpegs) {
-            let target = url(digest: digest, size: size)
-            do {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-                try jpeg.write(to: target, options: .atomic)
-            } catch {
-                throw .unwritable(path: target.path, reason: (error as NSError).localizedDescription)
-            }
+        for (size, jpeg) in zip(Size.allCases, jpegs) { try write(jpeg, to: url(digest: digest, size: size)) }
+    }
+
+    func write(_ jpeg: Data, to target: URL) throws(Failure) {
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try jpeg.write(to: target, options: .atomic)
+        } catch {
+            throw .unwritable(path: target.path, reason: (error as NSError).localizedDescription)
         }
     }
 
-    /// One size, made from the original at `originalPath` when it is not cached (a cache emptied by hand).
+    /// The thumbnails of a photo being added. A large JPEG (``previewMinimumPixels`` or more) whose file
+    /// is whole and that embeds a preview of its own proportions gets its small size from the preview,
+    /// and its large size when first asked for (``file(digest:size:originalPath:)``): a photo added
+    /// costs no decode of its 12 million pixels. Any other photo gets both sizes at once (``make``).
+    /// - Returns: whether the small size came from the embedded preview.
+    @discardableResult
+    public func makeForAdding(digest: String, data: Data, metadata: PhotoMetadata) throws(Failure) -> Bool {
+        let small = url(digest: digest, size: .small)
+        if FileManager.default.fileExists(atPath: small.path) { return false }
+        if let jpeg = Self.smallFromPreview(data: data, metadata: metadata) {
+            try write(jpeg, to: small)
+            return true
+        }
+        try make(digest: digest, data: data, path: metadata.path)
+        return false
+    }
+
+    /// Photos with fewer pixels are decoded: cheap enough, and sharper than a camera's 160 px preview.
+    public static let previewMinimumPixels = 2_000_000
+
+    /// The small thumbnail from the photo's embedded preview, when it may stand in for the image.
+    static func smallFromPreview(data: Data, metadata: PhotoMetadata) -> Data? {
+        guard metadata.mimeType == "image/jpeg", let width = metadata.pixelWidth, let height = metadata.pixelHeight,
+              width * height >= previewMinimumPixels,
+              let preview = PhotoPreview.read(data, minLongSide: Size.small.longSidePixels),
+              max(preview.width, preview.height) >= 120,
+              // The same proportions (a letterboxed preview, black bars and all, is not the photo).
+              abs(Double(preview.width) / Double(preview.height) - Double(width) / Double(height)) <= 0.02 * Double(width) / Double(height),
+              PhotoPreview.jpegIsWhole(data) else { return nil }
+        var output = travelog_vips_jpeg()
+        var message = [CChar](repeating: 0, count: 512)
+        let status = preview.jpeg.withUnsafeBytes { bytes in
+            travelog_vips_preview_thumbnail(bytes.baseAddress, bytes.count, Int32(Size.small.longSidePixels), Int32(metadata.orientation ?? 1),
+                                            82, &output, &message, message.count)
+        }
+        guard status == 0 else { return nil }
+        defer { travelog_vips_free(&output) }
+        return Data(bytes: output.bytes, count: output.count)
+    }
+
+    /// One size, made from the original at `originalPath` when it is not cached (a cache emptied by
+    /// hand, or a large size not made when the photo was added).
     public func file(digest: String, size: Size, originalPath: String) throws -> URL {
         let target = url(digest: digest, size: size)
         if !FileManager.default.fileExists(atPath: target.path) {

@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import TravelogCore
 import TravelogServer
+import TravelogPhotos
 import TravelogStore
 import TravelogTestSupport
 
@@ -88,6 +89,41 @@ struct PhotoRouteTests {
             try await client.execute(uri: "/api/v1/photos/\(id)", method: .delete, headers: ada) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/api/v1/photos/\(id)", method: .get, headers: ada) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/v1/photos", method: .get) { #expect($0.status == .unauthorized) }
+        }
+    }
+
+    @Test("a large JPEG with a camera preview is added without decoding; its large thumbnail, made on first view, falls back to the small one when the original is gone")
+    func previewThumbnails() async throws {
+        var builder = ExifJPEGBuilder()
+        builder.exif = [(B.dateTimeOriginal, .ascii("2024:06:01 10:00:00")), (B.offsetTimeOriginal, .ascii("+02:00"))]
+        builder.thumbnail = ExifJPEGBuilder.previewJPEG
+        var data = builder.decodableJPEG()
+        // The frame header claims 2000×1500 (3 MP, 4:3 as the preview): a photo large enough for the preview to stand in.
+        let frame = try #require(data.indices.dropLast().last { data[$0] == 0xFF && data[$0 + 1] == 0xC0 }, "the main image's frame header, after the preview's")
+        data.replaceSubrange((frame + 5)..<(frame + 9), with: [0x05, 0xDC, 0x07, 0xD0])
+        let photo = data
+        let fixture = try await Self.fixture()
+        let folder = try #require(fixture.app.configuration.photoDirectory)
+        let ada = Auth.basic("ada", ServerFixture.adaPassword)
+        try await fixture.test { client in
+            let id = try await client.execute(uri: "/api/v1/photos?filename=big.jpg", method: .post, headers: ada, body: ByteBuffer(bytes: photo)) { response in
+                #expect(response.status == .created)
+                let photo = try #require(response.body.json as? [String: Any])
+                #expect(photo["width"] as? Int == 2000 && photo["height"] as? Int == 1500)
+                return try #require(photo["id"] as? Int)
+            }
+            let small = try await client.execute(uri: "/api/v1/photos/\(id)/thumbnail?size=small", method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+            let thumbnails = PhotoFolder(root: folder).thumbnails
+            let digest = try #require(try await (fixture.app.store as? any PhotoStore)?.photo(id: PhotoID(rawValue: Int64(id)), userID: fixture.ada.id)?.record)
+            #expect(!FileManager.default.fileExists(atPath: thumbnails.url(digest: digest.digest, size: .large).path), "not made on adding")
+            try FileManager.default.removeItem(atPath: digest.path)
+            try await client.execute(uri: "/api/v1/photos/\(id)/thumbnail?size=large", method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                #expect(Data(response.body.readableBytesView) == small, "the small one stands in")
+            }
         }
     }
 

@@ -41,6 +41,8 @@ public struct ExifJPEGBuilder {
     public var gps: [(UInt16, Value)] = []
     public var width: UInt16 = 64
     public var height: UInt16 = 48
+    /// A JPEG embedded as the EXIF thumbnail (IFD1, as cameras write a 160×120 preview); none when nil.
+    public var thumbnail: Data?
 
     public init() {}
 
@@ -68,8 +70,12 @@ public struct ExifJPEGBuilder {
         let ifd0Offset = 8
         let exifOffset = ifd0Offset + size(first)
         let gpsOffset = exifOffset + (exif.isEmpty ? 0 : size(exif))
+        // IFD1 (the thumbnail: compression 6 = JPEG, its offset and length, set below), then its bytes.
+        let ifd1: [(UInt16, Value)] = thumbnail == nil ? [] : [(0x0103, .short(6)), (0x0201, .rationals([])), (0x0202, .rationals([]))]
+        let ifd1Offset = gpsOffset + (gps.isEmpty ? 0 : size(gps))
+        let thumbnailOffset = ifd1Offset + 2 + ifd1.count * 12 + 4
         var out: [UInt8] = Array("MM".utf8) + be16(42) + be32(UInt32(ifd0Offset))
-        func write(_ entries: [(UInt16, Value)], at offset: Int, pointers: [UInt16: UInt32] = [:]) {
+        func write(_ entries: [(UInt16, Value)], at offset: Int, pointers: [UInt16: UInt32] = [:], next: Int = 0) {
             let sorted = entries.sorted { $0.0 < $1.0 }
             var data: [UInt8] = []
             let dataStart = offset + 2 + sorted.count * 12 + 4
@@ -89,11 +95,15 @@ public struct ExifJPEGBuilder {
                     if data.count % 2 == 1 { data.append(0) }
                 }
             }
-            out += be32(0) + data
+            out += be32(UInt32(next)) + data
         }
-        write(first, at: ifd0Offset, pointers: [0x8769: UInt32(exifOffset), 0x8825: UInt32(gpsOffset)])
+        write(first, at: ifd0Offset, pointers: [0x8769: UInt32(exifOffset), 0x8825: UInt32(gpsOffset)], next: thumbnail == nil ? 0 : ifd1Offset)
         if !exif.isEmpty { write(exif, at: exifOffset) }
         if !gps.isEmpty { write(gps, at: gpsOffset) }
+        if let thumbnail {
+            write(ifd1, at: ifd1Offset, pointers: [0x0201: UInt32(thumbnailOffset), 0x0202: UInt32(thumbnail.count)])
+            out += thumbnail
+        }
         return out
     }
 

@@ -27,7 +27,8 @@ enum FuzzTarget: String, CaseIterable {
     case multipart
     /// An OpenStreetMap `.osm.pbf` extract, read on one thread and on two (both must agree).
     case osmPBF = "osm-pbf"
-    /// A photo's metadata through Exiv2 and `PhotoMetadataReader` (JPEG, TIFF, PNG, WebP, HEIF…).
+    /// A photo's metadata through Exiv2 and `PhotoMetadataReader` (JPEG, TIFF, PNG, WebP, HEIF…), its
+    /// embedded preview and whether a JPEG is whole (`PhotoPreview`).
     case exif
 
     /// At most this many records are read from one input (a reader that never ends is a hang).
@@ -84,6 +85,13 @@ enum FuzzTarget: String, CaseIterable {
                 }
                 precondition(first.orientation.map { (1...8).contains($0) } ?? true, "exif: orientation \(String(describing: first.orientation))")
                 precondition(first.captureTime.map { $0.clockSecondsSince1970.isFinite } ?? true, "exif: a capture time that is not finite")
+            }
+            // The embedded preview (Exiv2's PreviewManager) and the whole-file check `photos add` relies on.
+            if let preview = PhotoPreview.read(data, minLongSide: 256) {
+                precondition(preview.width > 0 && preview.height > 0 && !preview.jpeg.isEmpty, "exif: a preview without size or bytes")
+            }
+            if PhotoPreview.jpegIsWhole(data) {
+                precondition(data.starts(with: [0xFF, 0xD8]) && data.count >= 4, "exif: whole, yet no start of image")
             }
         default:
             preconditionFailure("\(rawValue) is a file format")

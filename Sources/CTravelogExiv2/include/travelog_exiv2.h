@@ -55,6 +55,23 @@ int travelog_exiv2_read_tiff(const unsigned char *data, size_t size, travelog_ex
 
 void travelog_exiv2_free(travelog_exif_metadata *metadata);
 
+/// A JPEG preview a camera embedded in its photo (the EXIF thumbnail of IFD1, a raw file's larger
+/// previews), in the stored orientation of the main image. Freed by `travelog_exiv2_free_preview`.
+typedef struct travelog_exif_preview {
+    unsigned char *bytes;
+    size_t count;
+    long width;
+    long height;
+} travelog_exif_preview;
+
+/// The photo's embedded JPEG previews, as Exiv2's PreviewManager lists them: the smallest whose long
+/// side is at least `min_long_side`, else the largest. Never decodes the image itself.
+/// @return 0 with `*out` set, 1 when the photo embeds no JPEG preview, or -1 with `error` filled in.
+int travelog_exiv2_preview(const unsigned char *data, size_t size, long min_long_side, travelog_exif_preview *out,
+                           travelog_exif_error *error);
+
+void travelog_exiv2_free_preview(travelog_exif_preview *preview);
+
 /// A position to write into a photo's GPS IFD (WGS-84 degrees; NaN for what is not known).
 typedef struct travelog_gps_fix {
     double latitude;

@@ -29,6 +29,13 @@ typedef struct {
 int travelog_vips_thumbnails(const void *data, size_t size, const int *long_sides, int count, int quality,
                              travelog_vips_jpeg *outputs, char *error, size_t error_size);
 
+
+/// One thumbnail from a preview JPEG a camera embedded (no orientation of its own): at most
+/// `long_side` on its long side, never enlarged, turned upright by the photo's EXIF `orientation`
+/// (1-8; other values: as stored). Returns 0, or -1 with `error` as `travelog_vips_thumbnails`.
+int travelog_vips_preview_thumbnail(const void *data, size_t size, int long_side, int orientation, int quality,
+                                    travelog_vips_jpeg *output, char *error, size_t error_size);
+
 void travelog_vips_free(travelog_vips_jpeg *jpeg);
 
 #ifdef __cplusplus

@@ -48,7 +48,12 @@ struct PhotoRoutes {
             do {
                 file = try thumbnails.file(digest: photo.record.digest, size: size, originalPath: photo.record.path)
             } catch {
-                throw APIError.notFound("no thumbnail of photo \(photo.id): \(error)")
+                // A large size made on first view needs the original: moved or gone, the small one stands in.
+                let small = thumbnails.url(digest: photo.record.digest, size: .small)
+                guard size == .large, FileManager.default.fileExists(atPath: small.path) else {
+                    throw APIError.notFound("no thumbnail of photo \(photo.id): \(error)")
+                }
+                file = small
             }
             let data = try Data(contentsOf: file)
             // The same id is the same content: private, and kept a day.

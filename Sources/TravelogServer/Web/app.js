@@ -143,7 +143,7 @@ function reload(place) {
     link.href = `/api/v1/export?${rangeQuery({ format: link.dataset.format })}`;
   }
   showDayThumbnails();
-  loadPhotos();
+  loadPhotos({ place });
   update({ distanceMeters: null, locationCount: null });
   if (TravelogLayers.usesTiles(state.range)) {
     loadTiledRange({ place, whenDrawn: () => { loadList(); loadJournal(); } });

@@ -192,6 +192,9 @@ export async function loadTiledRange({ place, whenDrawn }) {
   drawn.pathBacklog = null;
   clearPath();
   TravelogLayers.clear();
+  // Not known until the server answers: the previous range's bounds must not place this one (the
+  // photos, arriving first, would leave the map where the last range was).
+  drawn.tiledBounds = null;
   const abort = new AbortController();
   drawn.boundsAbort = abort;
   const range = state.range;

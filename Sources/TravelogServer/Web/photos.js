@@ -151,8 +151,9 @@ async function refreshClusters() {
   if (load === photos.loads && move === photos.moves && photos.serverClusters) drawClusters(answer);
 }
 
-/** Loads the chosen dates' photos: pins on the map and the strip. */
-export async function loadPhotos() {
+/** Loads the chosen dates' photos: pins on the map and the strip; with `place`, a range without a
+ * path (none drawn, no tiles' bounds known) places the map on its photos. */
+export async function loadPhotos({ place = true } = {}) {
   if (!state.range || !drawn.map) return;
   const load = ++photos.loads;
   drawn.photoBounds = null;
@@ -199,7 +200,7 @@ export async function loadPhotos() {
   const box = grouped.bounds;
   drawn.photoBounds = box ? L.latLngBounds([box.south, box.west], [box.north, box.east]) : null;
   const path = drawn.pathGroup ? drawn.pathGroup.getBounds() : null;
-  if (drawn.photoBounds && !(path && path.isValid()) && !(drawn.tiledBounds && drawn.tiledBounds.isValid())) {
+  if (place && drawn.photoBounds && !(path && path.isValid()) && !(drawn.tiledBounds && drawn.tiledBounds.isValid())) {
     placeMap({ animate: false });
   }
 }

@@ -1,0 +1,1 @@
+../../../Sources/TravelogPhotos/PhotoPreview.swift
