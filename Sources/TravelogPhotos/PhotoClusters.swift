@@ -69,8 +69,9 @@ public struct PhotoClusters: Sendable {
     }
 
     /// Clusters whose middles are closer than this on the screen become one (two cells' clusters can
-    /// lie a few pixels apart across their border), CSS pixels: a cluster's icon is 44.
-    public static let mergePixels = 48.0
+    /// lie a few pixels apart across their border), CSS pixels: a cluster's icon is 44 wide and its
+    /// count sticks out 6 more.
+    public static let mergePixels = 56.0
 
     /// The photos of a cell, or of cells merged.
     struct Group {

@@ -53,12 +53,19 @@ def main():
                                   ".map((e) => `${new URL(e.name).pathname}${new URL(e.name).searchParams.has('zoom') ? ' zoom ' + new URL(e.name).searchParams.get('zoom') : ''}"
                                   "${new URL(e.name).searchParams.has('limit') ? ' limit ' + new URL(e.name).searchParams.get('limit') : ''} ${(e.encodedBodySize / 1e3).toFixed(0)} kB @${e.responseEnd.toFixed(0)} ms`).join('; ')")
         grouping = devtools.evaluate("document.getElementById('map').dataset.photoClusters")
+        zoom = devtools.evaluate("document.getElementById('map').dataset.zoom")
+        # The drawn clusters' icons: the least distance between two middles, screen pixels.
+        closest = devtools.evaluate("(() => { const c = [...document.querySelectorAll('#map .photo-pin')].map((e) => { const r = e.getBoundingClientRect();"
+                                    " return [r.x + r.width / 2, r.y + r.height / 2]; }); let least = null;"
+                                    " for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {"
+                                    " const d = Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]); if (least === null || d < least) least = d; }"
+                                    " return least === null ? null : Math.round(least); })()")
         longest = devtools.evaluate("window.__longest")
         request = (f"{answered[4].split('?')[0].split('/api/')[1]} asked at {answered[0]:.0f} ms, answered {answered[1] - answered[0]:.0f} ms later, "
                    f"{answered[3] / 1e6:.1f} MB done at {answered[2]:.0f} ms") if answered else "no /api/v1/photos request seen"
         print(f"run {run + 1}: {arguments.photos} photos; {request}; pins counted at {counted:.0f} ms; first clusters drawn at "
               f"{first:.0f} ms ({first - (answered[2] if answered else 0):.0f} ms after the answer); drawing settled at {stable:.0f} ms "
-              f"with {last_count} pins/clusters in view (grouped by the {grouping}); longest main-thread task {longest:.0f} ms (times from navigation start)", flush=True)
+              f"with {last_count} pins/clusters in view (grouped by the {grouping}, map zoom {zoom}, icons at least {closest} px apart); longest main-thread task {longest:.0f} ms (times from navigation start)", flush=True)
         print(f"  photo requests: {asked}", flush=True)
     if arguments.screenshot:
         shot = devtools.call("Page.captureScreenshot", {"format": "png"})

@@ -164,9 +164,10 @@ export async function loadPhotos({ place = true } = {}) {
   let grouped;
   let list = null;
   try {
-    grouped = await askClusters();
-    if (grouped.total <= pinLimit()) list = await api(`/api/v1/photos?${rangeQuery({}, { devices: false })}`);
-    else list = await api(`/api/v1/photos?${rangeQuery({ limit: STRIP_LIMIT }, { devices: false })}`);
+    // Both at once: the list of up to one more than the limit is the whole range's when it is within it.
+    const limit = pinLimit();
+    [grouped, list] = await Promise.all([askClusters(), api(`/api/v1/photos?${rangeQuery({ limit: limit + 1 }, { devices: false })}`)]);
+    if (grouped.total > limit) list.photos = list.photos.slice(0, STRIP_LIMIT);
   } catch (error) {
     if (error.status !== 401) showStatus(`The photos could not be loaded: ${error.message}`, true);
     return;
