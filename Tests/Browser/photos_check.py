@@ -76,6 +76,8 @@ def check_photos(devtools, report, base_url, day, folder):
             shown = devtools.wait_for("document.getElementById('map').dataset.photoCount === '3'"
                                       " && document.getElementById('photo-strip').dataset.count === '3'", 15)
             report(bool(shown), f"{size}: the day's three photos are on the map and in the strip")
+            if size == "desktop":
+                check_journal_photos(devtools, report, day, listed, folder)
             # Zoomed out, one cluster: the count over the newest photo.
             devtools.evaluate("import('/map.js').then((m) => { m.drawn.map.setZoom(11, {animate: false}); return true; })")
             cluster = devtools.wait_for("(() => { const c = document.querySelector('#map .photo-cluster');"
@@ -104,8 +106,47 @@ def check_photos(devtools, report, base_url, day, folder):
             report(bool(there), f"{size}: a day with a photo and no fixes shows the map at the photo ({state})")
             screenshot(devtools, folder, f"{size}-photos-only-day")
         check_server_clusters(devtools, report, base_url, day, folder)
+        check_visit_photo(devtools, report, base_url, day, folder, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_visit_photo(devtools, report, base_url, day, folder, work):
+    """A photo taken in the middle of one of the day's visits, added through the Import panel, is
+    shown under that visit's journal entry (and no other), placed at the visit; then deleted again."""
+    set_size(devtools, 1400, 900, False)
+    open_view(devtools, base_url, f"#from={day}")
+    visits = json.loads(devtools.evaluate(f"fetch('/api/v1/visits?from={day}&to={day}', {{headers: {{'X-Requested-With': 'fetch'}}}})"
+                                          ".then((r) => r.text())") or "[]")
+    parse = lambda text: datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    closed = [visit for visit in visits if visit.get("departure") and (parse(visit["departure"]) - parse(visit["arrival"])).total_seconds() >= 300]
+    if not closed:
+        report(False, f"journal photos: the day {day} has no visit of 5 minutes or more to take a photo in ({visits})")
+        return
+    visit = closed[0]
+    middle = parse(visit["arrival"]) + (parse(visit["departure"]) - parse(visit["arrival"])) / 2
+    path = os.path.join(work, "at-the-visit.jpg")
+    shutil.copy(FLOWER, path)
+    subprocess.run(["exiftool", "-q", "-q", "-overwrite_original", f"-DateTimeOriginal={middle.strftime('%Y:%m:%d %H:%M:%S')}",
+                    "-OffsetTimeOriginal=+00:00", "-gps:all=", path], check=True)
+    devtools.evaluate("document.getElementById('section-import').open = true")
+    choose_files(devtools, "#photo-upload-files", [path])
+    added = devtools.wait_for("document.getElementById('photo-upload-status').textContent.startsWith('1 added')", 20)
+    devtools.evaluate("document.getElementById('section-import').open = false")
+    vid = json.dumps(str(visit["id"]))
+    shown = devtools.wait_for("(() => { const counts = [...document.querySelectorAll('#journal li[data-visit-id]')]"
+                              ".map((li) => [li.dataset.visitId, li.dataset.photoCount]);"
+                              " return counts.every(([id, n]) => n === (id === " + vid + " ? '1' : '0'))"
+                              " && document.querySelector('#journal li[data-visit-id=' + JSON.stringify(" + vid + ") + '] .entry-photos img') !== null; })()", 15)
+    report(bool(added) and bool(shown), f"journal photos: a photo taken during the visit to {visit.get('place')!r} is under its entry, and no other")
+    devtools.evaluate("(() => { const row = document.querySelector('#journal .entry-photos'); if (row) row.scrollIntoView({block: 'center'}); return 1; })()")
+    screenshot(devtools, folder, "desktop-photos-journal-entry")
+    photo = json.loads(devtools.evaluate(f"fetch('/api/v1/photos?from={day}&to={day}', {{headers: {{'X-Requested-With': 'fetch'}}}})"
+                                         ".then((r) => r.text())") or "{}").get("photos", [])
+    ours = [item for item in photo if item.get("placement") == "visit"]
+    report(len(ours) == 1, f"journal photos: the photo is placed at the visit ({[item.get('placement') for item in photo]})")
+    for item in ours:
+        devtools.evaluate(f"fetch('/api/v1/photos/{item['id']}', {{method: 'DELETE', headers: {{'X-Requested-With': 'fetch'}}}}).then((r) => r.status)")
 
 
 def check_server_clusters(devtools, report, base_url, day, folder):
@@ -123,7 +164,7 @@ def check_server_clusters(devtools, report, base_url, day, folder):
         devtools.evaluate("import('/map.js').then((m) => { m.drawn.map.setZoom(11, {animate: false}); return true; })")
         cluster = devtools.wait_for("(() => { const c = document.querySelectorAll('#map .photo-cluster');"
                                     " return c.length === 1 && c[0].querySelector('span').textContent === '3'"
-                                    " && performance.getEntriesByType('resource').some((e) => e.name.includes('/api/v1/photos/clusters') && e.name.includes('zoom=11'));"
+                                    " && document.getElementById('map').dataset.photoClustersZoom === '11';"
                                     " })()", 10)
         report(bool(cluster), "server clusters: zoomed out to 11, the view's clusters are asked again and the three photos are one cluster of 3")
         screenshot(devtools, folder, "desktop-photos-server-cluster")
@@ -141,3 +182,34 @@ def check_server_clusters(devtools, report, base_url, day, folder):
         devtools.evaluate("document.getElementById('photo-viewer-close').click()")
     finally:
         devtools.evaluate("localStorage.removeItem('travelog.photoPinLimit')")
+
+
+def check_journal_photos(devtools, report, day, listed, folder):
+    """The day's photos in the timeline (a row per burst at its time; the walk's three, 5 minutes
+    apart, are one row) and under each journal entry those taken during its visit, counted another
+    way from /api/v1/visits; a thumbnail of the timeline opens the viewer."""
+    row = devtools.wait_for("(() => { const r = document.querySelectorAll('#timeline .timeline-photos');"
+                            " return r.length === 1 && r[0].querySelectorAll('img').length === 3"
+                            " && r[0].textContent.includes('3 photos'); })()", 15)
+    report(bool(row), "journal photos: the walk's three photos are one row of the timeline, with three thumbnails")
+    devtools.evaluate("(() => { const row = document.querySelector('#timeline .timeline-photos'); if (row) row.scrollIntoView({block: 'center'}); return 1; })()")
+    screenshot(devtools, folder, "desktop-photos-timeline-row")
+    visits = json.loads(devtools.evaluate(f"fetch('/api/v1/visits?from={day}&to={day}', {{headers: {{'X-Requested-With': 'fetch'}}}})"
+                                          ".then((r) => r.text())") or "[]")
+    def during(visit):
+        start = datetime.datetime.fromisoformat(visit["arrival"].replace("Z", "+00:00"))
+        end = (datetime.datetime.fromisoformat(visit["departure"].replace("Z", "+00:00")) if visit.get("departure")
+               else datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1))
+        return sum(1 for photo in listed if start <= datetime.datetime.fromisoformat(photo["time"].replace("Z", "+00:00")) <= end)
+    expected = {str(visit["id"]): during(visit) for visit in visits}
+    shown = json.loads(devtools.evaluate("JSON.stringify(Object.fromEntries([...document.querySelectorAll('#journal li[data-visit-id]')]"
+                                         ".map((li) => [li.dataset.visitId, Number(li.dataset.photoCount || 0)])))"))
+    report(shown == expected, f"journal photos: each entry shows the photos taken during its visit (shown {shown}, from the visits {expected})")
+    devtools.evaluate("document.querySelector('#timeline .timeline-photos button.photo-thumb').click()")
+    opened = devtools.wait_for("(() => { const v = document.getElementById('photo-viewer'); const t = document.getElementById('photo-viewer-count').textContent;"
+                               " return v.open && / of 3$/.test(t) && document.getElementById('photo-viewer-original').href.includes('/original') && t; })()", 10)
+    report(bool(opened), f"journal photos: a thumbnail of the timeline opens the viewer, with a link to the original ({opened!r})")
+    screenshot(devtools, folder, "desktop-photos-timeline")
+    devtools.evaluate("document.getElementById('photo-viewer-close').click()")
+    status = devtools.evaluate("fetch(document.getElementById('photo-viewer-original').href).then((r) => `${r.status} ${r.headers.get('content-type')}`)")
+    report(status == "200 image/jpeg", f"journal photos: the viewer's Original link answers the file ({status})")

@@ -68,11 +68,19 @@ struct PhotoRouteTests {
             try await client.execute(uri: "/api/v1/photos/\(id)/thumbnail?size=huge", method: .get, headers: ada) {
                 #expect($0.status == .badRequest)
             }
+            // The original, as uploaded, streamed with its type and name.
+            try await client.execute(uri: "/api/v1/photos/\(id)/original", method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(response.headers[.contentDisposition]?.hasPrefix("inline; filename=\"") == true)
+                #expect(Data(response.body.readableBytesView) == Self.photo())
+            }
             // Bob: an empty list, and a 404 for ada's photo on every route.
             try await client.execute(uri: "/api/v1/photos", method: .get, headers: bob) {
                 #expect((($0.body.json as? [String: Any])?["photos"] as? [Any])?.isEmpty == true)
             }
             for (uri, method) in [("/api/v1/photos/\(id)", HTTPRequest.Method.get), ("/api/v1/photos/\(id)/thumbnail", .get),
+                                  ("/api/v1/photos/\(id)/original", .get),
                                   ("/api/v1/photos/\(id)", .delete)] {
                 try await client.execute(uri: uri, method: method, headers: bob) { #expect($0.status == .notFound, "\(method) \(uri)") }
             }
@@ -123,6 +131,10 @@ struct PhotoRouteTests {
             try await client.execute(uri: "/api/v1/photos/\(id)/thumbnail?size=large", method: .get, headers: ada) { response in
                 #expect(response.status == .ok)
                 #expect(Data(response.body.readableBytesView) == small, "the small one stands in")
+            }
+            try await client.execute(uri: "/api/v1/photos/\(id)/original", method: .get, headers: ada) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body).contains("no longer where it was added from"))
             }
         }
     }

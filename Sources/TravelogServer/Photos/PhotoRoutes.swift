@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import TravelogCore
 import TravelogFormats
@@ -8,7 +9,7 @@ import TravelogStore
 
 /// The user's photos (issue 32): `GET /api/v1/photos?from=&to=&bbox=` (by instant, with position
 /// and how it was placed), `GET /api/v1/photos/{id}` (metadata), `GET /api/v1/photos/{id}/thumbnail?size=small|large`
-/// (JPEG, upright), `POST /api/v1/photos` (one file, as the raw body with `?filename=` or as
+/// (JPEG, upright), `GET /api/v1/photos/{id}/original` (the file as added), `POST /api/v1/photos` (one file, as the raw body with `?filename=` or as
 /// `multipart/form-data`; kept in the server's photo folder) and `DELETE /api/v1/photos/{id}`.
 /// Another user's photo is a 404, as an unknown one.
 struct PhotoRoutes {
@@ -58,6 +59,21 @@ struct PhotoRoutes {
             let data = try Data(contentsOf: file)
             // The same id is the same content: private, and kept a day.
             return Response.bytes(data, contentType: "image/jpeg", extraHeaders: [.cacheControl: "private, max-age=86400"])
+        }
+        router.get("/api/v1/photos/{id}/original") { _, context in
+            let identity = try context.requireIdentity()
+            let photo = try await photo(context, identity)
+            let path = photo.record.path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                  FileManager.default.isReadableFile(atPath: path) else {
+                throw APIError.notFound("photo \(photo.id): its file \((path as NSString).lastPathComponent) is no longer where it was added from")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = photo.record.mimeType
+            headers[.contentDisposition] = FileDownload.disposition("inline", fileName: (path as NSString).lastPathComponent)
+            headers[.cacheControl] = "private, max-age=86400"
+            return FileDownload.streamed(path: path, headers: headers)
         }
         router.post("/api/v1/photos") { request, context in try await upload(request, context) }
         router.delete("/api/v1/photos/{id}") { _, context in

@@ -26,12 +26,19 @@ struct FileDownload {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
+        let directory = directory
+        return Self.streamed(path: path, headers: headers) { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// A 200 that streams the file at `path` a megabyte at a time (its length when known), and runs
+    /// `then` once it is sent or abandoned.
+    static func streamed(path: String, headers: HTTPFields, then: @escaping @Sendable () -> Void = {}) -> Response {
+        var headers = headers
         if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue {
             headers[.contentLength] = String(size)
         }
-        let (path, directory) = (path, directory)
         let body = ResponseBody { writer in
-            defer { try? FileManager.default.removeItem(at: directory) }
+            defer { then() }
             guard let handle = FileHandle(forReadingAtPath: path) else { return }
             defer { try? handle.close() }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
@@ -40,5 +47,13 @@ struct FileDownload {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// `Content-Disposition` naming a file as sent: an ASCII `filename` (others as `_`) and the
+    /// exact name as RFC 6266's `filename*`.
+    static func disposition(_ kind: String, fileName: String) -> String {
+        let ascii = String(fileName.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        let exact = fileName.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ascii
+        return "\(kind); filename=\"\(ascii)\"; filename*=UTF-8''\(exact)"
     }
 }

@@ -10,7 +10,8 @@ import { $, element, showStatus } from './dom.js';
 import { durationText, formatDistance, placeSubtitle, units } from './format.js';
 import { drawn, showOnMap, knowDevice } from './map.js';
 import { showStatistics } from './stats.js';
-import { clock, listLabels, renderTimeline } from './timeline.js';
+import { clock, listLabels, listPhotos, renderTimeline } from './timeline.js';
+import { loadedPhotos, openLoadedPhoto } from './photos.js';
 import { state, update } from './state.js';
 
 /** How long the Undo of a change is offered. */
@@ -46,6 +47,7 @@ export async function loadJournal() {
     showStatistics(whereabouts, stats, statsPeriod());
     renderTimeline($('timeline'), visits, trips, units(), state.range.from !== state.range.to);
     listLabels($('timeline'), journal.labels || []);
+    showPhotos();
     TravelogRegions.showTransitions(range);
     refreshPendingTrips(sequence, range, visits, 0);
   } catch (error) {
@@ -220,6 +222,43 @@ function showJournalList(visits) {
   }
   $('journal-note').textContent = visits.length ? '' : 'No visits in these days yet.';
 }
+
+/** Thumbnails an entry shows before its "+N". */
+const PHOTOS_PER_ENTRY = 4;
+
+/** The loaded photos (photos.js) in the timeline at their times, and under each entry those taken
+ * during its visit; again whenever the photos change (`travelog:photos`). `li[data-photo-count]`. */
+function showPhotos() {
+  const taken = loadedPhotos();
+  listPhotos($('timeline'), taken, openLoadedPhoto);
+  for (const visit of journal.visits) {
+    const item = $('journal').querySelector(`li[data-visit-id="${visit.id}"]`);
+    if (!item) continue;
+    for (const old of item.querySelectorAll('.entry-photos')) old.remove();
+    const from = Date.parse(visit.arrival);
+    const to = visit.departure ? Date.parse(visit.departure) : Infinity;  // still there
+    const during = taken.filter((photo) => photo.time && Date.parse(photo.time) >= from && Date.parse(photo.time) <= to);
+    item.dataset.photoCount = String(during.length);
+    if (!during.length) continue;
+    const row = element('div', 'entry-photos');
+    for (const photo of during.slice(0, PHOTOS_PER_ENTRY)) {
+      const button = element('button', 'photo-thumb');
+      button.type = 'button';
+      button.title = `Photo at ${visit.place}, ${new Date(photo.time).toLocaleString()}`;
+      const image = document.createElement('img');
+      image.loading = 'lazy';
+      image.alt = button.title;
+      image.src = `/api/v1/photos/${photo.id}/thumbnail?size=small`;
+      button.append(image);
+      button.addEventListener('click', () => openLoadedPhoto(photo));
+      row.append(button);
+    }
+    if (during.length > PHOTOS_PER_ENTRY) row.append(element('span', 'muted', `+${during.length - PHOTOS_PER_ENTRY}`));
+    item.append(row);
+  }
+}
+
+document.addEventListener('travelog:photos', () => { if (journal.visits) showPhotos(); });
 
 /** Makes a change, says so with an Undo for UNDO_MILLISECONDS when `undo` is given, and reloads. */
 async function editJournal(request, done, undo) {

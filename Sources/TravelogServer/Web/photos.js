@@ -1,7 +1,7 @@
 // Photos (issue 32): the chosen dates' photos as small thumbnails on the map where they were taken
 // (clustered when dense: a cluster shows its count over its newest photo), a strip of them above the
-// journal, a viewer (larger picture, time, position and how it was found, previous/next), and an
-// upload control (drop files or choose them) in the Import panel.
+// journal, a viewer (larger picture, time, position and how it was found, previous/next, a link to the
+// original file), and an upload control (drop files or choose them) in the Import panel.
 //
 // A range with up to PIN_LIMIT photos gets each one as a pin, grouped in the browser
 // (Leaflet.markercluster). Beyond that the server groups them (`/api/v1/photos/clusters`, a grid of
@@ -9,7 +9,8 @@
 // longer grows with the photos, and the whole list is fetched only when the viewer needs it.
 //
 // `#map[data-photo-count]` counts the range's placed photos, `#map[data-photo-clusters]` says which
-// grouping draws them ("browser" or "server"), `#photo-strip[data-count]` counts the strip, for tests.
+// grouping draws them ("browser" or "server"), `#map[data-photo-clusters-zoom]` the zoom of the server's
+// clusters drawn, `#photo-strip[data-count]` counts the strip, for tests.
 import { api, rangeQuery } from './api.js';
 import { $, element, showStatus } from './dom.js';
 import { drawn, placeMap } from './map.js';
@@ -132,6 +133,7 @@ function drawClusters(answer) {
     layer.addLayer(pin);
   }
   drawn.map.getContainer().dataset.photoPins = String(answer.clusters.length);
+  drawn.map.getContainer().dataset.photoClustersZoom = String(answer.zoom);
   // The map moved while they were asked (placed on the range, a person's pan): the new view's.
   if (answer.query !== clustersQuery()) refreshClusters();
 }
@@ -196,6 +198,7 @@ export async function loadPhotos({ place = true } = {}) {
   }
   container.dataset.photoCount = String(grouped.placed);
   showStrip(grouped.total);
+  announce();
   // Dates with photos and no path (a day out with only the camera): the map goes to the photos
   // (placeMap uses them when there is no path; a path that comes later places the map again).
   const box = grouped.bounds;
@@ -204,6 +207,21 @@ export async function loadPhotos({ place = true } = {}) {
   if (place && drawn.photoBounds && !(path && path.isValid()) && !(drawn.tiledBounds && drawn.tiledBounds.isValid())) {
     placeMap({ animate: false });
   }
+}
+
+/** The range's photos as loaded: all of them, or the first STRIP_LIMIT when the server groups them. */
+export function loadedPhotos() {
+  return photos.list;
+}
+
+/** Opens the viewer on one of the loaded photos (the journal's and the timeline's thumbnails). */
+export function openLoadedPhoto(photo) {
+  openPhoto(photo);
+}
+
+/** Tells the journal (journal.js) the loaded photos changed. */
+function announce() {
+  document.dispatchEvent(new CustomEvent('travelog:photos'));
 }
 
 /** The whole range's list, for the viewer's previous and next when the server groups the pins. */
@@ -215,6 +233,7 @@ function loadWholeList() {
       if (load !== photos.loads) return;
       photos.list = answer.photos;
       photos.listComplete = true;
+      announce();
     }).finally(() => { photos.listLoading = null; });
   }
   return photos.listLoading;
@@ -276,6 +295,7 @@ function showViewer(photo, index) {
   photos.shown = index;
   photos.shownID = photo.id;
   $('photo-viewer-image').src = thumbnailURL(photo, 'large');
+  $('photo-viewer-original').href = `/api/v1/photos/${photo.id}/original`;
   $('photo-viewer-image').alt = photoTitle(photo);
   const where = photo.latitude !== undefined ? `${photo.latitude.toFixed(5)}, ${photo.longitude.toFixed(5)} · ` : '';
   $('photo-viewer-caption').textContent =

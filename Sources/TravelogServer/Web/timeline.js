@@ -128,6 +128,58 @@ export function listLabels(container, labels) {
   container.dataset.labelCount = String(labels.length);
 }
 
+/** Photos less than this apart share a row of the timeline. */
+const PHOTO_BURST_SECONDS = 10 * 60;
+/** Thumbnails a row shows before its "+N". */
+const PHOTOS_PER_ROW = 6;
+
+/** The range's photos in the timeline (issue 32): a row per burst (photos less than
+ * PHOTO_BURST_SECONDS apart) at its first photo's time, among the visits and trips, with up to
+ * PHOTOS_PER_ROW thumbnails and the count of the rest; a thumbnail opens the viewer (`open(photo)`).
+ * Times in the browser's zone, as a label's without the place's. `#timeline[data-photo-rows]`. */
+export function listPhotos(container, photos, open) {
+  for (const old of container.querySelectorAll('.timeline-photos')) old.remove();
+  const timed = photos.filter((photo) => photo.time).sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const bursts = [];
+  for (const photo of timed) {
+    const last = bursts[bursts.length - 1];
+    const at = Date.parse(photo.time);
+    if (last && at - last.end <= PHOTO_BURST_SECONDS * 1000) {
+      last.photos.push(photo);
+      last.end = at;
+    } else {
+      bursts.push({ start: at, end: at, photos: [photo] });
+    }
+  }
+  for (const burst of bursts) {
+    const start = new Date(burst.start);
+    const row = element('li', 'timeline-photos');
+    row.dataset.start = start.toISOString();
+    const wall = new Date(burst.start - start.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    const count = burst.photos.length;
+    row.append(element('span', 'timeline-time', clock(wall)),
+      element('span', 'timeline-detail muted', count === 1 ? '1 photo' : `${count} photos`));
+    const strip = element('span', 'timeline-photo-strip');
+    for (const photo of burst.photos.slice(0, PHOTOS_PER_ROW)) {
+      const button = element('button', 'photo-thumb');
+      button.type = 'button';
+      button.title = `Photo, ${new Date(photo.time).toLocaleString()}`;
+      const image = document.createElement('img');
+      image.loading = 'lazy';
+      image.alt = button.title;
+      image.src = `/api/v1/photos/${photo.id}/thumbnail?size=small`;
+      button.append(image);
+      button.addEventListener('click', () => open(photo));
+      strip.append(button);
+    }
+    if (count > PHOTOS_PER_ROW) strip.append(element('span', 'muted', `+${count - PHOTOS_PER_ROW}`));
+    row.append(strip);
+    const later = [...container.children].find((item) => item.dataset.start && item.dataset.start > row.dataset.start);
+    container.insertBefore(row, later || null);
+  }
+  container.dataset.photoRows = String(bursts.length);
+}
+
 /** "Mon, 3 Jun 2024": the local day a row starts on (the place's, from its ISO time). */
 function rowDate(item) {
   const iso = item.kind === 'visit' ? item.visit.localArrival : item.kind === 'trip' ? item.trip.localStart : null;
