@@ -26,6 +26,9 @@ public struct PhotoClusters: Sendable {
         public var box: CoordinateBox
         /// Its photos.
         public var members: [PhotoID]
+
+        /// What a pin of it says: "Photo" or "12 photos".
+        public var title: String { count == 1 ? "Photo" : "\(count) photos" }
     }
 
     /// The range's photos, placed or not.

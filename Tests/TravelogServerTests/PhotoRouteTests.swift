@@ -172,6 +172,18 @@ struct PhotoRouteTests {
                 #expect((answer["clusters"] as? [[String: Any]])?.map { $0["count"] as? Int } == [10])
                 #expect(answer["placed"] as? Int == 40)
             }
+            // The snapshot of the view draws them as pins with photos=true (the page's Image of this view), not by default.
+            let view = "/api/v1/snapshot?from=2024-06-01&to=2024-06-01&timezone=UTC&view=60.17,24.94,13&size=200x200"
+            let plain = try await client.execute(uri: view, method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+            let withPhotos = try await client.execute(uri: view + "&photos=true", method: .get, headers: ada) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/png")
+                return Data(response.body.readableBytesView)
+            }
+            #expect(plain != withPhotos, "the photos' pin is drawn")
+            try await client.execute(uri: view + "&photos=yes", method: .get, headers: ada) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/v1/photos/clusters?zoom=23", method: .get, headers: ada) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/v1/photos/clusters?zoom=5&bbox=1,2,3", method: .get, headers: ada) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/v1/photos/clusters", method: .get) { #expect($0.status == .unauthorized) }

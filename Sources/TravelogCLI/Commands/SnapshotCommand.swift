@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TravelogCore
+import TravelogPhotos
 import TravelogRender
 import TravelogStore
 
@@ -56,6 +57,9 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Flag(help: "Print the projection as JSON.")
     var json = false
 
+    @Flag(help: "Draw the range's photos as pins, grouped where they crowd (\"12 photos\"), as the page's map does.")
+    var photos = false
+
     /// What `--json` prints: the image and how a map point maps to its pixels (as the API's
     /// `X-Travelog-Map-Rect` and `X-Travelog-Pixels-Per-Map-Point` headers).
     struct Projection: Encodable {
@@ -68,6 +72,8 @@ struct SnapshotCommand: AsyncParsableCommand {
         var basemap: String
         var fixes: Int
         var pins: Int
+        /// Of the pins, those of photos (`--photos`).
+        var photoPins: Int
     }
 
     func options() throws -> MapSnapshotter.Options {
@@ -89,10 +95,17 @@ struct SnapshotCommand: AsyncParsableCommand {
         let devices = try await account.devices(named: device, of: user, in: store)
         let loaded = try await HistoryIndexLoader.load(store: store, userID: user.id, devices: devices,
                                                        from: range.fromDate, to: range.toDate)
-        let pins = try await HistoryIndexLoader.pins(store: store, userID: user.id, devices: devices,
-                                                     from: range.fromDate, to: range.toDate)
+        let visitPins = try await HistoryIndexLoader.pins(store: store, userID: user.id, devices: devices,
+                                                          from: range.fromDate, to: range.toDate)
         let snapshotter = MapSnapshotter(options: try options())
         let (projection, zoom) = try snapshotter.plan(index: loaded.index, filter: .init())
+        var photoPins: [MapPin] = []
+        if photos {
+            guard let photoStore = store as? any PhotoStore else { throw ValidationError("this store keeps no photos") }
+            let taken = try await photoStore.photoPins(PhotoQuery(userID: user.id, from: range.fromDate, to: range.toDate))
+            photoPins = PhotoClusters(photos: taken, zoom: zoom).clusters.map { MapPin(coordinate: $0.coordinate, title: $0.title) }
+        }
+        let pins = visitPins + photoPins
         var images: [Tile: Data]?
         let basemap = TileServerBasemap(urlTemplate: tiles, cacheDirectory: URL(fileURLWithPath: tileCache))
         if tiles != "none" {
@@ -109,13 +122,13 @@ struct SnapshotCommand: AsyncParsableCommand {
             let answer = Projection(width: snapshot.widthPixels, height: snapshot.heightPixels, zoomLevel: snapshot.zoomLevel,
                                     mapRect: [rect.minX, rect.minY, rect.width, rect.height],
                                     pixelsPerMapPoint: snapshot.projection.pixelsPerMapPoint, basemap: snapshot.basemap.rawValue,
-                                    fixes: loaded.index.fixCount, pins: pins.count)
+                                    fixes: loaded.index.fixCount, pins: pins.count, photoPins: photoPins.count)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             print(String(decoding: try encoder.encode(answer), as: UTF8.self))
         } else {
             print("wrote \(output): \(snapshot.widthPixels)×\(snapshot.heightPixels) px, zoom \(snapshot.zoomLevel), "
-                  + "\(loaded.index.fixCount) fixes, \(pins.count) pins, basemap \(snapshot.basemap.rawValue)")
+                  + "\(loaded.index.fixCount) fixes, \(pins.count) pins\(photos ? " (\(photoPins.count) of photos)" : ""), basemap \(snapshot.basemap.rawValue)")
         }
     }
 }

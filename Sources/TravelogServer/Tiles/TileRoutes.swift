@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TravelogCore
+import TravelogPhotos
 import TravelogRender
 import TravelogStore
 
@@ -119,10 +120,17 @@ struct TileRoutes {
         // A copy of the index (shared until the next batch lands), drawn outside the lock.
         let loaded = try await tiles.withIndex(userID: identity.user.id) { $0 }
         let filter = Self.filter(parameters, loaded: loaded)
-        let pins = try await HistoryIndexLoader.pins(store: store, userID: identity.user.id, devices: parameters.devices,
-                                                     from: parameters.from, to: parameters.to)
+        let visitPins = try await HistoryIndexLoader.pins(store: store, userID: identity.user.id, devices: parameters.devices,
+                                                          from: parameters.from, to: parameters.to)
         let snapshotter = MapSnapshotter(options: options)
         let (projection, zoom) = try snapshotter.plan(index: loaded.index, filter: filter)
+        var photoPins: [MapPin] = []
+        if try request.choiceQuery("photos", ["false", "true"], default: "false") == "true", let photoStore = store as? any PhotoStore {
+            // The range's photos grouped as the page's map groups them at this zoom.
+            let taken = try await photoStore.photoPins(PhotoQuery(userID: identity.user.id, from: parameters.from, to: parameters.to))
+            photoPins = PhotoClusters(photos: taken, zoom: zoom).clusters.map { MapPin(coordinate: $0.coordinate, title: $0.title) }
+        }
+        let pins = visitPins + photoPins
         var images: [Tile: Data]?
         if tileServer.shouldAsk() {
             images = await basemap.images(for: MapSnapshotter.basemapTiles(for: projection, zoomLevel: zoom))

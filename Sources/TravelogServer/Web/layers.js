@@ -104,6 +104,7 @@ window.TravelogLayers = (() => {
     parameters.set('size', `${Math.max(16, Math.min(4096, size.x))}x${Math.max(16, Math.min(4096, size.y))}`);
     parameters.set('layer', chosen === 'explored' ? 'path' : chosen);
     parameters.set('scale', window.devicePixelRatio >= 1.5 ? '2' : '1');
+    parameters.set('photos', 'true');  // the map shows the range's photos: so does its image
     return `/api/v1/snapshot?${parameters}`;
   }
 
