@@ -11,7 +11,7 @@ import { durationText, formatDistance, placeSubtitle, units } from './format.js'
 import { drawn, showOnMap, knowDevice } from './map.js';
 import { showStatistics } from './stats.js';
 import { clock, listLabels, listPhotos, renderTimeline } from './timeline.js';
-import { loadedPhotos, openLoadedPhoto } from './photos.js';
+import { loadedPhotos, photoThumb } from './photos.js';
 import { state, update } from './state.js';
 
 /** How long the Undo of a change is offered. */
@@ -230,7 +230,7 @@ const PHOTOS_PER_ENTRY = 4;
  * during its visit; again whenever the photos change (`travelog:photos`). `li[data-photo-count]`. */
 function showPhotos() {
   const taken = loadedPhotos();
-  listPhotos($('timeline'), taken, openLoadedPhoto);
+  listPhotos($('timeline'), taken, (photo) => photoThumb(photo, `Photo, ${new Date(photo.time).toLocaleString()}`));
   for (const visit of journal.visits) {
     const item = $('journal').querySelector(`li[data-visit-id="${visit.id}"]`);
     if (!item) continue;
@@ -242,16 +242,7 @@ function showPhotos() {
     if (!during.length) continue;
     const row = element('div', 'entry-photos');
     for (const photo of during.slice(0, PHOTOS_PER_ENTRY)) {
-      const button = element('button', 'photo-thumb');
-      button.type = 'button';
-      button.title = `Photo at ${visit.place}, ${new Date(photo.time).toLocaleString()}`;
-      const image = document.createElement('img');
-      image.loading = 'lazy';
-      image.alt = button.title;
-      image.src = `/api/v1/photos/${photo.id}/thumbnail?size=small`;
-      button.append(image);
-      button.addEventListener('click', () => openLoadedPhoto(photo));
-      row.append(button);
+      row.append(photoThumb(photo, `Photo at ${visit.place}, ${new Date(photo.time).toLocaleString()}`));
     }
     if (during.length > PHOTOS_PER_ENTRY) row.append(element('span', 'muted', `+${during.length - PHOTOS_PER_ENTRY}`));
     item.append(row);

@@ -214,9 +214,18 @@ export function loadedPhotos() {
   return photos.list;
 }
 
-/** Opens the viewer on one of the loaded photos (the journal's and the timeline's thumbnails). */
-export function openLoadedPhoto(photo) {
-  openPhoto(photo);
+/** A photo's small thumbnail as a button that opens the viewer on it (`open`: another way to). */
+export function photoThumb(photo, title, open = () => openPhoto(photo)) {
+  const button = element('button', 'photo-thumb');
+  button.type = 'button';
+  button.title = title;
+  const image = document.createElement('img');
+  image.loading = 'lazy';
+  image.alt = title;
+  image.src = thumbnailURL(photo);
+  button.append(image);
+  button.addEventListener('click', open);
+  return button;
 }
 
 /** Tells the journal (journal.js) the loaded photos changed. */
@@ -260,18 +269,7 @@ function showStrip(total) {
   const shown = photos.list.slice(0, STRIP_LIMIT);
   strip.hidden = shown.length === 0;
   strip.dataset.count = String(shown.length);
-  shown.forEach((photo, index) => {
-    const button = element('button', 'photo-thumb');
-    button.type = 'button';
-    button.title = photoTitle(photo);
-    const image = document.createElement('img');
-    image.loading = 'lazy';
-    image.alt = photoTitle(photo);
-    image.src = thumbnailURL(photo);
-    button.append(image);
-    button.addEventListener('click', () => openViewer(index));
-    strip.append(button);
-  });
+  shown.forEach((photo, index) => strip.append(photoThumb(photo, photoTitle(photo), () => openViewer(index))));
   if (total > shown.length) strip.append(element('span', 'muted', `+${total - shown.length} more on the map`));
 }
 

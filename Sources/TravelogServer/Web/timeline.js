@@ -135,9 +135,9 @@ const PHOTOS_PER_ROW = 6;
 
 /** The range's photos in the timeline (issue 32): a row per burst (photos less than
  * PHOTO_BURST_SECONDS apart) at its first photo's time, among the visits and trips, with up to
- * PHOTOS_PER_ROW thumbnails and the count of the rest; a thumbnail opens the viewer (`open(photo)`).
- * Times in the browser's zone, as a label's without the place's. `#timeline[data-photo-rows]`. */
-export function listPhotos(container, photos, open) {
+ * PHOTOS_PER_ROW thumbnails (`thumb(photo)` makes each, photos.js's opens the viewer) and the count
+ * of the rest. Times in the browser's zone, as a label's without the place's. `#timeline[data-photo-rows]`. */
+export function listPhotos(container, photos, thumb) {
   for (const old of container.querySelectorAll('.timeline-photos')) old.remove();
   const timed = photos.filter((photo) => photo.time).sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   const bursts = [];
@@ -160,18 +160,7 @@ export function listPhotos(container, photos, open) {
     row.append(element('span', 'timeline-time', clock(wall)),
       element('span', 'timeline-detail muted', count === 1 ? '1 photo' : `${count} photos`));
     const strip = element('span', 'timeline-photo-strip');
-    for (const photo of burst.photos.slice(0, PHOTOS_PER_ROW)) {
-      const button = element('button', 'photo-thumb');
-      button.type = 'button';
-      button.title = `Photo, ${new Date(photo.time).toLocaleString()}`;
-      const image = document.createElement('img');
-      image.loading = 'lazy';
-      image.alt = button.title;
-      image.src = `/api/v1/photos/${photo.id}/thumbnail?size=small`;
-      button.append(image);
-      button.addEventListener('click', () => open(photo));
-      strip.append(button);
-    }
+    for (const photo of burst.photos.slice(0, PHOTOS_PER_ROW)) strip.append(thumb(photo));
     if (count > PHOTOS_PER_ROW) strip.append(element('span', 'muted', `+${count - PHOTOS_PER_ROW}`));
     row.append(strip);
     const later = [...container.children].find((item) => item.dataset.start && item.dataset.start > row.dataset.start);
