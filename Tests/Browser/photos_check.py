@@ -76,8 +76,7 @@ def check_photos(devtools, report, base_url, day, folder):
             shown = devtools.wait_for("document.getElementById('map').dataset.photoCount === '3'"
                                       " && document.getElementById('photo-strip').dataset.count === '3'", 15)
             report(bool(shown), f"{size}: the day's three photos are on the map and in the strip")
-            if size == "desktop":
-                check_journal_photos(devtools, report, day, listed, folder)
+            check_journal_photos(devtools, report, day, listed, folder, size)
             # Zoomed out, one cluster: the count over the newest photo.
             devtools.evaluate("import('/map.js').then((m) => { m.drawn.map.setZoom(11, {animate: false}); return true; })")
             cluster = devtools.wait_for("(() => { const c = document.querySelector('#map .photo-cluster');"
@@ -184,16 +183,24 @@ def check_server_clusters(devtools, report, base_url, day, folder):
         devtools.evaluate("localStorage.removeItem('travelog.photoPinLimit')")
 
 
-def check_journal_photos(devtools, report, day, listed, folder):
+def check_journal_photos(devtools, report, day, listed, folder, size):
     """The day's photos in the timeline (a row per burst at its time; the walk's three, 5 minutes
     apart, are one row) and under each journal entry those taken during its visit, counted another
     way from /api/v1/visits; a thumbnail of the timeline opens the viewer."""
     row = devtools.wait_for("(() => { const r = document.querySelectorAll('#timeline .timeline-photos');"
                             " return r.length === 1 && r[0].querySelectorAll('img').length === 3"
                             " && r[0].textContent.includes('3 photos'); })()", 15)
-    report(bool(row), "journal photos: the walk's three photos are one row of the timeline, with three thumbnails")
+    report(bool(row), f"{size}: journal photos: the walk's three photos are one row of the timeline, with three thumbnails")
+    # Its time reads in the clock of the rows around it: between the previous row's start and the next one's.
+    order = devtools.evaluate("(() => { const rows = [...document.querySelectorAll('#timeline li')]; const i = rows.findIndex((r) => r.classList.contains('timeline-photos'));"
+                              " const minutes = (r) => { const m = (r && r.querySelector('.timeline-time') || {}).textContent || '';"
+                              " const t = m.match(/(\\d+):(\\d+)\\s*(AM|PM)?/); if (!t) return null; let h = Number(t[1]) % 12 + (t[3] === 'PM' ? 12 : 0);"
+                              " if (!t[3]) h = Number(t[1]); return h * 60 + Number(t[2]); };"
+                              " return [minutes(rows[i - 1]), minutes(rows[i]), minutes(rows[i + 1])]; })()")
+    in_order = bool(order) and None not in order and order[0] <= order[1] <= order[2]
+    report(in_order, f"{size}: journal photos: the photo row's time reads in the same clock as its neighbours (minutes {order})")
     devtools.evaluate("(() => { const row = document.querySelector('#timeline .timeline-photos'); if (row) row.scrollIntoView({block: 'center'}); return 1; })()")
-    screenshot(devtools, folder, "desktop-photos-timeline-row")
+    screenshot(devtools, folder, f"{size}-photos-timeline-row")
     visits = json.loads(devtools.evaluate(f"fetch('/api/v1/visits?from={day}&to={day}', {{headers: {{'X-Requested-With': 'fetch'}}}})"
                                           ".then((r) => r.text())") or "[]")
     def during(visit):
@@ -209,7 +216,7 @@ def check_journal_photos(devtools, report, day, listed, folder):
     opened = devtools.wait_for("(() => { const v = document.getElementById('photo-viewer'); const t = document.getElementById('photo-viewer-count').textContent;"
                                " return v.open && / of 3$/.test(t) && document.getElementById('photo-viewer-original').href.includes('/original') && t; })()", 10)
     report(bool(opened), f"journal photos: a thumbnail of the timeline opens the viewer, with a link to the original ({opened!r})")
-    screenshot(devtools, folder, "desktop-photos-timeline")
+    screenshot(devtools, folder, f"{size}-photos-timeline")
     devtools.evaluate("document.getElementById('photo-viewer-close').click()")
     status = devtools.evaluate("fetch(document.getElementById('photo-viewer-original').href).then((r) => `${r.status} ${r.headers.get('content-type')}`)")
     report(status == "200 image/jpeg", f"journal photos: the viewer's Original link answers the file ({status})")

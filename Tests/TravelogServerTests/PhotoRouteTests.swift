@@ -185,6 +185,15 @@ struct PhotoRouteTests {
             #expect(plain != withPhotos, "the photos' pin is drawn")
             try await client.execute(uri: view + "&photos=yes", method: .get, headers: ada) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/v1/photos/clusters?zoom=23", method: .get, headers: ada) { #expect($0.status == .badRequest) }
+            for zoom in ["-1", "abc", "1e3", ""] {
+                try await client.execute(uri: "/api/v1/photos/clusters?zoom=\(zoom)", method: .get, headers: ada) { #expect($0.status == .badRequest, "zoom=\(zoom)") }
+            }
+            // A view across the 180th meridian holds none of these photos: no clusters, the range's counts whole.
+            try await client.execute(uri: "/api/v1/photos/clusters?zoom=3&bbox=170,-10,-170,10", method: .get, headers: ada) { response in
+                let answer = try #require(response.body.json as? [String: Any])
+                #expect(response.status == .ok && (answer["clusters"] as? [Any])?.isEmpty == true && answer["placed"] as? Int == 40)
+            }
+            try await client.execute(uri: "/api/v1/photos/clusters?zoom=3&bbox=NaN,0,1,1", method: .get, headers: ada) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/v1/photos/clusters?zoom=5&bbox=1,2,3", method: .get, headers: ada) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/v1/photos/clusters", method: .get) { #expect($0.status == .unauthorized) }
             // Bob has no photos: nothing, and bounds written as null.

@@ -230,7 +230,8 @@ const PHOTOS_PER_ENTRY = 4;
  * during its visit; again whenever the photos change (`travelog:photos`). `li[data-photo-count]`. */
 function showPhotos() {
   const taken = loadedPhotos();
-  listPhotos($('timeline'), taken, (photo) => photoThumb(photo, `Photo, ${new Date(photo.time).toLocaleString()}`));
+  listPhotos($('timeline'), taken, (photo) => photoThumb(photo, `Photo, ${new Date(photo.time).toLocaleString()}`),
+    journal.visits, journal.trips);
   for (const visit of journal.visits) {
     const item = $('journal').querySelector(`li[data-visit-id="${visit.id}"]`);
     if (!item) continue;

@@ -136,8 +136,23 @@ const PHOTOS_PER_ROW = 6;
 /** The range's photos in the timeline (issue 32): a row per burst (photos less than
  * PHOTO_BURST_SECONDS apart) at its first photo's time, among the visits and trips, with up to
  * PHOTOS_PER_ROW thumbnails (`thumb(photo)` makes each, photos.js's opens the viewer) and the count
- * of the rest. Times in the browser's zone, as a label's without the place's. `#timeline[data-photo-rows]`. */
-export function listPhotos(container, photos, thumb) {
+ * of the rest. Times in the place's clock of the visit or trip around them (`visits`, `trips`), else the
+ * browser's. `#timeline[data-photo-rows]`. */
+export function listPhotos(container, photos, thumb, visits = [], trips = []) {
+  // The place's offset at an instant: that of the last visit or trip begun by then (its local ISO time
+  // against its instant), so a burst reads in the same clock as the rows around it; else the browser's.
+  const starts = visits.map((visit) => [Date.parse(visit.arrival), visit.localArrival])
+    .concat(trips.map((trip) => [Date.parse(trip.start), trip.localStart]))
+    .filter(([at, local]) => Number.isFinite(at) && local)
+    .sort((a, b) => a[0] - b[0]);
+  const wallAt = (at) => {
+    let found = null;
+    for (const start of starts) if (start[0] <= at) found = start;
+    if (!found && starts.length) [found] = starts;
+    if (!found) return new Date(at - new Date(at).getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    const offset = Date.parse(`${found[1].slice(0, 19)}Z`) - found[0];
+    return new Date(at + offset).toISOString().slice(0, 16);
+  };
   for (const old of container.querySelectorAll('.timeline-photos')) old.remove();
   const timed = photos.filter((photo) => photo.time).sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   const bursts = [];
@@ -155,7 +170,7 @@ export function listPhotos(container, photos, thumb) {
     const start = new Date(burst.start);
     const row = element('li', 'timeline-photos');
     row.dataset.start = start.toISOString();
-    const wall = new Date(burst.start - start.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    const wall = wallAt(burst.start);
     const count = burst.photos.length;
     row.append(element('span', 'timeline-time', clock(wall)),
       element('span', 'timeline-detail muted', count === 1 ? '1 photo' : `${count} photos`));
