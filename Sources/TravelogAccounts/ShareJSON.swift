@@ -12,6 +12,8 @@ public struct ShareJSON: Encodable, Sendable {
     public var title: String?
     public var hasPassword: Bool
     public var hideVisits: Bool
+    /// Whether the link shows the range's photos.
+    public var photos: Bool
     public var createdAt: String
     public var expiresAt: String?
     public var revokedAt: String?
@@ -32,6 +34,7 @@ public struct ShareJSON: Encodable, Sendable {
         title = share.record.title
         hasPassword = share.record.passwordHash != nil
         hideVisits = share.record.hideVisits
+        photos = share.record.includePhotos
         createdAt = ISO8601TimeFormatter.string(share.record.createdAt)
         expiresAt = share.record.expiresAt.map(ISO8601TimeFormatter.string)
         revokedAt = share.revokedAt.map(ISO8601TimeFormatter.string)

@@ -49,17 +49,20 @@ public struct ShareRequest: Sendable, Equatable {
     public var title: String?
     public var password: String?
     public var hideVisits: Bool
+    /// Whether the link shows the range's photos.
+    public var includePhotos: Bool
     /// When the link stops working; nil for never (a live link always ends with its range).
     public var expiresAt: Date?
 
     public init(kind: ShareKind, from: Date, to: Date, title: String? = nil, password: String? = nil, hideVisits: Bool = false,
-                expiresAt: Date?) {
+                includePhotos: Bool = false, expiresAt: Date?) {
         self.kind = kind
         self.from = from
         self.to = to
         self.title = title
         self.password = password
         self.hideVisits = hideVisits
+        self.includePhotos = includePhotos
         self.expiresAt = expiresAt
     }
 }
@@ -151,7 +154,8 @@ public struct ShareLinks: Sendable {
         }
         let record = ShareRecord(userID: userID, kind: request.kind, from: request.from, to: request.to,
                                  title: title?.isEmpty == false ? title : nil, passwordHash: passwordHash,
-                                 hideVisits: request.hideVisits, createdAt: now, expiresAt: expiresAt)
+                                 hideVisits: request.hideVisits, includePhotos: request.includePhotos, createdAt: now,
+                                 expiresAt: expiresAt)
         let token = Self.newToken()
         do {
             return (try await store.addShare(record, tokenDigest: Secrets.digest(token)), token)
@@ -162,7 +166,8 @@ public struct ShareLinks: Sendable {
 
     /// The request for `scope` and `expiry`, its days read in `timeZone`, its trip looked up.
     public func request(_ scope: ShareScope, expiry: ShareExpiry, timeZone: TimeZone, userID: UserID, title: String? = nil,
-                        password: String? = nil, hideVisits: Bool = false, now: Date = Date()) async throws(ShareError) -> ShareRequest {
+                        password: String? = nil, hideVisits: Bool = false, includePhotos: Bool = false,
+                        now: Date = Date()) async throws(ShareError) -> ShareRequest {
         func bound(_ text: String, _ name: String, endOfDay: Bool) throws(ShareError) -> Date {
             guard let date = TimeRangeBound.parse(text, timeZone: timeZone, endOfDay: endOfDay) else {
                 throw .unreadable(name: name, text: text)
@@ -195,7 +200,7 @@ public struct ShareLinks: Sendable {
             expiresAt = now.addingTimeInterval(seconds)
         }
         return ShareRequest(kind: kind, from: from, to: to, title: title, password: password?.isEmpty == false ? password : nil,
-                            hideVisits: hideVisits, expiresAt: expiresAt)
+                            hideVisits: hideVisits, includePhotos: includePhotos, expiresAt: expiresAt)
     }
 
     /// The stretch of the trip that leaves from a visit: from its departure to the arrival of the

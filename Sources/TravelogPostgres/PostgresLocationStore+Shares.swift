@@ -5,16 +5,16 @@ import TravelogStore
 extension PostgresLocationStore {
     static let shareColumns = """
         id, user_id, kind, from_ms, to_ms, title, password_hash, hide_visits, created_at_ms, expires_at_ms,
-        revoked_at_ms, views, last_viewed_at_ms
+        revoked_at_ms, views, last_viewed_at_ms, include_photos
         """
 
     public func addShare(_ record: ShareRecord, tokenDigest: SecretDigest) async throws(StoreError) -> StoredShare {
         let expires = record.expiresAt.map(StoragePrecision.milliseconds)
         let found = try await rows("making a share link", """
             INSERT INTO shares (user_id, token_sha256, kind, from_ms, to_ms, title, password_hash, hide_visits,
-                                created_at_ms, expires_at_ms)
+                                include_photos, created_at_ms, expires_at_ms)
             SELECT id, \(tokenDigest.rawValue), \(record.kind.rawValue), \(StoragePrecision.milliseconds(record.from)),
-                   \(StoragePrecision.milliseconds(record.to)), \(record.title), \(record.passwordHash), \(record.hideVisits),
+                   \(StoragePrecision.milliseconds(record.to)), \(record.title), \(record.passwordHash), \(record.hideVisits), \(record.includePhotos),
                    \(StoragePrecision.milliseconds(record.createdAt)), \(expires)
             FROM users WHERE id = \(record.userID.rawValue)
             RETURNING \(unescaped: Self.shareColumns)
@@ -57,15 +57,17 @@ extension PostgresLocationStore {
     }
 
     static func share(_ row: PostgresRow, _ operation: String) throws(StoreError) -> StoredShare {
-        let (id, userID, kindName, fromMS, toMS, title, passwordHash, hideVisits, createdMS, expiresMS, revokedMS, views, viewedMS)
-            = try decode(row, as: (Int64, Int64, String, Int64, Int64, String?, String?, Bool, Int64, Int64?, Int64?, Int64, Int64?).self,
+        let (id, userID, kindName, fromMS, toMS, title, passwordHash, hideVisits, createdMS, expiresMS, revokedMS, views, viewedMS,
+             includePhotos)
+            = try decode(row, as: (Int64, Int64, String, Int64, Int64, String?, String?, Bool, Int64, Int64?, Int64?, Int64, Int64?,
+                                   Bool).self,
                          operation)
         guard let kind = ShareKind(rawValue: kindName) else {
             throw .database(operation: operation, message: "share \(id) has the unknown kind '\(kindName)'")
         }
         let record = ShareRecord(userID: UserID(rawValue: userID), kind: kind,
                                  from: StoragePrecision.date(milliseconds: fromMS), to: StoragePrecision.date(milliseconds: toMS),
-                                 title: title, passwordHash: passwordHash, hideVisits: hideVisits,
+                                 title: title, passwordHash: passwordHash, hideVisits: hideVisits, includePhotos: includePhotos,
                                  createdAt: StoragePrecision.date(milliseconds: createdMS),
                                  expiresAt: expiresMS.map { StoragePrecision.date(milliseconds: $0) })
         return StoredShare(id: ShareID(rawValue: id), record: record, revokedAt: revokedMS.map { StoragePrecision.date(milliseconds: $0) },

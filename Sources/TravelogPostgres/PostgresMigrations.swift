@@ -582,5 +582,9 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX location_labels_by_user ON location_labels (user_id, timestamp_ms)",
         ]),
+        // Whether a share link shows the photos of its range (as SQLite's 026_share_photos).
+        ("024_share_photos", [
+            "ALTER TABLE shares ADD COLUMN include_photos boolean NOT NULL DEFAULT false",
+        ]),
     ]
 }

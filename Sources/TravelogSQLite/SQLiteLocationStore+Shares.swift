@@ -5,7 +5,7 @@ import TravelogStore
 extension SQLiteLocationStore {
     static let shareColumns = """
         id, user_id, kind, from_ms, to_ms, title, password_hash, hide_visits, created_at_ms, expires_at_ms,
-        revoked_at_ms, views, last_viewed_at_ms
+        revoked_at_ms, views, last_viewed_at_ms, include_photos
         """
 
     public func addShare(_ record: ShareRecord, tokenDigest: SecretDigest) async throws(StoreError) -> StoredShare {
@@ -14,11 +14,11 @@ extension SQLiteLocationStore {
             else { throw .unknownUser(record.userID) }
             try Self.execute(db, "making a share link", """
                 INSERT INTO shares (user_id, token_sha256, kind, from_ms, to_ms, title, password_hash, hide_visits,
-                                    created_at_ms, expires_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    include_photos, created_at_ms, expires_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [record.userID.rawValue, tokenDigest.rawValue, record.kind.rawValue,
                       StoragePrecision.milliseconds(record.from), StoragePrecision.milliseconds(record.to), record.title,
-                      record.passwordHash, record.hideVisits, StoragePrecision.milliseconds(record.createdAt),
+                      record.passwordHash, record.hideVisits, record.includePhotos, StoragePrecision.milliseconds(record.createdAt),
                       record.expiresAt.map(StoragePrecision.milliseconds)])
             let id = db.lastInsertedRowID
             guard let row = try? Row.fetchOne(db, sql: "SELECT \(Self.shareColumns) FROM shares WHERE id = ?", arguments: [id]),
@@ -69,7 +69,7 @@ extension SQLiteLocationStore {
             userID: UserID(rawValue: row["user_id"]), kind: kind,
             from: StoragePrecision.date(milliseconds: row["from_ms"]), to: StoragePrecision.date(milliseconds: row["to_ms"]),
             title: row["title"], passwordHash: row["password_hash"], hideVisits: row["hide_visits"],
-            createdAt: StoragePrecision.date(milliseconds: row["created_at_ms"]),
+            includePhotos: row["include_photos"], createdAt: StoragePrecision.date(milliseconds: row["created_at_ms"]),
             expiresAt: (row["expires_at_ms"] as Int64?).map { StoragePrecision.date(milliseconds: $0) })
         return StoredShare(id: ShareID(rawValue: row["id"]), record: record,
                            revokedAt: (row["revoked_at_ms"] as Int64?).map { StoragePrecision.date(milliseconds: $0) },

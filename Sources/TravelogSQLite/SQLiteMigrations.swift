@@ -464,6 +464,10 @@ enum SQLiteMigrations {
             PRIMARY KEY (device_id, timestamp_ms, latitude_e7, longitude_e7, kind)
         ) WITHOUT ROWID;
         """),
+        // Whether a share link shows the photos of its range (issue 32: only when the owner ticks it).
+        ("026_share_photos", """
+        ALTER TABLE shares ADD COLUMN include_photos INTEGER NOT NULL DEFAULT 0;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -466,7 +466,7 @@ def run_test(arguments):
     check_explore(devtools, report, base_url, folder)
     check_review_replay(devtools, report, base_url, folder)
     menu_day = (datetime.datetime.now().astimezone() - datetime.timedelta(days=MENU_DAYS_AGO)).date().isoformat()
-    check_photos(devtools, report, base_url, menu_day, folder)
+    check_photos(devtools, report, base_url, menu_day, folder, arguments.devtools_port)
 
     devtools.evaluate("document.getElementById('logout').click()")
     report(bool(devtools.wait_for("!document.getElementById('login').hidden", 5)), "logging out shows the login form")

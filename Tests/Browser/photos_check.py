@@ -46,7 +46,7 @@ def choose_files(devtools, selector, paths):
     devtools.call("DOM.setFileInputFiles", {"nodeId": node, "files": paths})
 
 
-def check_photos(devtools, report, base_url, day, folder):
+def check_photos(devtools, report, base_url, day, folder, devtools_port):
     if not os.path.exists(FLOWER) or not shutil.which("exiftool"):
         report(False, f"photos: {FLOWER} and exiftool are needed (make photo-samples deps-test)")
         return
@@ -106,6 +106,7 @@ def check_photos(devtools, report, base_url, day, folder):
             screenshot(devtools, folder, f"{size}-photos-only-day")
         check_server_clusters(devtools, report, base_url, day, folder)
         check_visit_photo(devtools, report, base_url, day, folder, work)
+        check_shared_photos(devtools, report, base_url, day, folder, devtools_port)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -146,6 +147,62 @@ def check_visit_photo(devtools, report, base_url, day, folder, work):
     report(len(ours) == 1, f"journal photos: the photo is placed at the visit ({[item.get('placement') for item in photo]})")
     for item in ours:
         devtools.evaluate(f"fetch('/api/v1/photos/{item['id']}', {{method: 'DELETE', headers: {{'X-Requested-With': 'fetch'}}}}).then((r) => r.status)")
+
+
+def check_shared_photos(devtools, report, base_url, day, folder, devtools_port):
+    """A password share link of the day made with "Include the photos taken then" shows the walk's
+    three photos to a visitor without an account, once unlocked: pins on the map, a strip in the
+    side panel (thumbnails fetched with the link's key) and a viewer with the larger picture."""
+    from shares_check import Visitor, overflow
+    set_size(devtools, 1400, 900, False)
+    open_view(devtools, base_url, f"#from={day}")
+    devtools.evaluate("document.getElementById('section-map').open = true")
+    devtools.evaluate("document.getElementById('share-view').click()")
+    ticked = devtools.wait_for("!!document.getElementById('share-include-photos')", 5)
+    devtools.evaluate("document.getElementById('share-include-photos').checked = true;"
+                      "document.getElementById('share-title-input').value = 'Walk with photos';"
+                      "document.getElementById('share-password-input').value = 'flowers 1234';"
+                      "document.querySelector('#share-form button[type=submit]').click()")
+    link = devtools.wait_for("(document.getElementById('share-link') || {}).value", 10)
+    if not report(bool(ticked) and bool(link), f"shared photos: the share panel offers to include the photos and makes the link ({link!r})"):
+        return
+    devtools.evaluate("document.getElementById('share-panel').hidden = true")
+    visitor = Visitor(devtools_port)
+    try:
+        for domain in ("Page", "Runtime"):
+            visitor.call(f"{domain}.enable")
+        for size, width, height, mobile in SIZES:
+            set_size(visitor, width, height, mobile)
+            visitor.call("Page.navigate", {"url": link})
+            locked = visitor.wait_for("document.getElementById('share-map') && document.getElementById('share-map').dataset.state === 'locked'"
+                                      " || (document.getElementById('share-map') || {dataset: {}}).dataset.state === 'shown'", 20)
+            if visitor.evaluate("document.getElementById('share-map').dataset.state") == "locked":
+                visitor.evaluate("document.getElementById('share-password').value = 'flowers 1234';"
+                                 "document.querySelector('#share-unlock button').click()")
+            shown = visitor.wait_for("(() => { const m = document.getElementById('share-map');"
+                                     " const strip = [...document.querySelectorAll('#share-photo-strip img')];"
+                                     " const pins = [...document.querySelectorAll('#share-map .photo-pin img')];"
+                                     " return m.dataset.state === 'shown' && m.dataset.photoCount === '3' && strip.length === 3"
+                                     " && pins.length > 0 && strip.concat(pins).every((i) => i.complete && i.naturalWidth > 0)"
+                                     " && [strip.length, pins.length]; })()", 20)
+            report(bool(locked) and bool(shown),
+                   f"shared photos, {size}: once unlocked, the visitor sees the three photos on the map and in the strip ({shown})")
+            report(not overflow(visitor), f"shared photos, {size}: the page fits at {width}x{height}")
+            screenshot(visitor, folder, f"{size}-share-photos")
+            visitor.evaluate("document.querySelector('#share-photo-strip button').click()")
+            viewer = visitor.wait_for("(() => { const v = document.getElementById('share-photo-viewer');"
+                                      " const image = document.getElementById('share-photo-image');"
+                                      " const t = document.getElementById('share-photo-position').textContent;"
+                                      " return v.open && t === '1 of 3' && image.complete && image.naturalWidth > 0"
+                                      " && document.getElementById('share-photo-caption').textContent && [t, image.naturalWidth]; })()", 10)
+            report(bool(viewer), f"shared photos, {size}: a photo of the strip opens the viewer with its picture and time ({viewer})")
+            screenshot(visitor, folder, f"{size}-share-photos-viewer")
+            visitor.evaluate("document.getElementById('share-photo-next').click()")
+            following = visitor.wait_for("document.getElementById('share-photo-position').textContent === '2 of 3'", 5)
+            report(bool(following), f"shared photos, {size}: Next shows the second photo")
+            visitor.evaluate("document.getElementById('share-photo-close').click()")
+    finally:
+        visitor.close()
 
 
 def check_server_clusters(devtools, report, base_url, day, folder):

@@ -20,9 +20,11 @@ struct ShareStoreConformanceTests {
         live.title = nil
         live.passwordHash = "$2b$04$hash"
         live.hideVisits = false
+        live.includePhotos = true
         let second = try await store.addShare(live, tokenDigest: SecretDigest(rawValue: "bb"))
         #expect(first.id != second.id)
         #expect(first.record.title == "Hike 'quoted' ; --" && first.record.hideVisits && first.views == 0 && first.revokedAt == nil)
+        #expect(!first.record.includePhotos && second.record.includePhotos)
         #expect(first.record.createdAt == Self.day)
         #expect(StoragePrecision.milliseconds(first.record.to) == StoragePrecision.milliseconds(Self.day) + 86_399_999)
         #expect(try await store.share(tokenDigest: SecretDigest(rawValue: "aa")) == first)

@@ -60,9 +60,9 @@ enum StoreMoveFixture {
         ],
         "shares": [
             [1, 1, "5ha1", "day", 1_714_608_000_000, 1_714_694_400_000, "A walk 'quoted'\t", nil, .integer(0), 1_700_000_000_000,
-             1_800_000_000_000, nil, 3, 1_700_000_100_000],
+             1_800_000_000_000, nil, 3, 1_700_000_100_000, .integer(1)],
             [2, 2, "5ha2", "live", 1_700_000_000_000, 1_700_086_400_000, nil, "$2b$12$hash", .integer(1), 1_700_000_000_000,
-             nil, 1_700_000_500_000, 0, nil],
+             nil, 1_700_000_500_000, 0, nil, .integer(0)],
         ],
         "two_factor": [[1, "JBSWY3DPEHPK3PXP", .integer(1), 1_700_000_000_000, 56_666_666], [2, "GEZDGNBVGY3TQOJQ", .integer(0), 1_700_000_000_001, nil]],
         "two_factor_recovery_codes": [[1, "c0de1"], [1, "c0de2"], [2, "C0DE1"]],

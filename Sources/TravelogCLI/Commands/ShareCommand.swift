@@ -35,6 +35,7 @@ struct ShareCommand: AsyncParsableCommand {
         @Flag(help: "Read that password from the first line of standard input.") var passwordStdin = false
         @Option(help: ArgumentHelp("The title the link's page shows.", valueName: "text")) var title: String?
         @Flag(help: "Leave the journal's entries out.") var hideVisits = false
+        @Flag(help: "Show the photos taken in the range (placed ones; none inside a hidden privacy zone).") var photos = false
         @Option(help: ArgumentHelp("Days are read in this IANA time zone (default UTC).", valueName: "zone")) var timezone: String?
         @Option(help: ArgumentHelp("The server's address as visitors reach it, to print the whole link.", valueName: "url"))
         var baseURL: String?
@@ -69,7 +70,8 @@ struct ShareCommand: AsyncParsableCommand {
             let secret = password ? (passwordStdin ? try PasswordPrompt.fromStandardInput() : try PasswordPrompt.ask(for: "the link")) : nil
             let now = Date()
             let request = try await links.request(scope, expiry: expiry, timeZone: timezone.flatMap(TimeZone.init(identifier:)) ?? .gmt,
-                                                  userID: user.id, title: title, password: secret, hideVisits: hideVisits, now: now)
+                                                  userID: user.id, title: title, password: secret, hideVisits: hideVisits,
+                                                  includePhotos: photos, now: now)
             let (share, token) = try await links.create(request, userID: user.id, now: now)
             let base = baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
             if json {

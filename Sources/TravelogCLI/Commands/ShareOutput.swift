@@ -14,6 +14,7 @@ enum ShareOutput {
         parts.append(record.expiresAt.map { "expires \(ISO8601TimeFormatter.string($0))" } ?? "never expires")
         if record.passwordHash != nil { parts.append("password") }
         if record.hideVisits { parts.append("visits hidden") }
+        if record.includePhotos { parts.append("photos") }
         parts.append(share.views == 1 ? "1 view" : "\(share.views) views")
         return parts.joined(separator: "  ")
     }

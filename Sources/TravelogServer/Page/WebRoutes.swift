@@ -44,8 +44,9 @@ struct WebRoutes {
 
     /// Scripts and styles from this server only (no inline ones: Leaflet places its elements
     /// through the DOM's style properties, which a policy does not govern); map tiles from anywhere
-    /// (the template is the operator's choice); never framed; forms and `<base>` stay on this server.
+    /// (the template is the operator's choice); `blob:` images, which only the page's own scripts make
+    /// (a share link's photos, fetched with the link's key); never framed; forms and `<base>` stay on this server.
     static let contentSecurityPolicy =
-        "default-src 'self'; img-src 'self' data: https: http:; script-src 'self'; style-src 'self'; connect-src 'self'; "
+        "default-src 'self'; img-src 'self' data: blob: https: http:; script-src 'self'; style-src 'self'; connect-src 'self'; "
         + "object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 }

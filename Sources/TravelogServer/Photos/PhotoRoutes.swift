@@ -39,26 +39,7 @@ struct PhotoRoutes {
         router.get("/api/v1/photos/{id}/thumbnail") { request, context in
             let identity = try context.requireIdentity()
             let photo = try await photo(context, identity)
-            let name = request.query("size") ?? "small"
-            guard let size = PhotoThumbnails.Size(rawValue: name) else {
-                throw APIError.badRequest("size '\(name)': expected small (256 px) or large (1280 px)")
-            }
-            guard let folder else { throw APIError.notFound("this server keeps no photo folder") }
-            let thumbnails = PhotoFolder(root: folder).thumbnails
-            let file: URL
-            do {
-                file = try thumbnails.file(digest: photo.record.digest, size: size, originalPath: photo.record.path)
-            } catch {
-                // A large size made on first view needs the original: moved or gone, the small one stands in.
-                let small = thumbnails.url(digest: photo.record.digest, size: .small)
-                guard size == .large, FileManager.default.fileExists(atPath: small.path) else {
-                    throw APIError.notFound("no thumbnail of photo \(photo.id): \(error)")
-                }
-                file = small
-            }
-            let data = try Data(contentsOf: file)
-            // The same id is the same content: private, and kept a day.
-            return Response.bytes(data, contentType: "image/jpeg", extraHeaders: [.cacheControl: "private, max-age=86400"])
+            return try Self.thumbnail(photo, size: request.query("size"), folder: folder)
         }
         router.get("/api/v1/photos/{id}/original") { _, context in
             let identity = try context.requireIdentity()
@@ -85,6 +66,31 @@ struct PhotoRoutes {
             if deleted.record.uploaded { try? FileManager.default.removeItem(atPath: deleted.record.path) }
             return Response(status: .noContent)
         }
+    }
+
+    /// A photo's thumbnail (`size` small or large, default small) as a JPEG answer; a large one made
+    /// on first view needs the original, and when that is moved or gone the small one stands in.
+    /// The owner's route and a share link's use it.
+    static func thumbnail(_ photo: StoredPhoto, size name: String?, folder: URL?) throws -> Response {
+        let name = name ?? "small"
+        guard let size = PhotoThumbnails.Size(rawValue: name) else {
+            throw APIError.badRequest("size '\(name)': expected small (256 px) or large (1280 px)")
+        }
+        guard let folder else { throw APIError.notFound("this server keeps no photo folder") }
+        let thumbnails = PhotoFolder(root: folder).thumbnails
+        let file: URL
+        do {
+            file = try thumbnails.file(digest: photo.record.digest, size: size, originalPath: photo.record.path)
+        } catch {
+            let small = thumbnails.url(digest: photo.record.digest, size: .small)
+            guard size == .large, FileManager.default.fileExists(atPath: small.path) else {
+                throw APIError.notFound("no thumbnail of photo \(photo.id): \(error)")
+            }
+            file = small
+        }
+        let data = try Data(contentsOf: file)
+        // The same id is the same content: private, and kept a day.
+        return Response.bytes(data, contentType: "image/jpeg", extraHeaders: [.cacheControl: "private, max-age=86400"])
     }
 
     /// `GET /api/v1/photos/clusters?from=&to=&zoom=&bbox=`: the range's photos grouped for a map at

@@ -12,6 +12,8 @@ struct SharedViewJSON: Encodable {
     var to: String?
     var expiresAt: String?
     var hideVisits: Bool?
+    /// Whether `…/photos` lists the range's photos.
+    var photos: Bool?
     var tileURLTemplate: String?
     var tileAttribution: String?
 }
@@ -23,6 +25,27 @@ struct SharedEntryJSON: Encodable {
     var departure: String?
     var latitude: Double
     var longitude: Double
+}
+
+/// A photo as a link shows it: when and where, and its shape; never its file, camera or device.
+struct SharedPhotoJSON: Encodable {
+    var id: Int64
+    var time: String?
+    var latitude: Double?
+    var longitude: Double?
+    var width: Int?
+    var height: Int?
+
+    init(_ photo: StoredPhoto) {
+        let whole = PhotoJSON(photo, devices: [:])
+        (id, time, latitude, longitude, width, height) = (whole.id, whole.time, whole.latitude, whole.longitude, whole.width, whole.height)
+    }
+}
+
+/// `GET /api/v1/s/{token}/photos`: the first `ShareRoutes.photoLimit` of the range; `complete` is false when there are more.
+struct SharedPhotosJSON: Encodable {
+    var photos: [SharedPhotoJSON]
+    var complete: Bool
 }
 
 /// `POST /api/v1/shares`: what to share (`kind` with `day`, `from`/`to`, `trip` or `forSeconds`), until
@@ -40,6 +63,8 @@ struct ShareCreateBody: Decodable {
     var password: String?
     var title: String?
     var hideVisits: Bool?
+    /// Show the range's photos (off by default).
+    var photos: Bool?
     /// The server's address as visitors reach it (the page sends its origin).
     var url: String?
 }

@@ -6,6 +6,7 @@ import TravelogAccounts
 import TravelogCore
 import TravelogFormats
 import TravelogJournal
+import TravelogPhotos
 import TravelogStore
 
 /// Share links. The owner's routes (the page's session or the password; never a device token):
@@ -17,7 +18,7 @@ import TravelogStore
 /// nothing else. `/s/{token}` is the read-only page; `/api/v1/s/{token}` says what it shows (or
 /// that it asks for a password: `POST …/unlock` gives the key `X-Share-Key` carries after),
 /// `…/path` its path, `…/journal` its entries' titles (unless hidden), `…/latest` a live link's
-/// position. An expired or revoked link is a 410, an unknown one a 404; every visitor's request is
+/// position, `…/photos` and `…/photos/{id}/thumbnail` the range's photos when the owner included them. An expired or revoked link is a 410, an unknown one a 404; every visitor's request is
 /// rate limited per address (`RequestRateLimiter`) and wrong passwords are throttled as logins are.
 struct ShareRoutes {
     let links: ShareLinks
@@ -26,19 +27,25 @@ struct ShareRoutes {
     let configuration: ServerConfiguration
     let placeTimeZones: PlaceTimeZones?
     let limiter: RequestRateGate
+    /// Thumbnails are counted apart: a page of photos asks for dozens at once, as a visitor scrolls.
+    let thumbnailLimiter: RequestRateGate
 
     static let shareKeyField = HTTPField.Name("X-Share-Key")!
     /// How often a live link's page asks for the position, seconds (the page's `share.js` uses it).
     static let livePollSeconds = 15
+    /// The most photos a link's page is given (the first ones of its range; the answer says when there are more).
+    static let photoLimit = 2000
 
     init(links: ShareLinks, read: ReadRoutes, web: WebAssets, configuration: ServerConfiguration, placeTimeZones: PlaceTimeZones?,
-         limiter: RequestRateLimiter = RequestRateLimiter()) {
+         limiter: RequestRateLimiter = RequestRateLimiter(),
+         thumbnailLimiter: RequestRateLimiter = RequestRateLimiter(burst: 600, perSecond: 20)) {
         self.links = links
         self.read = read
         self.web = web
         self.configuration = configuration
         self.placeTimeZones = placeTimeZones
         self.limiter = RequestRateGate(limiter)
+        self.thumbnailLimiter = RequestRateGate(thumbnailLimiter)
     }
 
     func add(to router: RouteRegistry) {
@@ -65,7 +72,7 @@ struct ShareRoutes {
             return Self.private(try Response.json(SharedViewJSON(
                 locked: false, title: record.title, kind: record.kind.rawValue, from: ISO8601TimeFormatter.string(record.from),
                 to: ISO8601TimeFormatter.string(record.to), expiresAt: record.expiresAt.map(ISO8601TimeFormatter.string),
-                hideVisits: record.hideVisits, tileURLTemplate: configuration.tileURLTemplate,
+                hideVisits: record.hideVisits, photos: record.includePhotos, tileURLTemplate: configuration.tileURLTemplate,
                 tileAttribution: configuration.tileAttribution)))
         }
         router.post("/api/v1/s/{token}/unlock") { request, context in
@@ -104,6 +111,27 @@ struct ShareRoutes {
             }.map {
                 SharedEntryJSON(title: $0.place, arrival: $0.arrival, departure: $0.departure, latitude: $0.latitude, longitude: $0.longitude)
             }))
+        }
+        router.get("/api/v1/s/{token}/photos") { request, context in
+            let share = try await readableShare(request, context)
+            let query = try await photoQuery(share)
+            let hiding = try await visibility(share)
+            var found = try await photoStore().photos(PhotoQuery(userID: query.userID, from: query.from, to: query.to, box: query.box,
+                                                                  limit: Self.photoLimit + 1))
+            let complete = found.count <= Self.photoLimit
+            found = found.prefix(Self.photoLimit).filter { photo in photo.record.coordinate.map { !hiding.contains($0) } ?? false }
+            return Self.private(try Response.json(SharedPhotosJSON(photos: found.map(SharedPhotoJSON.init), complete: complete)))
+        }
+        router.get("/api/v1/s/{token}/photos/{id}/thumbnail") { request, context in
+            let share = try await readableShare(request, context, gate: thumbnailLimiter)
+            let query = try await photoQuery(share)
+            guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.badRequest("the photo id must be a number") }
+            // The link's own photos only: its owner's, in its range, placed, and outside their hidden zones.
+            guard let photo = try await photoStore().photo(id: PhotoID(rawValue: id), userID: share.record.userID), query.matches(photo),
+                  let position = photo.record.coordinate, !(try await visibility(share).contains(position)) else {
+                throw APIError.notFound("this share link shows no photo \(id)")
+            }
+            return Self.private(try PhotoRoutes.thumbnail(photo, size: request.query("size"), folder: configuration.photoDirectory))
         }
         router.get("/api/v1/s/{token}/latest") { request, context in
             let share = try await readableShare(request, context)
@@ -186,7 +214,8 @@ struct ShareRoutes {
             else if let text = body.expires { text == "never" ? .never : .at(text) } else { .standard }
         do throws(ShareError) {
             return try await links.request(scope, expiry: expiry, timeZone: zone, userID: userID, title: body.title,
-                                           password: body.password, hideVisits: body.hideVisits ?? false, now: now)
+                                           password: body.password, hideVisits: body.hideVisits ?? false,
+                                           includePhotos: body.photos ?? false, now: now)
         } catch {
             throw error.apiError
         }
@@ -195,10 +224,10 @@ struct ShareRoutes {
     // MARK: The visitor's side
 
     /// Takes the request from the client's bucket (a request without an address, made in-process, is not counted).
-    func admit(_ context: TravelogRequestContext) throws {
+    func admit(_ context: TravelogRequestContext, gate: RequestRateGate? = nil) throws {
         guard let address = context.clientAddress else { return }
         let now = Date()
-        if let wait = limiter.state.withLock({ $0.admit(address, at: now) }) {
+        if let wait = (gate ?? limiter).state.withLock({ $0.admit(address, at: now) }) {
             throw APIError.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up))), "too many requests for share links: wait a moment")
         }
     }
@@ -222,8 +251,8 @@ struct ShareRoutes {
     }
 
     /// The open link, when the request may read it (a 401 while its password was not given).
-    func readableShare(_ request: Request, _ context: TravelogRequestContext) async throws -> StoredShare {
-        try admit(context)
+    func readableShare(_ request: Request, _ context: TravelogRequestContext, gate: RequestRateGate? = nil) async throws -> StoredShare {
+        try admit(context, gate: gate)
         let (share, token) = try await openShare(context)
         guard try unlocked(share, token: token, request) else { throw APIError.unauthorized("this share link asks for its password") }
         return share
@@ -238,6 +267,19 @@ struct ShareRoutes {
         }
         return ReadParameters(from: share.record.from, to: min(share.record.to, Date()), timeZone: TimeZone(identifier: "UTC")!,
                               devices: devices)
+    }
+
+    /// The photos a link shows: its owner's, taken in its range up to now, placed (a 404 when the owner did not include photos).
+    func photoQuery(_ share: StoredShare) async throws -> PhotoQuery {
+        guard share.record.includePhotos else { throw APIError.notFound("this share link does not show photos") }
+        let range = try await shownRange(share)
+        return PhotoQuery(userID: share.record.userID, from: range.from, to: range.to,
+                          box: CoordinateBox(south: -90, west: -180, north: 90, east: 180))
+    }
+
+    func photoStore() throws(APIError) -> any PhotoStore {
+        guard let photos = links.store as? any PhotoStore else { throw .notFound("this store keeps no photos") }
+        return photos
     }
 
     /// What of the owner's history the link may show, as their privacy zones are now (read for

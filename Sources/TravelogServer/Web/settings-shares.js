@@ -32,7 +32,7 @@ function shareItem(container, share) {
       : share.expiresAt ? `expires ${formatTime(Date.parse(share.expiresAt), true)}` : 'never expires';
   const row = element('li', 'settings-wrap share-item',
     `${share.title ? `${share.title}: ` : ''}${shown(share)} · ${count(share.views, 'view')} · ${expiry}`
-    + `${share.hasPassword ? ' · password' : ''}${share.hideVisits ? ' · places hidden' : ''} `);
+    + `${share.hasPassword ? ' · password' : ''}${share.hideVisits ? ' · places hidden' : ''}${share.photos ? ' · photos' : ''} `);
   row.dataset.status = share.status;
   if (share.status !== 'active') return row;
   const revoke = element('button', 'share-revoke', 'Revoke…');

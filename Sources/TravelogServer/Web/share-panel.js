@@ -53,6 +53,11 @@ function build(panel) {
   hide.type = 'checkbox';
   const hideField = element('label', 'check');
   hideField.append(hide, ' Hide the journal\'s places');
+  const photos = element('input');
+  photos.id = 'share-include-photos';
+  photos.type = 'checkbox';
+  const photosField = element('label', 'check');
+  photosField.append(photos, ' Include the photos taken then');
   const create = element('button', 'primary', 'Create link');
   create.type = 'submit';
   const cancel = element('button', '', 'Close');
@@ -65,7 +70,7 @@ function build(panel) {
   });
   cancel.addEventListener('click', () => { panel.hidden = true; });
   form.append(labelled('Share ', what), liveField, expiresField, labelled('Title ', title), labelled('Password ', password),
-    hideField, create, ' ', cancel, result);
+    hideField, photosField, create, ' ', cancel, result);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = what.value === 'live'
@@ -80,6 +85,7 @@ function build(panel) {
     if (title.value.trim()) body.title = title.value.trim();
     if (password.value) body.password = password.value;
     body.hideVisits = hide.checked;
+    body.photos = photos.checked;
     body.url = window.location.origin;
     create.disabled = true;
     result.replaceChildren();

@@ -2,8 +2,12 @@
 // through /api/v1/s/TOKEN/… with no account. A password link asks first; the key it gets is sent
 // as X-Share-Key and kept for this tab only. A live link asks for the position every 15 s.
 //
-// `#share-map[data-state]` is loading, locked, shown, gone or missing, and
-// `#share-map[data-point-count]` the points drawn, for tests.
+// A link the owner made with photos shows them as thumbnail pins (grouped when close, a group
+// showing its count over its newest photo), a strip in the side panel and a viewer. Thumbnails are
+// fetched with the key (an <img> cannot send a header) when they come into view, once each.
+//
+// `#share-map[data-state]` is loading, locked, shown, gone or missing,
+// `#share-map[data-point-count]` the points drawn and `#share-map[data-photo-count]` the photos, for tests.
 'use strict';
 
 (() => {
@@ -15,6 +19,7 @@
   const LIVE_POLL_MILLISECONDS = 15000;
   let map = null;
   let liveMarker = null;
+  const shared = { photos: [], shown: -1, thumbnails: new Map() };
 
   function headers() {
     const key = sessionStorage.getItem(keyName);
@@ -82,6 +87,128 @@
     }));
   }
 
+  /** An object URL of a photo's thumbnail, fetched once (with the key a password link needs). */
+  function thumbnail(photo, size = 'small') {
+    const key = `${photo.id}/${size}`;
+    if (!shared.thumbnails.has(key)) {
+      shared.thumbnails.set(key, fetch(`${base}/photos/${photo.id}/thumbnail?size=${size}`,
+        { headers: headers(), credentials: 'omit', cache: 'no-store' })
+        .then((response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          return response.blob();
+        })
+        .then((blob) => URL.createObjectURL(blob))
+        .catch((error) => {
+          shared.thumbnails.delete(key);  // asked again next time it is shown
+          throw error;
+        }));
+    }
+    return shared.thumbnails.get(key);
+  }
+
+  /** An <img> that gets the photo's thumbnail once it is on screen. */
+  const onScreen = 'IntersectionObserver' in window ? new IntersectionObserver((seen) => {
+    for (const entry of seen) {
+      if (!entry.isIntersecting) continue;
+      onScreen.unobserve(entry.target);
+      fill(entry.target);
+    }
+  }, { rootMargin: '200px' }) : null;
+
+  function fill(image) {
+    const photo = shared.photos[Number(image.dataset.index)];
+    thumbnail(photo).then((url) => { image.src = url; }, () => { image.alt = 'Photo unavailable'; });
+  }
+
+  function photoImage(index) {
+    const image = document.createElement('img');
+    image.alt = '';
+    image.dataset.index = String(index);
+    if (onScreen) onScreen.observe(image); else fill(image);
+    return image;
+  }
+
+  function photoTitle(photo) {
+    return photo.time ? `Photo, ${when(photo.time)}` : 'Photo';
+  }
+
+  async function drawPhotos() {
+    const answer = await get('/photos');
+    shared.photos = answer.photos;
+    mapElement.dataset.photoCount = String(shared.photos.length);
+    if (!shared.photos.length) return;
+    const section = document.getElementById('share-photos');
+    section.hidden = false;
+    document.getElementById('share-photo-count').textContent = answer.complete
+      ? `(${shared.photos.length})` : `(the first ${shared.photos.length})`;
+    const strip = document.getElementById('share-photo-strip');
+    strip.replaceChildren(...shared.photos.map((photo, index) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'photo-thumb';
+      button.title = photoTitle(photo);
+      button.setAttribute('aria-label', photoTitle(photo));
+      button.append(photoImage(index));
+      button.addEventListener('click', () => openPhoto(index));
+      return button;
+    }));
+    const group = typeof L.markerClusterGroup === 'function'
+      ? L.markerClusterGroup({
+        maxClusterRadius: 50, disableClusteringAtZoom: 18, showCoverageOnHover: false,
+        iconCreateFunction: (cluster) => {
+          const newest = cluster.getAllChildMarkers().reduce((a, b) => ((a.options.time || '') > (b.options.time || '') ? a : b));
+          const html = document.createElement('div');
+          const count = document.createElement('span');
+          count.textContent = String(cluster.getChildCount());
+          html.append(photoImage(newest.options.index), count);
+          return L.divIcon({ className: 'photo-pin photo-cluster', iconSize: [44, 44], iconAnchor: [22, 22], html });
+        },
+      })
+      : L.featureGroup();
+    shared.photos.forEach((photo, index) => {
+      const html = document.createElement('div');
+      html.append(photoImage(index));
+      const icon = L.divIcon({ className: 'photo-pin', iconSize: [36, 36], iconAnchor: [18, 18], html });
+      const pin = L.marker([photo.latitude, photo.longitude], { icon, index, time: photo.time, title: photoTitle(photo), keyboard: true });
+      pin.on('click', () => openPhoto(index));
+      group.addLayer(pin);
+    });
+    group.addTo(map);
+    if (mapElement.dataset.pointCount === '0' && group.getBounds().isValid()) {
+      map.fitBounds(group.getBounds(), { padding: [24, 24], maxZoom: 16 });
+    }
+  }
+
+  function openPhoto(index) {
+    const viewer = document.getElementById('share-photo-viewer');
+    const photo = shared.photos[index];
+    if (!photo) return;
+    shared.shown = index;
+    const image = document.getElementById('share-photo-image');
+    image.removeAttribute('src');
+    image.alt = photoTitle(photo);
+    viewer.dataset.photoId = String(photo.id);
+    thumbnail(photo, 'large').then((url) => { if (shared.shown === index) image.src = url; },
+      () => { image.alt = 'This photo cannot be shown.'; });
+    document.getElementById('share-photo-caption').textContent = photo.time ? when(photo.time) : '';
+    document.getElementById('share-photo-position').textContent = `${index + 1} of ${shared.photos.length}`;
+    document.getElementById('share-photo-previous').disabled = index === 0;
+    document.getElementById('share-photo-next').disabled = index === shared.photos.length - 1;
+    if (!viewer.open) viewer.showModal();
+  }
+
+  function startViewer() {
+    const viewer = document.getElementById('share-photo-viewer');
+    document.getElementById('share-photo-previous').addEventListener('click', () => openPhoto(shared.shown - 1));
+    document.getElementById('share-photo-next').addEventListener('click', () => openPhoto(shared.shown + 1));
+    document.getElementById('share-photo-close').addEventListener('click', () => viewer.close());
+    viewer.addEventListener('keydown', (event) => {
+      if (event.key === 'ArrowLeft' && shared.shown > 0) openPhoto(shared.shown - 1);
+      if (event.key === 'ArrowRight' && shared.shown < shared.photos.length - 1) openPhoto(shared.shown + 1);
+    });
+    viewer.addEventListener('click', (event) => { if (event.target === viewer) viewer.close(); });
+  }
+
   async function pollLive(first) {
     const live = document.getElementById('share-live');
     live.hidden = false;
@@ -132,7 +259,8 @@
     drawMap(view);
     const points = await drawPath();
     if (!view.hideVisits) await drawEntries();
-    show(points ? '' : 'Nothing recorded in this range yet.', 'shown');
+    if (view.photos) await drawPhotos();
+    show(points || shared.photos.length ? '' : 'Nothing recorded in this range yet.', 'shown');
     if (view.kind === 'live') pollLive(true);
   }
 
@@ -153,5 +281,6 @@
     open();
   });
 
+  startViewer();
   open();
 })();

@@ -68,7 +68,7 @@ extension StoreTable {
         StoreTable("shares", .stored, [
             ("id", .integer), ("token_sha256", .text), ("kind", .text), ("from_ms", .integer), ("to_ms", .integer), ("title", .text),
             ("password_hash", .text), ("hide_visits", .boolean), ("created_at_ms", .integer), ("expires_at_ms", .integer),
-            ("revoked_at_ms", .integer), ("views", .integer), ("last_viewed_at_ms", .integer),
+            ("revoked_at_ms", .integer), ("views", .integer), ("last_viewed_at_ms", .integer), ("include_photos", .boolean),
         ]),
         StoreTable("zones", .stored, [
             ("id", .integer), ("name", .text), ("shape", .text), ("center_latitude_e7", .integer), ("center_longitude_e7", .integer),

@@ -37,12 +37,14 @@ public struct ShareRecord: Hashable, Sendable {
     public var passwordHash: String?
     /// Whether the journal's entries (visits) are left out.
     public var hideVisits: Bool
+    /// Whether the photos taken in the range are shown (placed ones outside hidden privacy zones; off unless the owner asks).
+    public var includePhotos: Bool
     public var createdAt: Date
     /// When the link stops working (410 Gone), or nil for never.
     public var expiresAt: Date?
 
     public init(userID: UserID, kind: ShareKind, from: Date, to: Date, title: String? = nil, passwordHash: String? = nil,
-                hideVisits: Bool = false, createdAt: Date, expiresAt: Date?) {
+                hideVisits: Bool = false, includePhotos: Bool = false, createdAt: Date, expiresAt: Date?) {
         self.userID = userID
         self.kind = kind
         self.from = from
@@ -50,6 +52,7 @@ public struct ShareRecord: Hashable, Sendable {
         self.title = title
         self.passwordHash = passwordHash
         self.hideVisits = hideVisits
+        self.includePhotos = includePhotos
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }
