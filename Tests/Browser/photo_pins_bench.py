@@ -32,8 +32,9 @@ def main():
         devtools.wait_for("location.href === 'about:blank'", 10)
         devtools.call("Page.navigate", {"url": f"{base}/#from={arguments.day}&to={arguments.day}"})
         devtools.wait_for("location.pathname === '/'", 10, interval=0.005)
-        devtools.evaluate("window.__longest = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
-                          " window.__longest = Math.max(window.__longest, e.duration); }).observe({type: 'longtask', buffered: true}); 1")
+        devtools.evaluate("window.__longest = 0; window.__tasks = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) {"
+                          " window.__longest = Math.max(window.__longest, e.duration); window.__tasks.push(`${e.duration.toFixed(0)} ms @${e.startTime.toFixed(0)}`); }"
+                          " }).observe({type: 'longtask', buffered: true}); 1")
         counted = devtools.wait_for(f"document.getElementById('map').dataset.photoCount === '{arguments.photos}' && performance.now()", 120, 0.01)
         if not counted:
             shown = devtools.evaluate("document.getElementById('map').dataset.photoCount")
@@ -67,6 +68,15 @@ def main():
               f"{first:.0f} ms ({first - (answered[2] if answered else 0):.0f} ms after the answer); drawing settled at {stable:.0f} ms "
               f"with {last_count} pins/clusters in view (grouped by the {grouping}, map zoom {zoom}, icons at least {closest} px apart); longest main-thread task {longest:.0f} ms (times from navigation start)", flush=True)
         print(f"  photo requests: {asked}", flush=True)
+        if grouping == "server":
+            # The journal's photos: every photo's id and time (/api/v1/photos/times), placed in the timeline.
+            timed = devtools.wait_for(f"document.getElementById('map').dataset.photoTimes === '{arguments.photos}' && performance.now()", 60, 0.01)
+            rows = devtools.evaluate("document.getElementById('timeline').dataset.photoRows")
+            longest = devtools.evaluate("window.__longest")
+            print(f"  journal: the {arguments.photos} photos' times placed at {timed or 0:.0f} ms in {rows} timeline rows; "
+                  f"longest main-thread task by then {longest:.0f} ms", flush=True)
+        tasks = devtools.evaluate("window.__tasks.join(', ')")
+        print(f"  main-thread tasks over 50 ms: {tasks}", flush=True)
     if arguments.screenshot:
         shot = devtools.call("Page.captureScreenshot", {"format": "png"})
         open(arguments.screenshot, "wb").write(base64.b64decode(shot["data"]))

@@ -217,6 +217,18 @@ def check_server_clusters(devtools, report, base_url, day, folder):
                                     " && document.getElementById('map').dataset.photoCount === '3'", 15)
         strip = devtools.evaluate("document.getElementById('photo-strip').dataset.count")
         report(bool(grouped) and strip == "3", f"server clusters: three photos counted, grouped by the server, three in the strip (strip {strip})")
+        # The journal places them from their ids and times (/api/v1/photos/times), not the strip's list.
+        timed = devtools.wait_for("(() => { const t = document.getElementById('map').dataset.photoTimes;"
+                                  " const rows = [...document.querySelectorAll('#timeline .timeline-photos')];"
+                                  " const thumbs = rows.reduce((n, row) => n + row.querySelectorAll('.photo-thumb').length, 0);"
+                                  " return t === '3' && thumbs === 3 && [t, rows.length, thumbs]; })()", 10)
+        report(bool(timed), f"server clusters: the journal's timeline gets the three photos from their times ({timed})")
+        devtools.evaluate("document.querySelector('#timeline .timeline-photos .photo-thumb').click()")
+        opened = devtools.wait_for("(() => { const v = document.getElementById('photo-viewer');"
+                                   " const c = document.getElementById('photo-viewer-caption').textContent;"
+                                   " return v.open && c.includes('placed between your fixes') && c; })()", 10)
+        report(bool(opened), f"server clusters: a timeline photo known by its id and time opens the viewer with its placement ({opened!r})")
+        devtools.evaluate("document.getElementById('photo-viewer-close').click()")
         devtools.evaluate("import('/map.js').then((m) => { m.drawn.map.setZoom(11, {animate: false}); return true; })")
         cluster = devtools.wait_for("(() => { const c = document.querySelectorAll('#map .photo-cluster');"
                                     " return c.length === 1 && c[0].querySelector('span').textContent === '3'"

@@ -204,6 +204,39 @@ struct PhotoRouteTests {
         }
     }
 
+    @Test("the times route gives every timed photo of the range, by time then id, as two columns, and only the user's")
+    func times() async throws {
+        let fixture = try await Self.fixture()
+        let store = try #require(fixture.app.store as? any PhotoStore)
+        // Added out of order: two at the same instant, one without a time, one the day after.
+        let instants: [Double?] = [1_717_200_300, 1_717_200_000, nil, 1_717_200_300, 1_717_300_000]
+        var ids: [Int64] = []
+        for (index, instant) in instants.enumerated() {
+            let (photo, _) = try await store.addPhoto(PhotoRecord(digest: String(format: "%064x", index), path: "/p/\(index).jpg", mimeType: "image/jpeg",
+                                                                 byteCount: 1, takenAt: instant.map { Date(timeIntervalSince1970: $0) },
+                                                                 positionSource: .unplaced, addedAt: Date()), userID: fixture.ada.id)
+            ids.append(photo.id.rawValue)
+        }
+        let ada = Auth.basic("ada", ServerFixture.adaPassword)
+        let expected = [ids[1], min(ids[0], ids[3]), max(ids[0], ids[3])]
+        try await fixture.test { client in
+            try await client.execute(uri: "/api/v1/photos/times?from=2024-06-01&to=2024-06-01&timezone=UTC", method: .get, headers: ada) { response in
+                #expect(response.status == .ok)
+                let answer = try #require(response.body.json as? [String: [Int64]])
+                #expect(answer["ids"] == expected)
+                #expect(answer["times"] == [1_717_200_000_000, 1_717_200_300_000, 1_717_200_300_000])
+            }
+            try await client.execute(uri: "/api/v1/photos/times", method: .get, headers: ada) {
+                #expect(($0.body.json as? [String: [Int64]])?["ids"]?.count == 4, "the whole history: every timed photo")
+            }
+            try await client.execute(uri: "/api/v1/photos/times?from=June", method: .get, headers: ada) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/v1/photos/times", method: .get) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/api/v1/photos/times", method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) {
+                #expect(String(buffer: $0.body) == #"{"ids":[],"times":[]}"#)
+            }
+        }
+    }
+
     @Test("a file that is not a photo, or has no pixels, is a 422 naming it, and nothing is kept")
     func refused() async throws {
         let fixture = try await Self.fixture()

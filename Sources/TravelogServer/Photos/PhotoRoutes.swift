@@ -31,6 +31,12 @@ struct PhotoRoutes {
             return try Response.json(PhotoListJSON(photos: found.map { PhotoJSON($0, devices: devices) }))
         }
         router.get("/api/v1/photos/clusters") { request, context in try await clusters(request, context) }
+        router.get("/api/v1/photos/times") { request, context in
+            let identity = try context.requireIdentity()
+            let parameters = try await ReadParameters(request, identity: identity, store: store)
+            let pins = try await photos().photoPins(PhotoQuery(userID: identity.user.id, from: parameters.from, to: parameters.to))
+            return try Response.json(PhotoTimesJSON(pins))
+        }
         router.get("/api/v1/photos/{id}") { _, context in
             let identity = try context.requireIdentity()
             let photo = try await photo(context, identity)
@@ -159,6 +165,21 @@ struct PhotoRoutes {
 
     func deviceNames(_ userID: UserID) async throws -> [DeviceID: String] {
         Dictionary(try await store.devices(userID: userID).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// `GET /api/v1/photos/times`: every photo of a range with a capture time, by time then id, as two
+/// columns (ids, and times in milliseconds since 1970): what the journal places in its timeline and
+/// entries when the range holds too many photos to list whole (100,000 photos: about 2 MB).
+struct PhotoTimesJSON: Encodable {
+    var ids: [Int64] = []
+    var times: [Int64] = []
+
+    init(_ pins: [PhotoPin]) {
+        let timed = pins.compactMap { pin in pin.takenAt.map { (id: pin.id.rawValue, time: StoragePrecision.milliseconds($0)) } }
+            .sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+        ids = timed.map(\.id)
+        times = timed.map(\.time)
     }
 }
 

@@ -10,7 +10,8 @@
 //
 // `#map[data-photo-count]` counts the range's placed photos, `#map[data-photo-clusters]` says which
 // grouping draws them ("browser" or "server"), `#map[data-photo-clusters-zoom]` the zoom of the server's
-// clusters drawn, `#photo-strip[data-count]` counts the strip, for tests.
+// clusters drawn, `#map[data-photo-times]` the photos whose times the journal got apart from the list,
+// `#photo-strip[data-count]` counts the strip, for tests.
 import { api, rangeQuery } from './api.js';
 import { $, element, showStatus } from './dom.js';
 import { drawn, placeMap } from './map.js';
@@ -32,6 +33,8 @@ const photos = {
   loads: 0, moves: 0,
   /** The server groups the range's photos; `list` then holds the first STRIP_LIMIT until the viewer asks for all. */
   serverClusters: false, listComplete: true, listLoading: null, moveBound: false,
+  /** With the server's grouping: every photo of the range as {id, time} (/api/v1/photos/times), for the journal. */
+  timed: null,
 };
 
 function pinLimit() {
@@ -181,11 +184,14 @@ export async function loadPhotos({ place = true } = {}) {
   photos.list = list.photos;
   photos.listComplete = !photos.serverClusters;
   photos.listLoading = null;
+  photos.timed = null;
+  if (photos.serverClusters) loadTimes(load);
   const layer = ensureLayer();
   layer.clearLayers();
   ensureGridLayer().clearLayers();
   const container = drawn.map.getContainer();
   container.dataset.photoClusters = photos.serverClusters ? 'server' : 'browser';
+  delete container.dataset.photoTimes;
   if (photos.serverClusters) {
     drawClusters(grouped);
   } else {
@@ -209,9 +215,35 @@ export async function loadPhotos({ place = true } = {}) {
   }
 }
 
-/** The range's photos as loaded: all of them, or the first STRIP_LIMIT when the server groups them. */
+/** The range's photos as the journal places them: the whole list, or, when the server groups them,
+ * every photo's id and time once known (the first STRIP_LIMIT whole ones until then). */
 export function loadedPhotos() {
-  return photos.list;
+  return photos.listComplete ? photos.list : photos.timed || photos.list;
+}
+
+/** A photo known by its id and instant only (`at`, ms); `time` is its ISO string, made when asked for. */
+class TimedPhoto {
+  constructor(id, at) {
+    this.id = id;
+    this.at = at;
+  }
+
+  get time() { return new Date(this.at).toISOString(); }
+}
+
+/** Every photo's id and time, for a range whose list is not loaded whole (2 MB for 100,000 photos, not 14). */
+async function loadTimes(load) {
+  let answer;
+  try {
+    answer = await api(`/api/v1/photos/times?${rangeQuery({}, { devices: false })}`);
+  } catch (error) {
+    if (error.status !== 401) showStatus(`The photos' times could not be loaded: ${error.message}`, true);
+    return;
+  }
+  if (load !== photos.loads || photos.listComplete) return;
+  photos.timed = answer.ids.map((id, index) => new TimedPhoto(id, answer.times[index]));
+  if (drawn.map) drawn.map.getContainer().dataset.photoTimes = String(photos.timed.length);
+  announce();
 }
 
 /** A photo's small thumbnail as a button that opens the viewer on it (`open`: another way to). */
@@ -248,10 +280,18 @@ function loadWholeList() {
   return photos.listLoading;
 }
 
-/** Opens the viewer on a photo from the map: at once, with previous and next once the list is known. */
-async function openPhoto(photo) {
-  const index = photos.list.findIndex((known) => known.id === photo.id);
+/** Opens the viewer on a photo from the map or the journal: at once, with previous and next once the
+ * list is known (a photo known only by its id and time is read whole first). */
+async function openPhoto(given) {
+  const index = photos.list.findIndex((known) => known.id === given.id);
   if (index >= 0) { openViewer(index); return; }
+  let photo = given;
+  try {
+    if (photo.placement === undefined) photo = await api(`/api/v1/photos/${given.id}`);
+  } catch (error) {
+    showStatus(`The photo could not be loaded: ${error.message}`, true);
+    return;
+  }
   showViewer(photo, -1);
   try {
     await loadWholeList();

@@ -128,6 +128,23 @@ export function listLabels(container, labels) {
   container.dataset.labelCount = String(labels.length);
 }
 
+/** A photo's instant, ms: `at` when it came from /api/v1/photos/times, else its ISO `time`; NaN without one. */
+export function photoInstant(photo) {
+  if (photo.at !== undefined) return photo.at;
+  return photo.time ? Date.parse(photo.time) : NaN;
+}
+
+/** The photos with an instant as [instant, photo], by instant: each read once (100,000 photos sorted by
+ * parsing their ISO times on each comparison took a quarter of a second). */
+export function photosByInstant(photos) {
+  const timed = [];
+  for (const photo of photos) {
+    const at = photoInstant(photo);
+    if (Number.isFinite(at)) timed.push([at, photo]);
+  }
+  return timed.sort((a, b) => a[0] - b[0]);
+}
+
 /** Photos less than this apart share a row of the timeline. */
 const PHOTO_BURST_SECONDS = 10 * 60;
 /** Thumbnails a row shows before its "+N". */
@@ -154,11 +171,10 @@ export function listPhotos(container, photos, thumb, visits = [], trips = []) {
     return new Date(at + offset).toISOString().slice(0, 16);
   };
   for (const old of container.querySelectorAll('.timeline-photos')) old.remove();
-  const timed = photos.filter((photo) => photo.time).sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const timed = photosByInstant(photos);
   const bursts = [];
-  for (const photo of timed) {
+  for (const [at, photo] of timed) {
     const last = bursts[bursts.length - 1];
-    const at = Date.parse(photo.time);
     if (last && at - last.end <= PHOTO_BURST_SECONDS * 1000) {
       last.photos.push(photo);
       last.end = at;
