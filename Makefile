@@ -128,6 +128,9 @@ bench: deps-bench gazetteer wmm world timezones osm-sample valhalla release
 	  --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog" $(NAMES)
 	@# The page drawing a 1M-point range, in Chromium: with every benchmark, or NAMES=page-million.
 	$(if $(or $(if $(NAMES),,all),$(filter page-million,$(NAMES))),scripts/browser-test.sh --bench-million --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog")
+	@# 100,000 photo pins and their journal (NAMES=photo-pins); a day of 86,400 fixes replayed at 1000× (NAMES=replay-frames).
+	$(if $(or $(if $(NAMES),,all),$(filter photo-pins,$(NAMES))),scripts/bench-photo-pins.sh --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog" --photos 100000)
+	$(if $(or $(if $(NAMES),,all),$(filter replay-frames,$(NAMES))),scripts/bench-replay-frames.sh --travelog "$$($(SWIFT) build -c release --show-bin-path)/travelog")
 	@# The PostgreSQL figures (issue 12), on a throwaway cluster: Overland, migrate, the path of 1M
 	@# points, and a post to one of two servers reaching a stream of the other.
 	$(if $(PG_RUN),scripts/with-postgres.sh sh -c '"$$0" --work-dir $(BENCH_DIR)/postgres --travelog "$$1" --db "$$TRAVELOG_TEST_POSTGRES_URL" $(PG_RUN)' \

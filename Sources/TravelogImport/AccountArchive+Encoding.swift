@@ -20,6 +20,8 @@ struct AccountArchiveManifest: Codable, Equatable {
     var leftOut: [String: String]
     /// Columns written empty (secrets), by table.
     var withheld: [String: [String]]
+    /// With the photos' files: the digests of photos whose original was no longer at its path (nil: files not asked for).
+    var photoFilesMissing: [String]?
 
     init(userName: String, exportedAt: Date, summary: AccountArchive.Summary, files names: [String]) {
         format = AccountArchive.formatName
@@ -31,6 +33,10 @@ struct AccountArchiveManifest: Codable, Equatable {
                 return File(name: name, format: "jsonl", rows: summary.rows["friends"],
                             description: "friendships by the other's name: state (friend, invited, invitedYou) and both history grants; "
                             + "an import invites again those who have an account of that name there")
+            }
+            if name.hasPrefix("photos/") {
+                return File(name: name, format: (name as NSString).pathExtension.lowercased(), rows: nil,
+                            description: "a photo's original file, as it was added, named by its content digest (the photos table's digest)")
             }
             if name.hasPrefix("locations/") {
                 return File(name: name, format: "csv", rows: nil, description: "one device's fixes, oldest first: CSV (RFC 4180) with a header; "
@@ -62,7 +68,8 @@ struct AccountArchiveManifest: Codable, Equatable {
 
         Left out: passwords and tokens (set a password and make new device tokens on the new
         server), notification channels' secrets, share links' tokens (an imported share cannot be
-        opened with its old link), sessions, two-factor login, the photos' files. Friendships are in
+        opened with its old link), sessions, two-factor login, the photos' files (unless written with
+        --photos: then photos/ holds each original, named by its digest). Friendships are in
         friends.jsonl by name: an import invites again those who have an account of that name there.
         `travelog import THIS.zip` on a Travelog server brings the account back as a new user.
         The columns are described in docs/EXPORT.md of Travelog.

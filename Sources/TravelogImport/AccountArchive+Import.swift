@@ -27,9 +27,14 @@ extension AccountArchive {
     /// their devices no tokens, their shares new token digests that no link opens; they are the
     /// administrator of an empty server, else not. A file that is not what the manifest says stops
     /// the import, and what was stored of it is deleted.
+    ///
+    /// An archive written with the photos' files (`photos/DIGEST.EXT`) puts each in `photoFolder(user)`
+    /// (the server's folder of the user's uploads) and points its photo there; without a folder, or for a
+    /// photo whose file the archive lacks, the photo keeps the path it had.
     /// - Throws: `AccountArchiveError` (`.userExists` when the name is taken), `FormatError`, `StoreError`.
     @discardableResult
-    public static func importArchive(path: String, into store: any TravelogStore & StoreTableAccess) async throws -> Summary {
+    public static func importArchive(path: String, into store: any TravelogStore & StoreTableAccess,
+                                     photoFolder: (@Sendable (UserID) -> URL)? = nil) async throws -> Summary {
         let archive = try ZipArchive(path: path)
         let manifest = try manifest(of: archive, path: path)
         guard manifest.version == formatVersion else { throw AccountArchiveError.unsupportedVersion(manifest.version) }
@@ -41,6 +46,13 @@ extension AccountArchive {
         try await store.prepareMove()
         var summary = Summary()
         var userID: Int64?
+        // The photos' files, by digest: only names of the shape an export writes are read.
+        var photoEntries: [String: ZipEntry] = [:]
+        for entry in archive.entries where entry.name.hasPrefix("photos/") {
+            let digest = String(entry.name.dropFirst("photos/".count).prefix(while: { $0 != "." }))
+            if isDigest(digest), photoFileName(digest: digest, path: entry.name) == entry.name { photoEntries[digest] = entry }
+        }
+        var extracted: [String] = []
         do {
             for table in tables {
                 var count = 0
@@ -62,7 +74,17 @@ extension AccountArchive {
                             // A new digest no token has: the old link does not open the imported share.
                             set(&row, table, "token_sha256", .text(randomDigest()))
                         }
+                        if table.name == "photos", let photoFolder, let userID, let original = photoOriginal(row, table),
+                           let entry = photoEntries[original.digest] {
+                            let folder = photoFolder(UserID(rawValue: userID))
+                            let destination = folder.appendingPathComponent(String(entry.name.dropFirst("photos/".count))).path
+                            try extract(entry, of: archive, to: destination)
+                            extracted.append(destination)
+                            set(&row, table, "path", .text(destination))
+                            set(&row, table, "uploaded", .integer(1))
+                        }
                     }
+                    if table.name == "photos", photoFolder != nil, !photoEntries.isEmpty { summary.rows[photoFilesKey] = extracted.count }
                 }
                 summary.rows[table.name] = count
             }
@@ -77,9 +99,37 @@ extension AccountArchive {
             }
         } catch {
             if let userID { try? await store.deleteUser(id: UserID(rawValue: userID)) }
+            for file in extracted { try? FileManager.default.removeItem(atPath: file) }
             throw error
         }
         return summary
+    }
+
+    /// Writes an entry to `path` (0600, its folder made 0700), through a `.partial` file renamed once whole.
+    static func extract(_ entry: ZipEntry, of archive: ZipArchive, to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let partial = path + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: partial) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial])
+        }
+        do {
+            var source = try archive.contents(of: entry)
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                if count == 0 { break }
+                try handle.write(contentsOf: buffer[0..<count])
+            }
+            try handle.close()
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
     }
 
     /// How ids move: by the store's largest id of each table (nothing for an empty store), and every
@@ -119,14 +169,14 @@ extension AccountArchive {
     }
 
     static func appendJSONLines(_ entry: ZipEntry, of archive: ZipArchive, _ table: StoreTable, into store: any StoreTableAccess,
-                                _ adjust: (inout StoreRow) -> Void) async throws -> Int {
+                                _ adjust: (inout StoreRow) throws -> Void) async throws -> Int {
         var reader = LineReader(source: try archive.contents(of: entry))
         var batch: [StoreRow] = []
         var count = 0
         while let line = try reader.next() {
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
             var row = try AccountArchiveJSON.row(Data(line.bytes), table, file: entry.name, number: line.number)
-            adjust(&row)
+            try adjust(&row)
             batch.append(row)
             if batch.count == 2_000 {
                 try await store.append(batch, to: table)

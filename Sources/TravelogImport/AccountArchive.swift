@@ -46,6 +46,8 @@ public enum AccountArchive {
         /// An import's friends invited again (users of that name on this server), and those skipped (none here).
         public var friendsInvited: [String] = []
         public var friendsSkipped: [String] = []
+        /// An export with the photos' files: the digests of photos whose original was not at its path.
+        public var photoFilesMissing: [String] = []
     }
 
     /// The tables an archive carries, in the order an import stores them (parents first).
@@ -59,9 +61,12 @@ public enum AccountArchive {
     /// read in batches and written to a file in a temporary folder, which libzip then deflates into the
     /// archive: nothing of the history is held in memory at once.
     /// - Throws: `StoreError.unknownUser`, `StoreError`, `FormatError`, file errors.
+    /// With `photoFiles`, each photo's original goes in too, as `photos/DIGEST.EXT` (stored as it is,
+    /// not deflated again); one whose file is gone from its path is listed in the manifest's
+    /// `photoFilesMissing` by digest.
     @discardableResult
     public static func export(userID: UserID, from store: any StoreTableAccess, to path: String,
-                              exportedAt: Date = Date()) async throws -> Summary {
+                              exportedAt: Date = Date(), photoFiles: Bool = false) async throws -> Summary {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-account-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("tables"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("locations"), withIntermediateDirectories: true)
@@ -71,6 +76,7 @@ public enum AccountArchive {
         var files: [String] = []
         var userName = ""
         var devices: [Int64] = []
+        var originals: [(digest: String, path: String)] = []
         for table in tables {
             if table.perDevice {
                 var count = 0
@@ -99,6 +105,7 @@ public enum AccountArchive {
                         userName = text
                     }
                     if table.name == "devices", case .integer(let id) = row[1] { devices.append(id) }
+                    if photoFiles, table.name == "photos", let original = photoOriginal(row, table) { originals.append(original) }
                     try writer.write(AccountArchiveJSON.line(row, table))
                     count += 1
                 }
@@ -117,15 +124,58 @@ public enum AccountArchive {
             summary.rows["friends"] = friends
             files.append(friendsFileName)
         }
-        let manifest = AccountArchiveManifest(userName: userName, exportedAt: exportedAt, summary: summary, files: files)
+        // The originals still where the photos table says: each once (a digest is one photo per user).
+        var photoEntries: [(name: String, path: String)] = []
+        var missing: [String] = []
+        for original in originals {
+            var isFolder: ObjCBool = false
+            if isDigest(original.digest), FileManager.default.fileExists(atPath: original.path, isDirectory: &isFolder), !isFolder.boolValue,
+               FileManager.default.isReadableFile(atPath: original.path) {
+                photoEntries.append((photoFileName(digest: original.digest, path: original.path), original.path))
+            } else {
+                missing.append(original.digest)
+            }
+        }
+        if photoFiles {
+            summary.rows[photoFilesKey] = photoEntries.count
+            summary.photoFilesMissing = missing
+        }
+        var manifest = AccountArchiveManifest(userName: userName, exportedAt: exportedAt, summary: summary,
+                                              files: files + photoEntries.map(\.name))
+        if photoFiles { manifest.photoFilesMissing = missing }
         try manifest.json().write(to: folder.appendingPathComponent("manifest.json"))
         try Data(manifest.readme().utf8).write(to: folder.appendingPathComponent("README.txt"))
         let archive = try ZipArchiveWriter(path: path)
         for name in ["README.txt", "manifest.json"] + files {
             try archive.addFile(named: name, contentsOf: folder.appendingPathComponent(name).path)
         }
+        // Photos are compressed already: kept as they are.
+        for entry in photoEntries { try archive.addFile(named: entry.name, contentsOf: entry.path, compress: false) }
         try archive.close()
         return summary
+    }
+
+    /// `Summary.rows`' key for the photos' files an archive holds.
+    public static let photoFilesKey = "photo files"
+
+    /// `photos/DIGEST.EXT`: a photo's original in the archive, named by its content digest, with its file's extension.
+    static func photoFileName(digest: String, path: String) -> String {
+        let ext = (path as NSString).pathExtension.lowercased()
+        let safe = !ext.isEmpty && ext.count <= 8 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return "photos/\(digest)" + (safe ? ".\(ext)" : "")
+    }
+
+    /// A photos row's digest and original's path.
+    static func photoOriginal(_ row: StoreRow, _ table: StoreTable) -> (digest: String, path: String)? {
+        guard let digestIndex = table.columns.firstIndex(where: { $0.name == "digest" }),
+              let pathIndex = table.columns.firstIndex(where: { $0.name == "path" }),
+              case .text(let digest) = row[digestIndex], case .text(let path) = row[pathIndex] else { return nil }
+        return (digest, path)
+    }
+
+    /// 64 lowercase hexadecimal digits, the only names `photos/` entries have (nothing else is read from there).
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// The user a row belongs to: `users`' own id, else the `user_id` every other table's rows lead with.

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import zipfile
 
 from layout_check import SIZES, open_view, screenshot, set_size
 
@@ -107,6 +108,7 @@ def check_photos(devtools, report, base_url, day, folder, devtools_port):
         check_server_clusters(devtools, report, base_url, day, folder)
         check_visit_photo(devtools, report, base_url, day, folder, work)
         check_shared_photos(devtools, report, base_url, day, folder, devtools_port)
+        check_export_with_photos(devtools, report, base_url, folder)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -203,6 +205,45 @@ def check_shared_photos(devtools, report, base_url, day, folder, devtools_port):
             visitor.evaluate("document.getElementById('share-photo-close').click()")
     finally:
         visitor.close()
+
+
+def check_export_with_photos(devtools, report, base_url, folder):
+    """Settings → Your data with "With the photos' files" ticked downloads the account's zip with
+    every photo's original in photos/ (as the browser saves it), none missing."""
+    from settings_check import open_settings
+    work = tempfile.mkdtemp(prefix="travelog-export-check-")
+    try:
+        devtools.call("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": work})
+        set_size(devtools, 1400, 900, False)
+        opened = open_settings(devtools, base_url, "data")
+        ticked = devtools.evaluate("(() => { const box = document.getElementById('data-export-photos');"
+                                   " if (!box) return false; box.checked = true; return true; })()")
+        screenshot(devtools, folder, "desktop-settings-data-photos")
+        devtools.evaluate("document.getElementById('data-export-download').click()")
+        saved = None
+        deadline = time.time() + 90
+        while time.time() < deadline and not saved:
+            names = [name for name in os.listdir(work) if name.endswith(".zip")]
+            saved = os.path.join(work, names[0]) if names else None
+            time.sleep(0.2)
+        if not report(bool(opened) and bool(ticked) and bool(saved),
+                      f"export with photos: Settings → Your data offers the photos' files and downloads the zip ({saved})"):
+            return
+        listed = json.loads(devtools.evaluate("fetch('/api/v1/photos', {headers: {'X-Requested-With': 'fetch'}}).then((r) => r.text())")
+                            or "{}").get("photos", [])
+        with zipfile.ZipFile(saved) as archive:
+            names = archive.namelist()
+            manifest = json.loads(archive.read("manifest.json"))
+            originals = [name for name in names if name.startswith("photos/")]
+            stored = all(archive.getinfo(name).compress_type == zipfile.ZIP_STORED for name in originals)
+        report(len(listed) > 0 and len(originals) == len(listed) and manifest.get("photoFilesMissing") == [] and stored,
+               f"export with photos: the zip holds each of the {len(listed)} photos' originals, stored as they are, none missing "
+               f"({len(originals)} in photos/, missing {manifest.get('photoFilesMissing')})")
+    finally:
+        devtools.call("Page.setDownloadBehavior", {"behavior": "default"})
+        shutil.rmtree(work, ignore_errors=True)
+        devtools.call("Page.navigate", {"url": base_url + "/"})
+        devtools.wait_for("document.readyState === 'complete' && !document.getElementById('app').hidden", 20)
 
 
 def check_server_clusters(devtools, report, base_url, day, folder):

@@ -6,7 +6,7 @@ a visit (the clock is its arrival). Screenshots at 1400x900 and 390x844.
 
 `python3 review_check.py frames --url URL --devtools-port N --user U --password P --day DAY` measures
 the replay instead: DAY's fixes played at 1000× for 8 s, requestAnimationFrame intervals and the
-performance timeline's long animation frames (scripts/replay-frames.sh seeds a day of 86,400 fixes)."""
+performance timeline's long animation frames (scripts/bench-replay-frames.sh seeds a day of 86,400 fixes; `make bench NAMES=replay-frames`)."""
 import argparse
 import datetime
 import json

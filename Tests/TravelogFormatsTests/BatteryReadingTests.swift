@@ -61,4 +61,29 @@ struct BatteryReadingTests {
         #expect(statuses[3] == PhoneStatus(regions: ["a", "d"]), "an unknown mode is none; the regions' strings are kept")
         #expect(statuses[4] == .some(nil))
     }
+
+    @Test("OwnTracks' p, t, inrids, created_at and _id are kept with the status; out of range or of the wrong kind, left out, the fix kept")
+    func owntracksStatusRest() throws {
+        let lines = [
+            #"{"_type":"location","tid":"ph","lat":52.5,"lon":13.4,"tst":1714557600,"p":101.325,"t":"u","inregions":["home"],"inrids":["5f1d8c7e"],"created_at":1714557590,"_id":"a1b2c3d4"}"#,
+            #"{"_type":"location","lat":52.5,"lon":13.4,"tst":1714557601,"p":9999,"t":"z","inrids":7,"created_at":-5,"_id":{"x":1}}"#,
+            #"{"_type":"location","lat":52.5,"lon":13.4,"tst":1714557602,"p":"99.1","t":"t","created_at":"1714557600"}"#,
+        ]
+        let reading = try OwnTracksReading("[" + lines.joined(separator: ",") + "]")
+        let statuses = reading.records.map { record -> PhoneStatus?? in
+            if case .point(let point) = record { .some(point.phoneStatus) } else { nil }
+        }
+        #expect(reading.locations.count == 3, "every fix is kept")
+        let first = PhoneStatus(trackerID: "ph", regions: ["home"], regionIDs: ["5f1d8c7e"], pressureKilopascals: 101.325, trigger: .manual,
+                                createdAt: Date(timeIntervalSince1970: 1_714_557_590), messageID: "a1b2c3d4")
+        #expect(statuses[0] == first)
+        #expect(statuses[0]??.summary == "in home · 1013 hPa")
+        #expect(statuses[1] == .some(nil), "nothing of the right kind or in range: no status")
+        #expect(statuses[2] == PhoneStatus(pressureKilopascals: 99.1, trigger: .timer, createdAt: Date(timeIntervalSince1970: 1_714_557_600)),
+                "numbers written as strings are read")
+        // Kept as the stores keep it, and a status stored before these were kept still reads.
+        #expect(try JSONDecoder().decode(PhoneStatus.self, from: JSONEncoder().encode(first)) == first)
+        #expect(try JSONDecoder().decode(PhoneStatus.self, from: Data(#"{"monitoringMode":"move","regions":["home"],"trackerID":"ph"}"#.utf8))
+                == PhoneStatus(trackerID: "ph", monitoringMode: .move, regions: ["home"]))
+    }
 }

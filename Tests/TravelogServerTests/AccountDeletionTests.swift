@@ -148,6 +148,20 @@ struct AccountDeletionTests {
                 #expect(archive.entries.contains { $0.name == "locations/device-\(fixture.bobPixel.id.rawValue).csv" })
                 #expect(!archive.entries.contains { $0.name.contains("sessions") })
             }
+            // With the photos' files asked for (bob has none): the same archive, its manifest saying none is missing.
+            try await client.execute(uri: "/api/v1/account/export?photos=true", method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "application/zip")
+                let path = TestDirectory.makeFolder("account-export-photos").appendingPathComponent("bob.zip").path
+                try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: path))
+                let archive = try ZipArchive(path: path)
+                var reader = LineReader(source: try archive.contents(of: try #require(archive.entry(named: "manifest.json"))))
+                var manifest = ""
+                while let line = try reader.next() { manifest += String(decoding: line.bytes, as: UTF8.self) }
+                #expect(manifest.contains("\"photoFilesMissing\" : ["), "\(manifest.prefix(300))")
+            }
+            try await client.execute(uri: "/api/v1/account/export?photos=1", method: .get, headers: Auth.basic("bob", ServerFixture.bobPassword)) {
+                #expect($0.status == .badRequest)
+            }
         }
     }
 

@@ -51,7 +51,8 @@ struct OwnTracksMessageTypesTests {
 
     /// What the first message says of the phone itself, as its device's last report keeps it.
     static let status = PhoneStatus(trackerID: "ph", connection: .wifi, wifiName: "home", wifiAccessPoint: "aa:bb:cc:dd:ee:ff",
-                                    monitoringMode: .move, regions: ["home"])
+                                    monitoringMode: .move, regions: ["home"], regionIDs: ["5a1b"], trigger: .manual,
+                                    createdAt: Date(timeIntervalSince1970: 1_700_000_001))
 
     static func phoneStatus(_ fixture: ServerFixture, device name: String) async throws -> PhoneStatus? {
         let store = try #require(fixture.app.store as? any DeviceStore)
@@ -110,7 +111,8 @@ struct OwnTracksMessageTypesTests {
                 #expect(status["connection"] as? String == "wifi")
                 #expect(status["wifi"] as? String == "home")
                 #expect(status["monitoringMode"] as? String == "move")
-                #expect(status["regions"] as? [String] == ["home"])
+                #expect(status["regions"] as? [String] == ["home"] && status["regionIDs"] as? [String] == ["5a1b"])
+                #expect(status["trigger"] as? String == "manual" && status["createdAt"] as? String == "2023-11-14T22:13:21Z")
                 #expect(status["summary"] as? String == #"Wi-Fi "home" · move mode · in home"#)
             }
         }

@@ -154,6 +154,52 @@ struct AccountArchiveTests {
         try await Self.roundTrip(source, destination)
     }
 
+    @Test("with the photos' files, each original travels stored as it is, named by its digest, and lands in the new server's folder; a file gone is listed, not fatal")
+    func photoFiles() async throws {
+        let folder = TestDirectory.makeFolder("archive-photos")
+        let source = try SQLiteLocationStore(path: folder.appendingPathComponent("source.sqlite").path)
+        let ada = try await source.addUser(named: "ada")
+        let original = folder.appendingPathComponent("IMG 0001.JPG")
+        let bytes = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+        try bytes.write(to: original)
+        let kept = String(repeating: "ab", count: 32), gone = String(repeating: "cd", count: 32)
+        for (digest, path) in [(kept, original.path), (gone, folder.appendingPathComponent("moved-away.heic").path)] {
+            _ = try await source.addPhoto(PhotoRecord(digest: digest, path: path, mimeType: "image/jpeg", byteCount: bytes.count,
+                                                      positionSource: .unplaced, addedAt: Date()), userID: ada.id)
+        }
+        let plain = folder.appendingPathComponent("plain.zip").path, whole = folder.appendingPathComponent("whole.zip").path
+        let without = try await AccountArchive.export(userID: ada.id, from: source, to: plain)
+        let plainNames = try ZipArchive(path: plain).entries.map(\.name)
+        #expect(without.rows[AccountArchive.photoFilesKey] == nil && !plainNames.contains { $0.hasPrefix("photos/") })
+        let withFiles = try await AccountArchive.export(userID: ada.id, from: source, to: whole, photoFiles: true)
+        #expect(withFiles.rows[AccountArchive.photoFilesKey] == 1 && withFiles.photoFilesMissing == [gone])
+        let archive = try ZipArchive(path: whole)
+        let entry = try #require(archive.entry(named: "photos/\(kept).jpg"))
+        #expect(entry.uncompressedSizeBytes == bytes.count && entry.compressionMethod == .stored, "kept as it is, though it would deflate well")
+        #expect(try #require(archive.entry(named: "tables/photos.jsonl")).compressionMethod == .deflated)
+        var manifest = LineReader(source: try archive.contents(of: try #require(archive.entry(named: "manifest.json"))))
+        var text = ""
+        while let line = try manifest.next() { text += String(decoding: line.bytes, as: UTF8.self) }
+        #expect(text.contains("photoFilesMissing") && text.contains(gone), "the missing one is named")
+        #expect(text.contains("photos/\(kept).jpg"))
+
+        let destination = try SQLiteLocationStore(path: folder.appendingPathComponent("destination.sqlite").path)
+        let uploads = folder.appendingPathComponent("server-photos")
+        let imported = try await AccountArchive.importArchive(path: whole, into: destination, photoFolder: { user in
+            uploads.appendingPathComponent("originals/\(user.rawValue)")
+        })
+        #expect(imported.rows[AccountArchive.photoFilesKey] == 1)
+        let user = try #require(try await destination.user(named: "ada"))
+        let photos = try await destination.photos(PhotoQuery(userID: user.id))
+        let landed = try #require(photos.first { $0.record.digest == kept })
+        #expect(landed.record.path == uploads.appendingPathComponent("originals/\(user.id.rawValue)/\(kept).jpg").path && landed.record.uploaded)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: landed.record.path)) == bytes)
+        let attributes = try FileManager.default.attributesOfItem(atPath: landed.record.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(photos.first { $0.record.digest == gone }?.record.path == folder.appendingPathComponent("moved-away.heic").path,
+                "a photo without its file keeps the path it had")
+    }
+
     @Test("a file that is not an account archive is told apart, and a damaged row stops the import with nothing stored")
     func damaged() async throws {
         let folder = TestDirectory.makeFolder("archive-damaged")

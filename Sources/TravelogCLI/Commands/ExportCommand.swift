@@ -29,6 +29,9 @@ struct ExportCommand: AsyncParsableCommand {
         """)
     var everything = false
 
+    @Flag(help: "With --everything: put the photos' original files in the zip too (photos/DIGEST.EXT).")
+    var photos = false
+
     @Option(help: ArgumentHelp("Only this device (repeat for several).", valueName: "name"))
     var device: [String] = []
 
@@ -44,6 +47,7 @@ struct ExportCommand: AsyncParsableCommand {
             guard output != nil else { throw ValidationError("--everything writes a zip: name it with -o FILE.zip") }
             return
         }
+        if photos { throw ValidationError("--photos goes with --everything (the account's zip)") }
         guard let format else { throw ValidationError("choose --format (gpx, kml, geojson or csv), or --everything") }
         guard format.isWritable else {
             throw ValidationError("\(format) cannot be written: choose one of \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
@@ -55,9 +59,13 @@ struct ExportCommand: AsyncParsableCommand {
         let user = try await account.resolveUser(in: store, createIfEmpty: false)
         if everything, let output {
             guard let access = store as? any StoreTableAccess else { throw ValidationError("this store cannot export an account") }
-            let summary = try await AccountArchive.export(userID: user.id, from: access, to: output)
+            let summary = try await AccountArchive.export(userID: user.id, from: access, to: output, photoFiles: photos)
             let tables = summary.rows.filter { $0.value > 0 && $0.key != "locations" }.sorted { $0.key < $1.key }
             FileHandle.standardError.write(Data("wrote the account \(user.name) to \(output): \(summary.locations) locations; \(tables.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n".utf8))
+            if !summary.photoFilesMissing.isEmpty {
+                FileHandle.standardError.write(Data(("\(summary.photoFilesMissing.count) photos' files are no longer where they were added from: "
+                    + "their details only (manifest.json lists their digests in photoFilesMissing)\n").utf8))
+            }
             return
         }
         guard let format else { return }

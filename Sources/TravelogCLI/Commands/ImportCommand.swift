@@ -4,6 +4,7 @@ import TravelogCore
 import TravelogFormats
 import TravelogImport
 import TravelogJournal
+import TravelogPhotos
 import TravelogStore
 
 extension FileFormat: ExpressibleByArgument {}
@@ -136,7 +137,8 @@ extension ImportCommand {
         guard let access = store as? any TravelogStore & StoreTableAccess else {
             throw ValidationError("this store cannot take an account archive")
         }
-        let summary = try await AccountArchive.importArchive(path: path, into: access)
+        let photos = PhotoFolder(root: storeOptions.photosDirectory())
+        let summary = try await AccountArchive.importArchive(path: path, into: access, photoFolder: { photos.originals(userID: $0) })
         let user = try await store.users().first?.name ?? "?"
         if json {
             let data = try JSONSerialization.data(withJSONObject: ["user": user, "rows": summary.rows, "friendsInvited": summary.friendsInvited,

@@ -26,13 +26,16 @@ public final class ZipArchiveWriter {
     deinit { if let handle { zip_discard(handle) } }
 
     /// Adds the file at `filePath` as `name` (`/` separates folders); it must stay until ``close()``.
-    public func addFile(named name: String, contentsOf filePath: String) throws(FormatError) {
+    public func addFile(named name: String, contentsOf filePath: String, compress: Bool = true) throws(FormatError) {
         guard let handle else { throw .zip(ZipArchiveError(.io(reason: "the archive is closed"), archivePath: path, entryName: name)) }
         guard let source = zip_source_file(handle, filePath, 0, -1) else { throw .zip(lastError(entry: name)) }
-        if zip_file_add(handle, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE)) < 0 {
+        let index = zip_file_add(handle, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE))
+        if index < 0 {
             zip_source_free(source)
             throw .zip(lastError(entry: name))
         }
+        // Stored as it is (a JPEG or a HEIC gains nothing from deflate, and costs its time).
+        if !compress, zip_set_file_compression(handle, zip_uint64_t(index), ZIP_CM_STORE, 0) < 0 { throw .zip(lastError(entry: name)) }
     }
 
     /// Writes the archive: reads and deflates every file added.

@@ -1,3 +1,4 @@
+import Foundation
 import TravelogCore
 
 /// One OwnTracks message (a JSON object with `_type`) as read, and what it gives: a point for a
@@ -12,8 +13,8 @@ struct OwnTracksMessage {
     enum Key: String, CaseIterable {
         case type = "_type"
         case lat, lon, tst, acc, alt, vac, vel, cog, batt, bs
-        case tid, conn, m, inregions, poi, tag
-        case ssid = "SSID", bssid = "BSSID"
+        case tid, conn, m, inregions, inrids, p, t, poi, tag
+        case ssid = "SSID", bssid = "BSSID", createdAt = "created_at", id = "_id"
         static let table = JSONKeyTable(Key.self)
     }
 
@@ -47,6 +48,12 @@ struct OwnTracksMessage {
     var wifiAccessPoint: String?
     var monitoringMode: Int?
     var regions: [String]?
+    /// `inrids`, `p`, `t`, `created_at` and `_id`: the rest of the phone's status, read as leniently.
+    var regionIDs: [String]?
+    var pressureKilopascals: Double?
+    var trigger: PhoneStatus.Trigger?
+    var createdAt: Double?
+    var messageID: String?
     /// `poi` ("Publish with POI") and `tag`: the person's words on the fix (`LocationLabel`), as
     /// leniently read: a wrong kind of value is no label, never a lost fix.
     var pointOfInterest: String?
@@ -93,6 +100,11 @@ struct OwnTracksMessage {
             case .bssid: wifiAccessPoint = try Self.ignoringWrong { try parser.readLenientString() }
             case .m: monitoringMode = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { Int(exactly: $0) }
             case .inregions: regions = try parser.readLenientStrings()
+            case .inrids: regionIDs = try Self.ignoringWrong { try parser.readLenientStrings() }
+            case .p: pressureKilopascals = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { PhoneStatus.pressureRange.contains($0) ? $0 : nil }
+            case .t: trigger = try Self.ignoringWrong { try parser.readLenientString() }.flatMap(PhoneStatus.Trigger.init(ownTracksCode:))
+            case .createdAt: createdAt = try Self.ignoringWrong { try parser.readLenientDouble() }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            case .id: messageID = try Self.ignoringWrong { try parser.readLenientString() }
             case .poi: pointOfInterest = try Self.ignoringWrong { try parser.readLenientString() }
             case .tag: tag = try Self.ignoringWrong { try parser.readLenientString() }
             case .acc: accuracyMeters = try parser.readLenientDouble()
@@ -122,11 +134,14 @@ struct OwnTracksMessage {
     /// The phone's status, when the message said any of it (an OwnTracks app always sends `tid`).
     var phoneStatus: PhoneStatus? {
         guard trackerID != nil || connection != nil || wifiName != nil || wifiAccessPoint != nil || monitoringMode != nil
-            || regions != nil else { return nil }
+            || regions != nil || regionIDs != nil || pressureKilopascals != nil || trigger != nil || createdAt != nil || messageID != nil
+        else { return nil }
         return PhoneStatus(trackerID: trackerID, connection: connection.flatMap(PhoneStatus.Connection.init(ownTracksCode:)),
                            wifiName: wifiName, wifiAccessPoint: wifiAccessPoint,
                            monitoringMode: monitoringMode.flatMap(PhoneStatus.MonitoringMode.init(ownTracksNumber:)),
-                           regions: regions ?? [])
+                           regions: regions ?? [], regionIDs: regionIDs ?? [], pressureKilopascals: pressureKilopascals,
+                           trigger: trigger,
+                           createdAt: createdAt.map { Date(timeIntervalSince1970: $0) }, messageID: messageID)
     }
 
     private mutating func note(_ problem: RecordRejection) {

@@ -40,19 +40,24 @@ struct AccountRoutes {
             return try await sessions.loggedIn(identity.user)
         }
         router.delete("/api/v1/account") { request, context in try await deleteAccount(request, context) }
-        router.get("/api/v1/account/export") { _, context in try await exportAccount(context) }
+        router.get("/api/v1/account/export") { request, context in
+            try await exportAccount(context, photoFiles: try request.choiceQuery("photos", ["false", "true"], default: "false") == "true")
+        }
     }
 
     /// `GET /api/v1/account/export`: everything of the person as one zip (`AccountArchive`), written
-    /// to a temporary file and then streamed. Not with a device token of any scope.
-    func exportAccount(_ context: TravelogRequestContext) async throws -> Response {
+    /// to a temporary file and then streamed; `?photos=true` puts the photos' originals in too. Not
+    /// with a device token of any scope.
+    func exportAccount(_ context: TravelogRequestContext, photoFiles: Bool) async throws -> Response {
         let user = try context.requirePerson().user
         guard let access = store as? any StoreTableAccess else { throw APIError.notFound("this store cannot export an account") }
         let download = try FileDownload(prefix: "travelog-account", fileName: "account.zip")
         let path = download.path
         do {
             // The archive is written before the answer starts; a client that leaves stops it.
-            _ = try await context.untilClientLeaves { try await AccountArchive.export(userID: user.id, from: access, to: path) }
+            _ = try await context.untilClientLeaves {
+                try await AccountArchive.export(userID: user.id, from: access, to: path, photoFiles: photoFiles)
+            }
         } catch {
             download.discard()
             throw error

@@ -45,6 +45,11 @@ struct DeviceJSON: Encodable {
         var accessPoint: String?
         var monitoringMode: String?
         var regions: [String]
+        var regionIDs: [String]
+        var pressureKilopascals: Double?
+        var trigger: String?
+        var createdAt: String?
+        var messageID: String?
         /// The same in words, as the page and `travelog device list` show it.
         var summary: String
 
@@ -55,6 +60,11 @@ struct DeviceJSON: Encodable {
             accessPoint = status.wifiAccessPoint
             monitoringMode = status.monitoringMode?.rawValue
             regions = status.regions
+            regionIDs = status.regionIDs
+            pressureKilopascals = status.pressureKilopascals
+            trigger = status.trigger?.rawValue
+            createdAt = status.createdAt.map(ISO8601TimeFormatter.string)
+            messageID = status.messageID
             summary = status.summary
         }
     }

@@ -18,9 +18,16 @@ function downloadPart() {
     + 'your renames, merges and deletions, places, regions, privacy zones, notification channels (without their secrets), '
     + 'rejected items, share links (they cannot be reopened elsewhere) and your photos\' details. '
     + 'travelog import reads it back on any Travelog server.');
+  const photos = element('input');
+  photos.type = 'checkbox';
+  photos.id = 'data-export-photos';
+  const photosField = element('label', 'check');
+  photosField.append(photos, ' With the photos\' files (the originals, as they were added; a larger download)');
   // A navigation to an attachment downloads it and leaves the page as it is.
-  const link = button('Download all my data', () => { window.location.assign('/api/v1/account/export'); }, 'data-export-download');
-  part.append(note, link);
+  const link = button('Download all my data', () => {
+    window.location.assign(`/api/v1/account/export${photos.checked ? '?photos=true' : ''}`);
+  }, 'data-export-download');
+  part.append(note, photosField, link);
   return part;
 }
 

@@ -94,7 +94,6 @@ extension PhoneStatus {
     /// A stored status; nil for anything unreadable (a damaged column never fails a read).
     public init?(storedJSON: String?) {
         guard let storedJSON, let decoded = try? JSONDecoder().decode(PhoneStatus.self, from: Data(storedJSON.utf8)) else { return nil }
-        self = PhoneStatus(trackerID: decoded.trackerID, connection: decoded.connection, wifiName: decoded.wifiName,
-                           wifiAccessPoint: decoded.wifiAccessPoint, monitoringMode: decoded.monitoringMode, regions: decoded.regions)
+        self = decoded
     }
 }
