@@ -15,7 +15,12 @@ import Glibc
 
 /// Issue 25, findings 6 and 7: what an upload may hold in memory, how many parts and what
 /// archives it may have, and that its import stops when the client goes away.
-@Suite("Uploads: parts in place, limits named, work stops with the client", .timeLimit(.minutes(2)))
+///
+/// The time limit only catches a hang (an import that never stops with its client): the 1,001-part
+/// form and the 300,000-line upload take 3-4 minutes of wall time in a debug build while the whole
+/// suite shares two cores, and a limit of 2 minutes failed a fresh clone's run (cancelled mid-request,
+/// a 500) with nothing wrong but the load. Speed is the benchmarks' to measure.
+@Suite("Uploads: parts in place, limits named, work stops with the client", .timeLimit(.minutes(6)))
 struct UploadLimitTests {
     static func fixture(_ limits: UploadLimits = .default) async throws -> ServerFixture {
         try await ServerFixture.make(configuration: ServerConfiguration(port: 0, bcryptCost: 4, uploadLimits: limits))
