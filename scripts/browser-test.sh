@@ -131,5 +131,5 @@ else
   echo "screenshots are kept in $TRAVELOG_SCREENSHOTS"
   "$python" -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("axe_selenium_python/node_modules/axe-core/axe.min.js"))' \
     "$axe_wheel" >"$work/axe.min.js"
-  "$python" "$root/Tests/Browser/page_test.py" test "${common[@]}" --token "$token" --axe "$work/axe.min.js"
+  "$python" "$root/Tests/Browser/page_test.py" test "${common[@]}" --token="$token" --axe "$work/axe.min.js"
 fi
