@@ -25,6 +25,12 @@ public final class PlaceTimeZones: Sendable {
         boundaryZones = boundaries?.zoneIdentifiers.map(TimeZone.init(identifier:)) ?? []
     }
 
+    /// What the zones come from, for the digest of a figure computed with them: the boundaries'
+    /// zones when loaded, else the gazetteer's.
+    public var identity: String {
+        boundaries.map { "boundaries:\($0.zoneIdentifiers.count):\($0.zoneIdentifiers.joined(separator: ",").count)" } ?? "gazetteer"
+    }
+
     /// The zone at a coordinate, `nil` when neither the boundaries nor the gazetteer have one.
     /// - Complexity: O(1) in most places with the boundaries (see `TimeZoneBoundaries`); one
     ///   gazetteer lookup per 0.05° cell without them.

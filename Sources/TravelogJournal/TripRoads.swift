@@ -59,18 +59,12 @@ public struct TripRoads: Sendable {
     /// The key a trip's match is stored under: FNV-1a (64 bits) of the device, times, mode, points
     /// and road graphs, hex.
     public func key(_ trip: TripEntry) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ text: String) {
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01b3
-            }
-        }
-        mix("v\(Self.version)|\(trip.deviceID)|\(StoragePrecision.milliseconds(trip.startTime))|\(StoragePrecision.milliseconds(trip.endTime))|\(trip.mode)|\(fingerprint)|")
+        var hash = FNV1a()
+        hash.mix("v\(Self.version)|\(trip.deviceID)|\(StoragePrecision.milliseconds(trip.startTime))|\(StoragePrecision.milliseconds(trip.endTime))|\(trip.mode)|\(fingerprint)|")
         for point in trip.coordinates {
-            for value in point { mix(String(Int64((value * 1e6).rounded())) + ",") }
+            for value in point { hash.mix(String(Int64((value * 1e6).rounded())) + ",") }
         }
-        return String(hash, radix: 16)
+        return hash.hex
     }
 
     /// The trips with their stored matches filled in, and those still to match (`pending`).

@@ -586,5 +586,18 @@ enum PostgresMigrations {
         ("024_share_photos", [
             "ALTER TABLE shares ADD COLUMN include_photos boolean NOT NULL DEFAULT false",
         ]),
+        // Figures derived from a user's history, kept between reads (as SQLite's 027_figure_cache).
+        ("025_figure_cache", [
+            """
+            CREATE TABLE figure_cache (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                kind text NOT NULL,
+                slot bigint NOT NULL,
+                key text NOT NULL,
+                payload bytea NOT NULL,
+                PRIMARY KEY (user_id, kind, slot)
+            )
+            """,
+        ]),
     ]
 }

@@ -468,6 +468,18 @@ enum SQLiteMigrations {
         ("026_share_photos", """
         ALTER TABLE shares ADD COLUMN include_photos INTEGER NOT NULL DEFAULT 0;
         """),
+        // Figures derived from a user's history, kept between reads (issue 33: the year review's days
+        // and weeks), each under the digest of its inputs: a reader recomputes a slot whose digest moved.
+        ("027_figure_cache", """
+        CREATE TABLE figure_cache (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            slot INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            PRIMARY KEY (user_id, kind, slot)
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -37,6 +37,8 @@ public struct TravelogServerApp: Sendable {
     let web: WebAssets
     /// The history tiles' indices and versions.
     let tiles: HistoryTiles
+    /// The reviews' figures kept current in the background.
+    let reviewKeeper: ReviewKeeper
     /// The offline world base, when its outline file (`make world`) was found.
     let worldOutlines: WorldOutlines?
     /// The live stream across server processes, when the store is shared (PostgreSQL).
@@ -83,6 +85,7 @@ public struct TravelogServerApp: Sendable {
             await notifications.notify(event.notificationMessage, userID: event.userID)
         }
         tiles = HistoryTiles(store: store, indexDirectory: configuration.historyIndexDirectory, logger: logger)
+        reviewKeeper = ReviewKeeper(store: store, journal: journal, placeTimeZones: placeTimeZones, logger: logger)
         worldOutlines = configuration.worldOutlinesPath.flatMap { try? WorldOutlines(contentsOf: $0) }
         let regions = RegionEvaluator(store: store) { message, userID in _ = await notifications.notify(message, userID: userID) }
         var liveRelay: LiveFeedRelay?
@@ -144,7 +147,8 @@ public struct TravelogServerApp: Sendable {
         ExploreRoutes(store: store, tiles: tiles, journal: journal, gazetteer: gazetteer, streetLevel: streetLevel,
                       placeTimeZones: placeTimeZones, worldOutlines: worldOutlines).add(to: router)
         SearchRoutes(store: store, search: LocalSearch(index: localSearch, gazetteer: gazetteer)).add(to: router)
-        ReviewRoutes(store: store, journal: journal, placeTimeZones: placeTimeZones, worldOutlines: worldOutlines).add(to: router)
+        ReviewRoutes(store: store, journal: journal, placeTimeZones: placeTimeZones, worldOutlines: worldOutlines,
+                     keeper: reviewKeeper).add(to: router)
         NotificationRoutes(store: store, notifications: notifications, configuration: configuration).add(to: router)
         DirectionsRoutes(network: roadNetwork).add(to: router)
         MatchRoutes(network: roadNetwork, store: store, links: ShareLinks(store: store, accounts: accounts)).add(to: router)
@@ -190,7 +194,7 @@ public struct TravelogServerApp: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "Travelog"),
             services: ([hub, journal, journal.roads, notifications, tiles, SilenceWatch(store: store, notifications: notifications, logger: logger)] as [any Service]) + (liveRelay.map { [$0] } ?? [])
-                + [RetentionService(retention: retention, tiles: tiles, logger: logger) as any Service]
+                + [RetentionService(retention: retention, tiles: tiles, logger: logger) as any Service, reviewKeeper]
                 + (configuration.reviewMessages.map { [ReviewMessages(store: store, notifications: notifications, placeTimeZones: placeTimeZones,
                                                                       cadence: $0, units: configuration.reviewUnits, logger: logger) as any Service] } ?? [])
                 + (mqtt.map { [MQTTSubscriber(settings: $0, store: store, writer: writer, metrics: metrics, logger: logger,

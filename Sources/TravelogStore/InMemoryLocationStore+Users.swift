@@ -48,6 +48,7 @@ extension InMemoryLocationStore {
             state.zones = state.zones.filter { $0.value.userID != id }
             state.zoneDrops[id] = nil
             state.historyRemovals[id] = nil
+            state.figureCache[id] = nil
             state.friendships.removeAll { $0.inviterID == id || $0.inviteeID == id }
             state.imports = state.imports.filter { !devices.contains($0.value.deviceID) }
             state.runningImports = state.runningImports.filter { !devices.contains($0.value.deviceID) }

@@ -48,6 +48,8 @@ public final class InMemoryLocationStore: TravelogStore {
         var historyRemovals: [UserID: Int64] = [:]
         /// The journal trips' road matches, by key (`InMemoryLocationStore+TripMatches.swift`).
         var tripMatches: [String: TripMatchRecord] = [:]
+        /// Figures kept between reads, by user, kind and slot (`InMemoryLocationStore+FigureCache.swift`).
+        var figureCache: [UserID: [String: [Int: CachedFigures]]] = [:]
         var nextID: Int64 = 1
 
         mutating func makeID() -> Int64 {

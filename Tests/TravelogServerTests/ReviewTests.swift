@@ -58,10 +58,8 @@ struct ReviewTests {
         }
     }
 
-    @Test("a generated year: new countries, home, days away, the furthest point and the busiest day as the test counts them; PNG and PDF")
-    func generatedYear() async throws {
-        let fixture = try await ServerFixture.make()
-        let store = fixture.app.store
+    /// Stays in Berlin (the winter before, March), a walk to a park and back, a stay in Tokyo.
+    static func generatedHistory() -> [Location] {
         let park = Self.berlin.destination(bearingDegrees: 90, distanceMeters: 3_000)
         var generated = Self.stay(at: Self.berlin, from: Self.at("2024-12-20T08:00:00Z"), to: Self.at("2024-12-21T12:00:00Z"))
         generated += Self.stay(at: Self.berlin, from: Self.at("2025-03-01T00:00:00Z"), to: Self.at("2025-03-03T10:00:00Z"))
@@ -70,9 +68,19 @@ struct ReviewTests {
         generated += Self.walk(from: park, at: Self.at("2025-03-03T13:40:00Z"), meters: 0).prefix(1)
         generated += Self.stay(at: Self.berlin, from: Self.at("2025-03-03T15:00:00Z"), to: Self.at("2025-03-05T06:00:00Z"))
         generated += Self.stay(at: Self.tokyo, from: Self.at("2025-03-05T12:00:00Z"), to: Self.at("2025-03-07T09:00:00Z"))
+        return generated
+    }
+
+    @Test("a generated year: new countries, home, days away, the furthest point and the busiest day as the test counts them; PNG and PDF")
+    func generatedYear() async throws {
+        let fixture = try await ServerFixture.make()
+        let store = fixture.app.store
+        let generated = Self.generatedHistory()
         _ = try await store.insert(generated.map { StoredLocation(deviceID: fixture.adaPhone.id, location: $0, source: .api) })
         _ = try await fixture.app.journal.processor.process(device: fixture.adaPhone)
         let fixes = generated
+        let park = Self.berlin.destination(bearingDegrees: 90, distanceMeters: 3_000)
+        let out = Self.walk(from: Self.berlin, at: Self.at("2025-03-03T10:10:00Z"), meters: 3_000)
 
         try await fixture.test { client in
             let review = try await Self.json(client, "/api/v1/review?period=2025&timezone=UTC")
@@ -139,6 +147,142 @@ struct ReviewTests {
 
     /// A PDF's signature, its end, its one page and a cross-reference table whose offsets point at
     /// the objects it names; and, where Debian's poppler-utils is installed, what `pdfinfo` reads.
+    /// The review as the route answers it, and as computed from every fix of the period (nothing kept).
+    static func answers(_ client: some TestClientProtocol, _ fixture: ServerFixture, zone: String = "UTC") async throws
+        -> (route: [String: Any], fresh: [String: Any]) {
+        let route = try await json(client, "/api/v1/review?period=2025&timezone=\(zone)")
+        let document = try await ReviewDocument.compute(store: fixture.app.store, userID: fixture.ada.id, period: ReviewPeriod(year: 2025),
+                                                        timeZone: TimeZone(identifier: zone)!, placeTimeZones: fixture.app.placeTimeZones,
+                                                        withLines: false, useKept: false)
+        let fresh = try #require(try JSONSerialization.jsonObject(with: try document.json()) as? [String: Any])
+        return (route, fresh)
+    }
+
+    /// The keys whose values differ between two answers, with both values.
+    static func differing(_ a: [String: Any], _ b: [String: Any]) -> String {
+        Set(a.keys).union(b.keys).sorted().filter { key in
+            guard let left = a[key] as? NSObject else { return b[key] != nil }
+            return !left.isEqual(b[key])
+        }.map { "\($0): \(a[$0] ?? "none") against \(b[$0] ?? "none")" }.joined(separator: "; ")
+    }
+
+    /// Replaces a kept figure's payload under its own key: what the review then shows was read, not recomputed.
+    static func tamper(_ kept: any FigureCacheStore, user: UserID, kind: String, slot: Int,
+                       _ change: (inout Any) -> Void) async throws {
+        let found = try #require(try await kept.cachedFigures(userID: user, kind: kind, slots: slot...slot)[slot], "\(kind) \(slot) kept")
+        var payload = try JSONSerialization.jsonObject(with: found.payload)
+        change(&payload)
+        try await kept.storeCachedFigures(userID: user, kind: kind,
+                                          [slot: CachedFigures(key: found.key, payload: try JSONSerialization.data(withJSONObject: payload))])
+    }
+
+    @Test("kept figures: a second review reads the days and weeks kept; a fix added, a fix deleted, a visit hidden, another zone recompute what they touch; every answer equals the review computed from all the fixes")
+    func keptFigures() async throws {
+        let fixture = try await ServerFixture.make()
+        let store = fixture.app.store
+        let kept = try #require(store as? any FigureCacheStore)
+        _ = try await store.insert(Self.generatedHistory().map { StoredLocation(deviceID: fixture.adaPhone.id, location: $0, source: .api) })
+        _ = try await fixture.app.journal.processor.process(device: fixture.adaPhone)
+        let march3 = try #require(CivilDate(isoDate: "2025-03-03")).daysSince1970
+        let year = try #require(CivilDate(isoDate: "2025-01-01")).daysSince1970...(try #require(CivilDate(isoDate: "2025-12-31")).daysSince1970)
+        try await fixture.test { client in
+            var (route, fresh) = try await Self.answers(client, fixture)
+            #expect(NSDictionary(dictionary: route).isEqual(to: fresh), "first review: \(Self.differing(route, fresh))")
+            #expect(route["furthestFromHome"] != nil && (route["distanceByMode"] as? [Any])?.isEmpty == false)
+            #expect(try await kept.cachedFigures(userID: fixture.ada.id, kind: "review-day", slots: year).count == 365)
+
+            // Read from what was kept: a changed payload under the same key shows.
+            try await Self.tamper(kept, user: fixture.ada.id, kind: "review-day", slot: march3) { payload in
+                var figure = payload as! [String: Any]
+                figure["distanceMeters"] = 12_345_678.0
+                payload = figure
+            }
+            route = try await Self.json(client, "/api/v1/review?period=2025&timezone=UTC")
+            #expect((route["busiestDay"] as? [String: Any])?["distanceMeters"] as? Double == 12_345_678, "the kept day was read")
+
+            // A fix added to that day: the day is read again.
+            let evening = Location(coordinate: Self.berlin.destination(bearingDegrees: 0, distanceMeters: 40), horizontalAccuracyMeters: 5,
+                                   timestamp: Self.at("2025-03-03T20:00:00Z"))
+            _ = try await store.insert([StoredLocation(deviceID: fixture.adaPhone.id, location: evening, source: .api)])
+            (route, fresh) = try await Self.answers(client, fixture)
+            #expect(NSDictionary(dictionary: route).isEqual(to: fresh), "after a fix was added: \(Self.differing(route, fresh))")
+            #expect((route["busiestDay"] as? [String: Any])?["distanceMeters"] as? Double != 12_345_678)
+
+            // A fix deleted (a drop zone, retention): the same.
+            try await Self.tamper(kept, user: fixture.ada.id, kind: "review-day", slot: march3) { payload in
+                var figure = payload as! [String: Any]
+                figure["distanceMeters"] = 12_345_678.0
+                payload = figure
+            }
+            #expect(try await store.deleteLocations([StoredLocation(deviceID: fixture.adaPhone.id, location: evening, source: .api).key],
+                                                    userID: fixture.ada.id) == 1)
+            (route, fresh) = try await Self.answers(client, fixture)
+            #expect(NSDictionary(dictionary: route).isEqual(to: fresh), "after a fix was deleted: \(Self.differing(route, fresh))")
+
+            // The week of the walk: kept, read, and read again when a visit of it is hidden.
+            let weeks = try await kept.cachedFigures(userID: fixture.ada.id, kind: "review-trips", slots: 0...Int(Int32.max))
+            let walkWeek = try #require(weeks.first { (try? JSONSerialization.jsonObject(with: $0.value.payload) as? [Any])?.isEmpty == false }?.key)
+            try await Self.tamper(kept, user: fixture.ada.id, kind: "review-trips", slot: walkWeek) { payload in
+                payload = (payload as! [[String: Any]]).map { trip in
+                    var trip = trip
+                    trip["distanceMeters"] = 999_999.0
+                    return trip
+                }
+            }
+            route = try await Self.json(client, "/api/v1/review?period=2025&timezone=UTC")
+            #expect((route["longestTrip"] as? [String: Any])?["distanceMeters"] as? Double == 999_999, "the kept week was read")
+            let visits = try await store.visits(userID: fixture.ada.id, deviceIDs: nil, from: Self.at("2025-03-03T11:00:00Z"),
+                                                to: Self.at("2025-03-03T14:00:00Z"), includeHidden: false)
+            let atPark = try #require(visits.first { $0.visit.center.distanceMeters(to: Self.berlin) > 2_000 })
+            _ = try await store.editVisit(id: atPark.id, VisitEdit(hidden: true))
+            (route, fresh) = try await Self.answers(client, fixture)
+            #expect(NSDictionary(dictionary: route).isEqual(to: fresh), "after a visit was hidden: \(Self.differing(route, fresh))")
+            #expect((route["longestTrip"] as? [String: Any])?["distanceMeters"] as? Double != 999_999)
+
+            // Another zone makes other local days: nothing kept for UTC is read for Tokyo.
+            (route, fresh) = try await Self.answers(client, fixture, zone: "Asia/Tokyo")
+            #expect(NSDictionary(dictionary: route).isEqual(to: fresh), "in Asia/Tokyo: \(Self.differing(route, fresh))")
+            (route, fresh) = try await Self.answers(client, fixture)
+            #expect(NSDictionary(dictionary: route).isEqual(to: fresh), "in UTC again: \(Self.differing(route, fresh))")
+
+            // The image's lines: kept per day (the second computation reads them), the same as read from the fixes.
+            var lines: [PeriodReviewBuilder.Lines] = []
+            for useKept in [true, true, false] {
+                lines.append(try await ReviewDocument.compute(store: store, userID: fixture.ada.id, period: ReviewPeriod(year: 2025),
+                                                              timeZone: Self.utc, placeTimeZones: fixture.app.placeTimeZones,
+                                                              withLines: true, useKept: useKept).lines)
+            }
+            #expect(try await kept.cachedFigures(userID: fixture.ada.id, kind: "review-lines", slots: year).count == 365)
+            #expect(lines[0].pointCount > 50 && lines.map(\.pointCount) == Array(repeating: lines[0].pointCount, count: 3))
+            #expect(lines[1].byDevice == lines[2].byDevice && lines[0].byDevice == lines[2].byDevice)
+        }
+    }
+
+    @Test("the review keeper computes each user's current year (and last year's in January) in the zone they last asked a review in; the route then reads what it kept")
+    func keeper() async throws {
+        let fixture = try await ServerFixture.make()
+        let store = fixture.app.store
+        let kept = try #require(store as? any FigureCacheStore)
+        _ = try await store.insert(Self.generatedHistory().map { StoredLocation(deviceID: fixture.adaPhone.id, location: $0, source: .api) })
+        let keeper = fixture.app.reviewKeeper
+        keeper.noteRequest(userID: fixture.ada.id, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        let june = try await keeper.keep(now: Self.at("2025-06-01T12:00:00Z")).filter { $0.userID == fixture.ada.id }.map(\.period.description)
+        #expect(june == ["2025"])
+        let january = try await keeper.keep(now: Self.at("2026-01-10T12:00:00Z")).filter { $0.userID == fixture.ada.id }.map(\.period.description)
+        #expect(january == ["2026", "2025"])
+        let march3 = try #require(CivilDate(isoDate: "2025-03-03")).daysSince1970
+        #expect(try await kept.cachedFigures(userID: fixture.ada.id, kind: "review-lines", slots: march3...march3).count == 1, "lines kept too")
+        try await Self.tamper(kept, user: fixture.ada.id, kind: "review-day", slot: march3) { payload in
+            var figure = payload as! [String: Any]
+            figure["distanceMeters"] = 12_345_678.0
+            payload = figure
+        }
+        try await fixture.test { client in
+            let review = try await Self.json(client, "/api/v1/review?period=2025&timezone=Asia/Tokyo")
+            #expect((review["busiestDay"] as? [String: Any])?["distanceMeters"] as? Double == 12_345_678, "read from what the keeper kept")
+        }
+    }
+
     static func checkPDF(_ data: Data) throws {
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasPrefix("%PDF-1."))
@@ -184,8 +328,21 @@ struct SharedReviewTests {
         let month = try #require(byMonth.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key)
         _ = try await store.addChannel(userID: fixture.ada.id, kind: .webhook(url: URL(string: "https://hooks.example.org/travelog")!, secret: "s3cret-s3cret"))
         try await fixture.test { client in
-            for period in [String(year), String(format: "%04d-%02d", year, month)] {
-                try await check(client, period: try ReviewPeriod(parsing: period), all: all.map(\.location))
+            let checked = [String(year), String(format: "%04d-%02d", year, month)]
+            for period in checked + byYear.keys.sorted().map(String.init).filter({ !checked.contains($0) }) {
+                if checked.contains(period) {
+                    try await check(client, period: try ReviewPeriod(parsing: period), all: all.map(\.location))
+                } else {
+                    _ = try await ReviewTests.json(client, "/api/v1/review?period=\(period)&timezone=UTC")
+                }
+                // Every year's review (the first of it filled the kept days and weeks above, or here),
+                // read again from the kept days and weeks: the same as computed from every fix.
+                let route = try await ReviewTests.json(client, "/api/v1/review?period=\(period)&timezone=UTC")
+                let fresh = try await ReviewDocument.compute(store: store, userID: fixture.ada.id, period: try ReviewPeriod(parsing: period),
+                                                             timeZone: ReviewTests.utc, placeTimeZones: fixture.app.placeTimeZones,
+                                                             withLines: false, useKept: false).json()
+                let freshObject = try #require(try JSONSerialization.jsonObject(with: fresh) as? [String: Any])
+                #expect(NSDictionary(dictionary: route).isEqual(to: freshObject), "\(period), kept against fresh: \(ReviewTests.differing(route, freshObject))")
             }
             // `serve --review-messages yearly` on the second day of the next year: that year's message on
             // ada's channel, once, with the figures of the review itself.
@@ -253,11 +410,16 @@ struct SharedReviewTests {
         // The furthest point from home: every fix of the period measured from home.
         if let home = review["home"] as? [String: Any], let furthest = review["furthestFromHome"] as? [String: Any] {
             let center = try #require(Coordinate(validLatitude: home["latitude"] as! Double, longitude: home["longitude"] as! Double))
+            // The period's local days (in the zone of each place) reach up to a day beyond its UTC range.
             let (from, to) = period.range(in: ReviewTests.utc)
-            let farthest = all.filter { $0.timestamp >= from && $0.timestamp < to }.map { $0.coordinate.distanceMeters(to: center) }.max() ?? 0
+            let farthest = { (from: Date, to: Date) in
+                all.filter { $0.timestamp >= from && $0.timestamp < to }.map { $0.coordinate.distanceMeters(to: center) }.max() ?? 0
+            }
+            let outer = farthest(from.addingTimeInterval(-86_400), to.addingTimeInterval(86_400))
+            let inner = farthest(from.addingTimeInterval(86_400), to.addingTimeInterval(-86_400))
             // The haversine fast path picks the fix: it may miss the farthest by its 0.56 %.
             let found = furthest["distanceMeters"] as! Double
-            #expect(found <= farthest + 0.1 && found >= farthest * (1 - 0.0056), "\(period): \(found) against \(farthest) m")
+            #expect(found <= outer + 0.1 && found >= inner * (1 - 0.0056), "\(period): \(found) against \(inner)...\(outer) m")
         }
     }
 }

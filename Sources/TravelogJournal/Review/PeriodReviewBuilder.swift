@@ -2,10 +2,16 @@ import Foundation
 import TravelogCore
 import TravelogStore
 
-/// Computes a ``PeriodReview`` from the store, streaming the period's fixes once for the distance,
-/// the days and the furthest point (memory: the days, the fusion window and the thinned lines, not
-/// the fixes), reading the journal's visits, and the trips a week at a time (a week's distance
-/// ledger at most in memory) beside the stream, as a second reader.
+/// Computes a ``PeriodReview`` from the store: the period's local days (distance, fixes, the
+/// furthest point), the journal's visits, and the trips a week at a time.
+///
+/// A day's figures depend on that day's fixes only (`TravelStatistics`), and a week's trips on its
+/// fixes and visits, so both are kept in the store (``FigureCacheStore``) under a digest of their
+/// inputs (the fixes per device and UTC day around them, the visits, the zones, the deletions
+/// counted) and a review reads the fixes of the days whose digest moved, not the year's
+/// (``PeriodReviewDays``). The furthest point from home stays exact: each kept day holds a cap around
+/// its fixes and its outermost fixes, and only the days whose cap could reach further than the best
+/// outermost fix are read again.
 public struct PeriodReviewBuilder: Sendable {
     /// How many of the most visited places are listed.
     public static let placeCount = 5
@@ -26,13 +32,17 @@ public struct PeriodReviewBuilder: Sendable {
     public let timeZone: TimeZone
     /// The local offset of a fix's day, as the statistics read it (`HistoryStatistics.localOffset`).
     public let utcOffset: @Sendable (Location) -> Int
+    /// What `utcOffset` is made of (the person's zone, the place zones' source), in the kept
+    /// figures' digest: other zones give other days.
+    public let offsetIdentity: String
 
     public init(reader: JournalReader, photos: (any PhotoStore)? = nil, timeZone: TimeZone,
-                utcOffset: @escaping @Sendable (Location) -> Int) {
+                utcOffset: @escaping @Sendable (Location) -> Int, offsetIdentity: String? = nil) {
         self.reader = reader
         self.photos = photos
         self.timeZone = timeZone
         self.utcOffset = utcOffset
+        self.offsetIdentity = offsetIdentity ?? timeZone.identifier
     }
 
     /// The lines of the period's fixes, per device, thinned to ``lineStepMeters`` and broken at
@@ -43,44 +53,51 @@ public struct PeriodReviewBuilder: Sendable {
     }
 
     /// The review of a user's period, and the lines of its fixes when `lines` is true.
-    /// - Complexity: one read of the period's fixes, one more of its trips' (in weeks), and the
-    ///   user's visits up to the period's end.
-    public func review(userID: UserID, period: ReviewPeriod, lines: Bool = false) async throws -> (PeriodReview, Lines) {
+    /// - Parameter useKept: read and keep figures in the store (``FigureCacheStore``); `false`
+    ///   computes everything from the fixes (what a test compares the kept figures with).
+    /// - Complexity: the fixes of the local days and weeks whose inputs changed since they were
+    ///   kept (every day's with `lines`, which the kept figures do not hold), and the user's visits
+    ///   up to the period's end.
+    public func review(userID: UserID, period: ReviewPeriod, lines: Bool = false,
+                       useKept: Bool = true) async throws -> (PeriodReview, Lines) {
         let (from, to) = period.range(in: timeZone)
         let store = reader.store
         let allVisits = try await reader.shownVisits(userID: userID, from: nil, to: to)
         let placesByID = Dictionary(uniqueKeysWithValues: try await store.places(userID: userID).map { ($0.id, $0) })
         let found = Self.home(visits: allVisits, places: placesByID, until: to)
         let home = found?.home
+        let homePoint = home.map { Coordinate(validLatitude: $0.latitude, longitude: $0.longitude)! }
+        let localDays = period.days.first.daysSince1970...(period.days.end.daysSince1970 - 1)
+        let days = try await PeriodReviewDays(builder: self, userID: userID, kept: useKept ? store as? any FigureCacheStore : nil,
+                                              around: localDays)
 
-        // The trips (their own reads, a week at a time) while the fixes stream: two readers at once.
-        async let trips = tripFigures(userID: userID, from: from, to: to, period: period)
-        // One pass over the fixes: the days' distance, the furthest point, the lines.
-        let pass = ReviewPass(statistics: TravelStatistics(period: .day, utcOffset: utcOffset),
-                              home: home.map { Coordinate(validLatitude: $0.latitude, longitude: $0.longitude)! }, lines: lines)
-        try await store.forEachFusedBatch(LocationQuery(userID: userID, from: from, to: to), utcOffset: utcOffset) { batch in
-            for fused in batch { pass.add(fused) }
-        }
-        let days = pass.statistics.periods.filter { period.contains(day: $0.label) }
-        let total = days.reduce(0) { $0 + $1.distanceMeters }
+        // The trips (their own reads, a week at a time) while the days are read.
+        async let trips = tripFigures(from: from, to: to, period: period, days: days)
+        let (figures, lineSet, allRead, farRead) = try await days.figures(localDays, home: homePoint, lines: lines)
+        let active = localDays.compactMap { day in figures[day].flatMap { $0.locations > 0 ? (day: day, figures: $0) : nil } }
+        let total = active.reduce(0) { $0 + $1.figures.distanceMeters }
 
         var review = PeriodReview(
             period: period.description, firstDay: period.days.first.description,
             lastDay: period.days.end.adding(days: -1).description,
-            distanceMeters: Self.rounded(total), locations: days.reduce(0) { $0 + $1.locationCount },
-            activeDays: PeriodReview.Count(count: days.count, days: days.map(\.label)),
+            distanceMeters: Self.rounded(total), locations: active.reduce(0) { $0 + $1.figures.locations },
+            activeDays: PeriodReview.Count(count: active.count, days: active.map { CivilDate(daysSince1970: $0.day).description }),
             distanceByMode: [], countries: [], cities: [], home: home, daysAway: nil, longestTrip: nil, places: [],
             furthestFromHome: nil, busiestDay: nil, photos: nil)
-        if let busiest = days.max(by: { ($0.distanceMeters, $1.label) < ($1.distanceMeters, $0.label) }), busiest.distanceMeters > 0 {
-            review.busiestDay = PeriodReview.Day(distanceMeters: Self.rounded(busiest.distanceMeters), locations: busiest.locationCount,
-                                                 days: [busiest.label])
+        if let busiest = active.max(by: { ($0.figures.distanceMeters, $1.day) < ($1.figures.distanceMeters, $0.day) }),
+           busiest.figures.distanceMeters > 0 {
+            review.busiestDay = PeriodReview.Day(distanceMeters: Self.rounded(busiest.figures.distanceMeters),
+                                                 locations: busiest.figures.locations,
+                                                 days: [CivilDate(daysSince1970: busiest.day).description])
         }
-        if let home, let far = pass.furthest {
-            let exact = far.location.coordinate.distanceMeters(to: Coordinate(validLatitude: home.latitude, longitude: home.longitude)!)
-            let day = CivilDate(secondsSince1970: far.location.timestamp.timeIntervalSince1970, utcOffsetSeconds: utcOffset(far.location))
+        var far = farRead
+        if let homePoint, !allRead { far = try await days.furthest(from: homePoint, figures: figures) }
+        if let homePoint, let far {
+            let exact = far.coordinate.distanceMeters(to: homePoint)
             review.furthestFromHome = PeriodReview.Point(
-                latitude: far.location.coordinate.latitude, longitude: far.location.coordinate.longitude,
-                distanceMeters: Self.rounded(exact), time: LocalTime.iso(far.location.timestamp, in: nil), days: [day.description])
+                latitude: far.coordinate.latitude, longitude: far.coordinate.longitude,
+                distanceMeters: Self.rounded(exact), time: LocalTime.iso(far.time, in: nil),
+                days: [CivilDate(daysSince1970: far.day).description])
         }
         addVisitFigures(to: &review, visits: allVisits, places: placesByID, home: found?.place, from: from, to: to, period: period)
         (review.distanceByMode, review.longestTrip) = try await trips
@@ -91,7 +108,7 @@ public struct PeriodReviewBuilder: Sendable {
                 review.photos = PeriodReview.Count(count: taken.count, days: dates.sorted())
             }
         }
-        return (review, pass.lineSet)
+        return (review, lineSet)
     }
 
     // MARK: Visits: countries, cities, places, days away
@@ -133,15 +150,16 @@ public struct PeriodReviewBuilder: Sendable {
             return city
         }
         .filter { !$0.days.isEmpty }
-        .sorted { ($0.visits, $0.days.count, $1.name) > ($1.visits, $1.days.count, $0.name) }
-        review.places = placeDays.compactMap { id, value -> PeriodReview.Place? in
+        .sorted { ($0.visits, $0.days.count, $1.name, $1.countryCode) > ($1.visits, $1.days.count, $0.name, $0.countryCode) }
+        // Places of one name (several "Berlin, DE") in the order they were made: the same every time.
+        review.places = placeDays.compactMap { id, value -> (id: Int64, place: PeriodReview.Place)? in
             guard let place = places[id] else { return nil }
             let name = place.name ?? visits.first { $0.placeID == id }.flatMap { JournalEntry.describedName($0.visit) } ?? "Place \(id)"
-            return PeriodReview.Place(name: name, visits: value.visits, latitude: place.center.latitude,
-                                      longitude: place.center.longitude, days: labels(value.days))
+            return (id.rawValue, PeriodReview.Place(name: name, visits: value.visits, latitude: place.center.latitude,
+                                                    longitude: place.center.longitude, days: labels(value.days)))
         }
-        .sorted { ($0.visits, $0.days.count, $1.name) > ($1.visits, $1.days.count, $0.name) }
-        .prefix(Self.placeCount).map { $0 }
+        .sorted { ($0.place.visits, $0.place.days.count, $1.place.name, $1.id) > ($1.place.visits, $1.place.days.count, $0.place.name, $0.id) }
+        .prefix(Self.placeCount).map(\.place)
         if home != nil {
             let away = review.activeDays.days.filter { !homeDays.contains(CivilDate(isoDate: $0)?.daysSince1970 ?? .min) }
             review.daysAway = PeriodReview.Count(count: away.count, days: away)
@@ -170,25 +188,16 @@ public struct PeriodReviewBuilder: Sendable {
 
     // MARK: Trips: distance by mode, the longest
 
-    func tripFigures(userID: UserID, from: Date, to: Date, period: ReviewPeriod) async throws
+    func tripFigures(from: Date, to: Date, period: ReviewPeriod, days: PeriodReviewDays) async throws
         -> ([PeriodReview.ModeDistance], PeriodReview.Trip?) {
         var byMode: [String: (meters: Double, trips: Int, days: Set<String>)] = [:]
-        var longest: TripEntry?
-        var chunkStart = from
-        while chunkStart < to {
-            let chunkEnd = min(to, chunkStart.addingTimeInterval(Double(Self.tripChunkDays) * 86_400))
-            let margin = Double(Self.tripMarginDays) * 86_400
-            let trips = try await reader.trips(userID: userID, from: chunkStart.addingTimeInterval(-margin),
-                                               to: chunkEnd.addingTimeInterval(margin), utcOffset: utcOffset)
-            for var trip in trips where trip.startTime >= chunkStart && trip.startTime < chunkEnd {
-                trip.coordinates = []
-                let day = String(trip.localStart.prefix(10))
-                byMode[trip.mode, default: (0, 0, [])].meters += trip.distanceMeters
-                byMode[trip.mode]?.trips += 1
-                if period.contains(day: day) { byMode[trip.mode]?.days.insert(day) }
-                if longest.map({ trip.distanceMeters > $0.distanceMeters }) ?? true { longest = trip }
-            }
-            chunkStart = chunkEnd
+        var longest: PeriodReviewDays.TripFigure?
+        for trip in try await days.trips(from: from, to: to) {
+            let day = String(trip.localStart.prefix(10))
+            byMode[trip.mode, default: (0, 0, [])].meters += trip.distanceMeters
+            byMode[trip.mode]?.trips += 1
+            if period.contains(day: day) { byMode[trip.mode]?.days.insert(day) }
+            if longest.map({ trip.distanceMeters > $0.distanceMeters }) ?? true { longest = trip }
         }
         let modes = byMode.map { PeriodReview.ModeDistance(mode: $0.key, distanceMeters: Self.rounded($0.value.meters),
                                                            trips: $0.value.trips, days: $0.value.days.sorted()) }
@@ -204,47 +213,5 @@ public struct PeriodReviewBuilder: Sendable {
 
     static func day(_ date: Date, in zone: TimeZone) -> String {
         CivilDate(secondsSince1970: date.timeIntervalSince1970, utcOffsetSeconds: zone.secondsFromGMT(for: date)).description
-    }
-}
-
-/// The single pass's state, touched only from the store's reading thread, one batch at a time.
-private final class ReviewPass: @unchecked Sendable {
-    var statistics: TravelStatistics
-    let home: Coordinate?
-    let collectLines: Bool
-    /// The fix furthest from home by the haversine fast path (its exact distance is taken at the end).
-    var furthest: (location: Location, meters: Double)?
-    var lineSet = PeriodReviewBuilder.Lines()
-    private var lastKept: [Int64: Location] = [:]
-    private var lastSeen: [Int64: Date] = [:]
-
-    init(statistics: TravelStatistics, home: Coordinate?, lines: Bool) {
-        self.statistics = statistics
-        self.home = home
-        collectLines = lines
-    }
-
-    func add(_ fused: TrackFusion.Fused) {
-        let location = fused.fix.location
-        statistics.ingest(location, device: fused.lane)
-        if let home {
-            let meters = location.coordinate.haversineDistanceMetersApproximate(to: home)
-            if meters > furthest?.meters ?? -1 { furthest = (location, meters) }
-        }
-        guard collectLines else { return }
-        let device = DeviceID(rawValue: fused.fix.device)
-        let seen = lastSeen.updateValue(location.timestamp, forKey: fused.fix.device)
-        if let last = lastKept[fused.fix.device], let seen {
-            if location.timestamp.timeIntervalSince(seen) > PeriodReviewBuilder.lineGapSeconds {
-                lineSet.byDevice[device, default: []].append([location.coordinate])
-            } else if location.coordinate.haversineDistanceMetersApproximate(to: last.coordinate) >= PeriodReviewBuilder.lineStepMeters {
-                lineSet.byDevice[device]![lineSet.byDevice[device]!.count - 1].append(location.coordinate)
-            } else {
-                return
-            }
-        } else {
-            lineSet.byDevice[device, default: []].append([location.coordinate])
-        }
-        lastKept[fused.fix.device] = location
     }
 }

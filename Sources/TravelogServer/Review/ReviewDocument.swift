@@ -36,15 +36,19 @@ public struct ReviewDocument: Sendable {
     public let devices: [Device]
 
     /// Computes the review of a user's period (the lines too when an image will be drawn).
-    /// - Parameter placeOffsetSeconds: the place's zone at a fix (the statistics' days).
+    /// - Parameters:
+    ///   - placeTimeZones: the place's zone at a fix (the statistics' days).
+    ///   - useKept: read and keep the days' and weeks' figures in the store (`PeriodReviewBuilder`);
+    ///     `false` reads every fix of the period.
     public static func compute(store: any TravelogStore, userID: UserID, period: ReviewPeriod, timeZone: TimeZone,
-                               placeTimeZones: PlaceTimeZones?, withLines: Bool) async throws -> ReviewDocument {
+                               placeTimeZones: PlaceTimeZones?, withLines: Bool, useKept: Bool = true) async throws -> ReviewDocument {
         var placeOffset: (@Sendable (Location) -> Int?)?
         if let placeTimeZones { placeOffset = { placeTimeZones.offsetSeconds(for: $0) } }
         let builder = PeriodReviewBuilder(reader: JournalReader(store: store, timeZones: placeTimeZones), photos: store as? any PhotoStore,
                                           timeZone: timeZone,
-                                          utcOffset: HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: timeZone))
-        let (review, lines) = try await builder.review(userID: userID, period: period, lines: withLines)
+                                          utcOffset: HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: timeZone),
+                                          offsetIdentity: "\(timeZone.identifier)|places:\(placeTimeZones?.identity ?? "none")")
+        let (review, lines) = try await builder.review(userID: userID, period: period, lines: withLines, useKept: useKept)
         return ReviewDocument(review: review, lines: lines, devices: try await store.devices(userID: userID))
     }
 

@@ -12,6 +12,8 @@ struct ReviewRoutes {
     let journal: JournalService
     let placeTimeZones: PlaceTimeZones?
     let worldOutlines: WorldOutlines?
+    /// Told the zone each review is asked in: the one its figures are kept current for.
+    var keeper: ReviewKeeper?
 
     func add(to router: RouteRegistry) {
         router.get("/api/v1/review") { request, context in
@@ -26,6 +28,7 @@ struct ReviewRoutes {
             let units = HistoryStatistics.UnitSystem(rawValue: try request.choiceQuery("units", ["metric", "imperial"], default: "metric"))!
             let parameters = try await ReadParameters(request, identity: identity, store: store)
             await journal.drain()
+            keeper?.noteRequest(userID: identity.user.id, timeZone: parameters.timeZone)
             let document = try await ReviewDocument.compute(store: store, userID: identity.user.id, period: period,
                                                             timeZone: parameters.timeZone, placeTimeZones: placeTimeZones,
                                                             withLines: format != .json)
