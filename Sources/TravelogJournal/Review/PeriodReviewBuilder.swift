@@ -9,9 +9,8 @@ import TravelogStore
 /// fixes and visits, so both are kept in the store (``FigureCacheStore``) under a digest of their
 /// inputs (the fixes per device and UTC day around them, the visits, the zones, the deletions
 /// counted) and a review reads the fixes of the days whose digest moved, not the year's
-/// (``PeriodReviewDays``). The furthest point from home stays exact: each kept day holds a cap around
-/// its fixes and its outermost fixes, and only the days whose cap could reach further than the best
-/// outermost fix are read again.
+/// (``PeriodReviewDays``). Each day keeps the corners of its fixes' convex hull, among which lies
+/// its furthest fix from any home.
 public struct PeriodReviewBuilder: Sendable {
     /// How many of the most visited places are listed.
     public static let placeCount = 5
@@ -73,7 +72,7 @@ public struct PeriodReviewBuilder: Sendable {
 
         // The trips (their own reads, a week at a time) while the days are read.
         async let trips = tripFigures(from: from, to: to, period: period, days: days)
-        let (figures, lineSet, allRead, farRead) = try await days.figures(localDays, home: homePoint, lines: lines)
+        let (figures, lineSet) = try await days.figures(localDays, lines: lines)
         let active = localDays.compactMap { day in figures[day].flatMap { $0.locations > 0 ? (day: day, figures: $0) : nil } }
         let total = active.reduce(0) { $0 + $1.figures.distanceMeters }
 
@@ -90,9 +89,7 @@ public struct PeriodReviewBuilder: Sendable {
                                                  locations: busiest.figures.locations,
                                                  days: [CivilDate(daysSince1970: busiest.day).description])
         }
-        var far = farRead
-        if let homePoint, !allRead { far = try await days.furthest(from: homePoint, figures: figures) }
-        if let homePoint, let far {
+        if let homePoint, let far = days.furthest(from: homePoint, figures: figures) {
             let exact = far.coordinate.distanceMeters(to: homePoint)
             review.furthestFromHome = PeriodReview.Point(
                 latitude: far.coordinate.latitude, longitude: far.coordinate.longitude,

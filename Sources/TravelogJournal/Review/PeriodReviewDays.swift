@@ -15,7 +15,7 @@ struct PeriodReviewDays: Sendable {
     static let tripKind = "review-trips"
     static let lineKind = "review-lines"
     /// Bump when a kept figure's computation changes: every kept figure is then stale.
-    static let version = 2
+    static let version = 3
     /// UTC days counted around the period: a local day reads one either side, a week of trips
     /// ``PeriodReviewBuilder/tripMarginDays`` more and one for the zone of the week's bounds.
     static let countedMarginDays = PeriodReviewBuilder.tripMarginDays + 4
@@ -24,11 +24,9 @@ struct PeriodReviewDays: Sendable {
     struct DayFigures: Codable, Hashable, Sendable {
         var distanceMeters = 0.0
         var locations = 0
-        /// The box of the day's fixes, `[south, north, west, east]` in degrees.
-        var box: [Double]?
-        /// The day's outermost fixes (north, south, east, west and the four diagonals),
-        /// `[latitude, longitude, milliseconds]`.
-        var edges: [[Double]] = []
+        /// The corners of the convex hull of the day's fixes (`DayHull`), `[latitude, longitude,
+        /// milliseconds]`: the furthest of them from home is the day's furthest fix.
+        var hull: [[Double]] = []
     }
 
     /// What the review reads of a trip.
@@ -80,15 +78,13 @@ struct PeriodReviewDays: Sendable {
 
     // MARK: Days
 
-    /// The figures of `days`, their lines when asked (``DayLines``, joined across midnights), and
-    /// whether every day was read (nothing kept) with the fix furthest from `home` then.
-    func figures(_ days: ClosedRange<Int>, home: Coordinate?, lines: Bool) async throws
-        -> (figures: [Int: DayFigures], lines: PeriodReviewBuilder.Lines, allRead: Bool, far: FarPoint?) {
+    /// The figures of `days` and their lines when asked (``DayLines``, joined across midnights).
+    func figures(_ days: ClosedRange<Int>, lines: Bool) async throws -> (figures: [Int: DayFigures], lines: PeriodReviewBuilder.Lines) {
         guard let kept else {
-            let pass = try await read(days, home: home, lines: lines)
+            let pass = try await read(days, lines: lines)
             var figures: [Int: DayFigures] = [:]
             for day in days { figures[day] = pass.figures(day) }
-            return (figures, DayLines.joined(days.map { pass.dayLines[$0] ?? [:] }), true, pass.far)
+            return (figures, DayLines.joined(days.map { pass.dayLines[$0] ?? [:] }))
         }
         let storedFigures = try await kept.cachedFigures(userID: userID, kind: Self.dayKind, slots: days)
         let storedLines = lines ? try await kept.cachedFigures(userID: userID, kind: Self.lineKind, slots: days) : [:]
@@ -112,7 +108,7 @@ struct PeriodReviewDays: Sendable {
             figures[day] = decoded
         }
         for run in Self.runs(missing) {
-            let pass = try await read(run, home: nil, lines: lines)
+            let pass = try await read(run, lines: lines)
             var fresh: [Int: CachedFigures] = [:], freshLines: [Int: CachedFigures] = [:]
             let encoder = JSONEncoder()
             for day in run {
@@ -127,65 +123,18 @@ struct PeriodReviewDays: Sendable {
             try await kept.storeCachedFigures(userID: userID, kind: Self.lineKind, freshLines)
         }
         let joined = lines ? DayLines.joined(days.map { lineDays[$0] ?? [:] }) : PeriodReviewBuilder.Lines()
-        return (figures, joined, false, nil)
+        return (figures, joined)
     }
 
-    /// The fix furthest from `home` among the days' kept figures: the best of their outermost fixes,
-    /// then the days whose box could hold a fix further than that read again (exact, whatever the
-    /// shape of a day).
-    func furthest(from home: Coordinate, figures: [Int: DayFigures]) async throws -> FarPoint? {
+    /// The fix furthest from `home` among the days' kept hulls (the earliest of equals).
+    func furthest(from home: Coordinate, figures: [Int: DayFigures]) -> FarPoint? {
         var best: FarPoint?
-        func consider(_ point: FarPoint) {
-            guard let current = best else { best = point; return }
-            if (point.meters, current.time) > (current.meters, point.time) { best = point }
-        }
         for (day, figure) in figures where figure.locations > 0 {
-            for edge in figure.edges {
-                guard edge.count == 3, let coordinate = Coordinate(validLatitude: edge[0], longitude: edge[1]) else { continue }
-                consider(FarPoint(coordinate: coordinate, time: StoragePrecision.date(milliseconds: Int64(edge[2])), day: day,
-                                  meters: coordinate.haversineDistanceMetersApproximate(to: home)))
-            }
-        }
-        guard let found = best else { return nil }
-        let again = figures.filter { _, figure in
-            guard figure.locations > 0 else { return false }
-            guard let box = figure.box, box.count == 4, let reach = Self.farthest(from: home, inBox: box) else { return true }
-            // Room for rounding: the bound and the fixes are measured by the same formula.
-            return reach * (1 + 1e-9) + 0.01 > found.meters
-        }.keys.sorted()
-        for run in Self.runs(again) {
-            let pass = try await read(run, home: home, lines: false)
-            if let far = pass.far { consider(far) }
-        }
-        return best
-    }
-
-    /// The greatest haversine distance from `home` to a point of a box `[south, north, west, east]`
-    /// (degrees), `nil` for a box wider than 180° of longitude. Along a parallel the distance grows
-    /// with the difference of longitude up to 180°, so the farthest point lies on the box's west or
-    /// east meridian, or on home's antimeridian where the box holds it; along a meridian it has one
-    /// turning point (where d/dφ of the spherical law of cosines is 0: tan φ = tan φ₀ / cos Δλ),
-    /// so the ends and that point are all there is to measure.
-    static func farthest(from home: Coordinate, inBox box: [Double]) -> Double? {
-        let (south, north, west, east) = (box[0], box[1], box[2], box[3])
-        guard east - west <= 180, south <= north else { return nil }
-        var meridians = [west, east]
-        for antimeridian in [home.longitude + 180, home.longitude - 180] where antimeridian > west && antimeridian < east {
-            meridians.append(antimeridian)
-        }
-        let φ0 = home.latitude * .pi / 180
-        var best = 0.0
-        for longitude in meridians {
-            var latitudes = [south, north]
-            let cosΔλ = cos((longitude - home.longitude) * .pi / 180)
-            if abs(cosΔλ) > 1e-12 {
-                let turning = atan(tan(φ0) / cosΔλ) * 180 / .pi
-                if turning > south && turning < north { latitudes.append(turning) }
-            }
-            let wrapped = longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude
-            for latitude in latitudes {
-                guard let point = Coordinate(validLatitude: latitude, longitude: wrapped) else { return nil }
-                best = max(best, point.haversineDistanceMetersApproximate(to: home))
+            for corner in figure.hull {
+                guard corner.count == 3, let coordinate = Coordinate(validLatitude: corner[0], longitude: corner[1]) else { continue }
+                let point = FarPoint(coordinate: coordinate, time: StoragePrecision.date(milliseconds: Int64(corner[2])), day: day,
+                                     meters: coordinate.haversineDistanceMetersApproximate(to: home))
+                if best.map({ (point.meters, $0.time) > ($0.meters, point.time) }) ?? true { best = point }
             }
         }
         return best
@@ -201,10 +150,10 @@ struct PeriodReviewDays: Sendable {
     private func countsKey(_ days: ClosedRange<Int>) -> String { days.map { counts[$0] ?? "" }.joined(separator: ";") }
 
     /// Reads the fixes of the local days `days` (the UTC day either side holds their ends) once.
-    private func read(_ days: ClosedRange<Int>, home: Coordinate?, lines: Bool) async throws -> DayPass {
+    private func read(_ days: ClosedRange<Int>, lines: Bool) async throws -> DayPass {
         let from = Date(timeIntervalSince1970: Double(days.lowerBound - 1) * 86_400)
         let to = Date(timeIntervalSince1970: Double(days.upperBound + 2) * 86_400)
-        let pass = DayPass(days: days, utcOffset: builder.utcOffset, home: home, lines: lines)
+        let pass = DayPass(days: days, utcOffset: builder.utcOffset, lines: lines)
         try await builder.reader.store.forEachFusedBatch(LocationQuery(userID: userID, from: from, to: to),
                                                          utcOffset: builder.utcOffset) { batch in
             for fused in batch { pass.add(fused) }
@@ -297,27 +246,22 @@ struct PeriodReviewDays: Sendable {
     }
 }
 
-/// One read of some local days' fixes: each day's statistics, cap and outermost fixes and lines,
-/// the fix furthest from home. Touched only from the store's reading thread, a batch at a time.
+/// One read of some local days' fixes: each day's statistics, hull and lines. Touched only from the store's reading thread, a batch at a time.
 private final class DayPass: @unchecked Sendable {
     let days: ClosedRange<Int>
     let utcOffset: @Sendable (Location) -> Int
-    let home: Coordinate?
     let collectLines: Bool
     var statistics: TravelStatistics
-    var shapes: [Int: DayShape] = [:]
-    /// The fix furthest from home (the earliest of equals).
-    var far: PeriodReviewDays.FarPoint?
+    var hulls: [Int: DayHull] = [:]
     /// Each day's lines by device (a day's own: they start afresh at its midnight).
     var dayLines: [Int: [Int64: [DayLines.Piece]]] = [:]
     private var lastKept: [DayLines.Lane: Location] = [:]
     private var lastSeen: [DayLines.Lane: Date] = [:]
     private lazy var periods = Dictionary(uniqueKeysWithValues: statistics.periods.map { ($0.label, $0) })
 
-    init(days: ClosedRange<Int>, utcOffset: @escaping @Sendable (Location) -> Int, home: Coordinate?, lines: Bool) {
+    init(days: ClosedRange<Int>, utcOffset: @escaping @Sendable (Location) -> Int, lines: Bool) {
         self.days = days
         self.utcOffset = utcOffset
-        self.home = home
         collectLines = lines
         statistics = TravelStatistics(period: .day, utcOffset: utcOffset)
     }
@@ -327,13 +271,7 @@ private final class DayPass: @unchecked Sendable {
         let day = CivilDate(secondsSince1970: location.timestamp.timeIntervalSince1970, utcOffsetSeconds: utcOffset(location)).daysSince1970
         guard days.contains(day) else { return }
         statistics.ingest(location, device: fused.lane)
-        shapes[day, default: DayShape()].add(location)
-        if let home {
-            let meters = location.coordinate.haversineDistanceMetersApproximate(to: home)
-            if meters > far?.meters ?? -1 {
-                far = PeriodReviewDays.FarPoint(coordinate: location.coordinate, time: location.timestamp, day: day, meters: meters)
-            }
-        }
+        hulls[day, default: DayHull()].add(location)
         guard collectLines else { return }
         let device = fused.fix.device, lane = DayLines.Lane(day: day, device: device)
         let seen = lastSeen.updateValue(location.timestamp, forKey: lane)
@@ -351,7 +289,8 @@ private final class DayPass: @unchecked Sendable {
 
     /// A day's figures, once the read is over.
     func figures(_ day: Int) -> PeriodReviewDays.DayFigures {
-        var figures = shapes[day]?.figures ?? PeriodReviewDays.DayFigures()
+        var figures = PeriodReviewDays.DayFigures()
+        figures.hull = hulls[day]?.corners ?? []
         if let period = periods[CivilDate(daysSince1970: day).description] {
             figures.distanceMeters = period.distanceMeters
             figures.locations = period.locationCount
@@ -360,34 +299,60 @@ private final class DayPass: @unchecked Sendable {
     }
 }
 
-/// A day's box and outermost fixes.
-private struct DayShape {
-    var box: [Double]?
-    var best: [(score: Double, location: Location)?] = Array(repeating: nil, count: 8)
-
-    mutating func add(_ location: Location) {
-        let φ = location.coordinate.latitude, λ = location.coordinate.longitude
-        if let old = box {
-            box = [min(old[0], φ), max(old[1], φ), min(old[2], λ), max(old[3], λ)]
-        } else {
-            box = [φ, φ, λ, λ]
-        }
-        let scores = [φ, -φ, λ, -λ, φ + λ, φ - λ, λ - φ, -φ - λ]
-        for (index, score) in scores.enumerated() where score > best[index]?.score ?? -.infinity {
-            best[index] = (score, location)
-        }
+/// The convex hull of a day's fixes, in a plane about its first fix (longitude differences scaled by
+/// the cosine of its latitude, wrapped at the antimeridian): the fix furthest from any home is one
+/// of its corners (for a day's extent the plane's distortion is far below the fixes' accuracy). Kept
+/// by Andrew's monotone chain (A. M. Andrew, "Another efficient algorithm for convex hulls in two
+/// dimensions", 1979), the points folded into their hull every ``foldCount``, so a day of a fix a
+/// second holds a few thousand points, not 86,400.
+struct DayHull {
+    struct Corner {
+        var latitude: Double
+        var longitude: Double
+        var milliseconds: Int64
     }
 
-    var figures: PeriodReviewDays.DayFigures {
-        var figures = PeriodReviewDays.DayFigures()
-        figures.box = box
-        var seen = Set<[Double]>()
-        for case let (_, location)? in best {
-            let edge = [location.coordinate.latitude, location.coordinate.longitude,
-                        Double(StoragePrecision.milliseconds(location.timestamp))]
-            if seen.insert(edge).inserted { figures.edges.append(edge) }
+    static let foldCount = 4_096
+    private var origin: (latitude: Double, longitude: Double, scale: Double)?
+    private var points: [Corner] = []
+
+    mutating func add(_ location: Location) {
+        let coordinate = location.coordinate
+        if origin == nil {
+            origin = (coordinate.latitude, coordinate.longitude, cos(coordinate.latitude * .pi / 180))
         }
-        return figures
+        points.append(Corner(latitude: coordinate.latitude, longitude: coordinate.longitude,
+                             milliseconds: StoragePrecision.milliseconds(location.timestamp)))
+        if points.count >= Self.foldCount { points = folded() }
+    }
+
+    /// The corners, `[latitude, longitude, milliseconds]`, counter-clockwise from the west.
+    var corners: [[Double]] { folded().map { [$0.latitude, $0.longitude, Double($0.milliseconds)] } }
+
+    private func folded() -> [Corner] {
+        guard let origin, points.count > 2 else { return points }
+        func plane(_ corner: Corner) -> (x: Double, y: Double) {
+            var difference = corner.longitude - origin.longitude
+            if difference > 180 { difference -= 360 } else if difference < -180 { difference += 360 }
+            return (difference * origin.scale, corner.latitude - origin.latitude)
+        }
+        // Equal points: the earliest first, so the kept corner is the earliest fix there.
+        let sorted = points.map { (point: plane($0), corner: $0) }
+            .sorted { ($0.point.x, $0.point.y, $0.corner.milliseconds) < ($1.point.x, $1.point.y, $1.corner.milliseconds) }
+        func cross(_ o: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        var lower: [(point: (x: Double, y: Double), corner: Corner)] = []
+        for entry in sorted {
+            while lower.count >= 2 && cross(lower[lower.count - 2].point, lower[lower.count - 1].point, entry.point) <= 0 { lower.removeLast() }
+            lower.append(entry)
+        }
+        var upper: [(point: (x: Double, y: Double), corner: Corner)] = []
+        for entry in sorted.reversed() {
+            while upper.count >= 2 && cross(upper[upper.count - 2].point, upper[upper.count - 1].point, entry.point) <= 0 { upper.removeLast() }
+            upper.append(entry)
+        }
+        return (Array(lower.dropLast()) + Array(upper.dropLast())).map(\.corner)
     }
 }
 
