@@ -6,15 +6,15 @@ extension PostgresLocationStore: FigureCacheStore {
     public func dailyFixCounts(userID: UserID, days: ClosedRange<Int>) async throws(StoreError) -> [DailyFixCount] {
         let operation = "counting the fixes per day"
         let start = Int64(days.lowerBound) * 86_400_000, end = (Int64(days.upperBound) + 1) * 86_400_000
-        // No day boxes here: the rows are counted (an index range of the partitions' time).
+        // No day boxes here: the rows are counted and their times summed (an index range of the partitions' time).
         let found = try await rows(operation, """
-            SELECT device_id, floor(timestamp_ms / 86400000.0)::bigint AS day, count(*)
+            SELECT device_id, floor(timestamp_ms / 86400000.0)::bigint AS day, count(*), sum(timestamp_ms)::bigint
             FROM locations WHERE user_id = \(userID.rawValue) AND timestamp_ms >= \(start) AND timestamp_ms < \(end)
             GROUP BY 1, 2
             """)
         return try found.map { row throws(StoreError) in
-            let (device, day, count) = try Self.decode(row, as: (Int64, Int64, Int64).self, operation)
-            return DailyFixCount(deviceID: DeviceID(rawValue: device), day: Int(day), count: Int(count))
+            let (device, day, count, times) = try Self.decode(row, as: (Int64, Int64, Int64, Int64).self, operation)
+            return DailyFixCount(deviceID: DeviceID(rawValue: device), day: Int(day), count: Int(count), version: times)
         }
     }
 

@@ -6,10 +6,10 @@ extension SQLiteLocationStore: FigureCacheStore {
     public func dailyFixCounts(userID: UserID, days: ClosedRange<Int>) async throws(StoreError) -> [DailyFixCount] {
         try await read("reading the fixes per day") { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT d.device_id, d.day, d.location_count FROM location_days d JOIN devices v ON v.id = d.device_id
-                WHERE v.user_id = ? AND d.day BETWEEN ? AND ? AND d.location_count > 0
+                SELECT d.device_id, d.day, d.location_count, d.removals FROM location_days d JOIN devices v ON v.id = d.device_id
+                WHERE v.user_id = ? AND d.day BETWEEN ? AND ? AND (d.location_count > 0 OR d.removals > 0)
                 """), arguments: [userID.rawValue, days.lowerBound, days.upperBound])
-            .map { DailyFixCount(deviceID: DeviceID(rawValue: $0[0]), day: $0[1], count: $0[2]) }
+            .map { DailyFixCount(deviceID: DeviceID(rawValue: $0[0]), day: $0[1], count: $0[2], version: $0[3]) }
         }
     }
 

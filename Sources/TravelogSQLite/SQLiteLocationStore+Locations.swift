@@ -121,7 +121,7 @@ extension SQLiteLocationStore {
     static func discardImport(_ id: Int64, in db: Database) throws {
         let day = LocationRowWriter.millisecondsPerDay
         try db.execute(sql: """
-            UPDATE location_days SET location_count = location_count - (
+            UPDATE location_days SET removals = removals + 1, location_count = location_count - (
                 SELECT count(*) FROM locations l
                 WHERE l.import_id = ? AND l.device_id = location_days.device_id
                     AND l.timestamp_ms >= location_days.day * \(day) AND l.timestamp_ms < (location_days.day + 1) * \(day))

@@ -76,9 +76,9 @@ extension SQLiteLocationStore {
                     deletedPerDay[DeviceDay(device: key.deviceID.rawValue,
                                             day: key.timestampMilliseconds.floorDivided(by: LocationRowWriter.millisecondsPerDay)), default: 0] += 1
                 }
-                // The day's box keeps its bounds (still holding every fix left) and counts fewer.
+                // The day's box keeps its bounds (still holding every fix left), counts fewer and counts the deletion.
                 let count = try db.cachedStatement(sql: """
-                    UPDATE location_days SET location_count = location_count - ? WHERE device_id = ? AND day = ?
+                    UPDATE location_days SET location_count = location_count - ?, removals = removals + 1 WHERE device_id = ? AND day = ?
                     """)
                 for (key, deleted) in deletedPerDay { try count.execute(arguments: [deleted, key.device, key.day]) }
                 if !deletedPerDay.isEmpty { try Self.countRemoval(userID: userID.rawValue, in: db) }

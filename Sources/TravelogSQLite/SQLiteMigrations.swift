@@ -480,6 +480,11 @@ enum SQLiteMigrations {
             PRIMARY KEY (user_id, kind, slot)
         ) WITHOUT ROWID;
         """),
+        // Deletions counted per device and UTC day (issue 33): with the day's count of fixes, what a kept
+        // figure's digest is made of, so a deletion followed by as many new fixes still changes it.
+        ("028_location_day_removals", """
+        ALTER TABLE location_days ADD COLUMN removals INTEGER NOT NULL DEFAULT 0;
+        """),
     ]
 
     /// The migrations among `applied` this binary does not know: a newer Travelog wrote the file.

@@ -4,14 +4,18 @@ import TravelogCore
 extension InMemoryLocationStore: FigureCacheStore {
     public func dailyFixCounts(userID: UserID, days: ClosedRange<Int>) async throws(StoreError) -> [DailyFixCount] {
         withState { state in
-            var counts: [DeviceID: [Int: Int]] = [:]
+            var counts: [DeviceID: [Int: (count: Int, times: Int64)]] = [:]
             for (deviceID, device) in state.devices where device.userID == userID {
                 for stored in state.locations[deviceID] ?? [] {
                     let day = Int((stored.location.timestamp.timeIntervalSince1970 / 86_400).rounded(.down))
-                    if days.contains(day) { counts[deviceID, default: [:]][day, default: 0] += 1 }
+                    guard days.contains(day) else { continue }
+                    counts[deviceID, default: [:]][day, default: (0, 0)].count += 1
+                    counts[deviceID]![day]!.times &+= StoragePrecision.milliseconds(stored.location.timestamp)
                 }
             }
-            return counts.flatMap { device, byDay in byDay.map { DailyFixCount(deviceID: device, day: $0.key, count: $0.value) } }
+            return counts.flatMap { device, byDay in
+                byDay.map { DailyFixCount(deviceID: device, day: $0.key, count: $0.value.count, version: $0.value.times) }
+            }
         }
     }
 

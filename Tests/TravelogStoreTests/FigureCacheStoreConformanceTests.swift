@@ -23,16 +23,28 @@ struct FigureCacheStoreConformanceTests {
         let watchFix = StoredLocation(deviceID: watch.id, location: Locations.fix(52.6, 13.4, secondsAfter: midnight + 30), source: .overland)
         let bobFix = StoredLocation(deviceID: pixel.id, location: Locations.fix(1, 1, secondsAfter: midnight + 30), source: .overland)
         _ = try await store.insert(phoneFixes + [watchFix, bobFix])
-        func counts() async throws -> Set<DailyFixCount> { Set(try await kept.dailyFixCounts(userID: ada.id, days: day...day + 2)) }
-        #expect(try await counts() == [DailyFixCount(deviceID: phone.id, day: day, count: 3),
-                                       DailyFixCount(deviceID: watch.id, day: day, count: 1),
-                                       DailyFixCount(deviceID: phone.id, day: day + 1, count: 1)],
+        struct Count: Hashable { var device: DeviceID; var day: Int; var count: Int }
+        func rows() async throws -> [DailyFixCount] { try await kept.dailyFixCounts(userID: ada.id, days: day...day + 2) }
+        func counts() async throws -> Set<Count> { Set(try await rows().filter { $0.count > 0 }.map { Count(device: $0.deviceID, day: $0.day, count: $0.count) }) }
+        #expect(try await counts() == [Count(device: phone.id, day: day, count: 3), Count(device: watch.id, day: day, count: 1),
+                                       Count(device: phone.id, day: day + 1, count: 1)],
                 "the day before and day + 3 lie outside the days asked; bob's fix is his")
+        let before = try await rows()
         _ = try await store.insert([phoneFixes[1]])
-        #expect(try await counts().contains(DailyFixCount(deviceID: phone.id, day: day, count: 3)), "a repeat adds nothing")
+        #expect(try await rows() == before, "a repeat changes nothing")
         #expect(try await store.deleteLocations([phoneFixes[2].key], userID: ada.id) == 1)
-        #expect(try await counts().contains(DailyFixCount(deviceID: phone.id, day: day, count: 2)))
-        #expect(try await kept.dailyFixCounts(userID: bob.id, days: day...day) == [DailyFixCount(deviceID: pixel.id, day: day, count: 1)])
+        #expect(try await counts().contains(Count(device: phone.id, day: day, count: 2)))
+        // A deletion, then as many new fixes on that day: the count is back, the day's pair is not.
+        let afterDeletion = try await rows()
+        let replacement = StoredLocation(deviceID: phone.id, location: Locations.fix(52.5, 13.41, secondsAfter: midnight + 120), source: .overland)
+        _ = try await store.insert([replacement])
+        let phoneDay = { (rows: [DailyFixCount]) in rows.first { $0.deviceID == phone.id && $0.day == day } }
+        #expect(try await phoneDay(rows())?.count == phoneDay(before)?.count)
+        #expect(try await phoneDay(rows()) != phoneDay(before), "the day's pair moved")
+        #expect(try await phoneDay(rows()) != phoneDay(afterDeletion))
+        let others = { (rows: [DailyFixCount]) in Set(rows.filter { $0.deviceID != phone.id || $0.day != day }) }
+        #expect(try await others(rows()) == others(before), "the other days and devices kept their pairs")
+        #expect(try await kept.dailyFixCounts(userID: bob.id, days: day...day).map(\.count) == [1])
 
         #expect(try await kept.cachedFigures(userID: ada.id, kind: "review-day", slots: day...day + 9).isEmpty)
         let first = CachedFigures(key: "a1", payload: Data("{\"d\":1}".utf8)), second = CachedFigures(key: "a2", payload: Data([0, 255, 7]))

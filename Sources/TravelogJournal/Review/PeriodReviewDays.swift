@@ -6,16 +6,15 @@ import TravelogStore
 /// where their inputs have not changed, computed from the fixes where they have, then kept.
 ///
 /// A kept figure's key digests everything it was computed from: the computation's version, the
-/// zones that make local days (``PeriodReviewBuilder/offsetIdentity``), the user's count of
-/// deletions (`HistoryRemovalStore`), the fixes per device and UTC day over the days it read, and for
-/// a week of trips its devices and visits (times, places, decisions). Fixes are only ever added or
-/// deleted, and both move the counts.
+/// zones that make local days (``PeriodReviewBuilder/offsetIdentity``), the fixes per device and UTC
+/// day over the days it read with their deletions (`DailyFixCount`), and for a week of trips its
+/// visits (times, places, decisions). Fixes are only ever added or deleted, and both move those.
 struct PeriodReviewDays: Sendable {
     static let dayKind = "review-day"
     static let tripKind = "review-trips"
     static let lineKind = "review-lines"
     /// Bump when a kept figure's computation changes: every kept figure is then stale.
-    static let version = 3
+    static let version = 4
     /// UTC days counted around the period: a local day reads one either side, a week of trips
     /// ``PeriodReviewBuilder/tripMarginDays`` more and one for the zone of the week's bounds.
     static let countedMarginDays = PeriodReviewBuilder.tripMarginDays + 4
@@ -67,13 +66,13 @@ struct PeriodReviewDays: Sendable {
             return
         }
         let utcDays = days.lowerBound - Self.countedMarginDays...days.upperBound + Self.countedMarginDays
-        var byDay: [Int: [(Int64, Int)]] = [:]
-        for row in try await kept.dailyFixCounts(userID: userID, days: utcDays) {
-            byDay[row.day, default: []].append((row.deviceID.rawValue, row.count))
+        var byDay: [Int: [DailyFixCount]] = [:]
+        for row in try await kept.dailyFixCounts(userID: userID, days: utcDays) { byDay[row.day, default: []].append(row) }
+        counts = byDay.mapValues { rows in
+            rows.sorted { $0.deviceID.rawValue < $1.deviceID.rawValue }.map { "\($0.deviceID.rawValue):\($0.count):\($0.version)" }
+                .joined(separator: ",")
         }
-        counts = byDay.mapValues { $0.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") }
-        let removals = try await (builder.reader.store as? any HistoryRemovalStore)?.historyRemovals()[userID] ?? 0
-        base = "v\(Self.version)|\(builder.offsetIdentity)|removed:\(removals)|"
+        base = "v\(Self.version)|\(builder.offsetIdentity)|"
     }
 
     // MARK: Days
@@ -190,12 +189,11 @@ struct PeriodReviewDays: Sendable {
             start = start.addingTimeInterval(length)
         }
         guard let firstWeek = weeks.first, let lastWeek = weeks.last else { return [] }
+        // A device that has no fix nor visit in a week changes nothing of it: only those count.
         var stored: [Int: CachedFigures] = [:]
-        var devices = ""
         if let kept {
             stored = try await kept.cachedFigures(userID: userID, kind: Self.tripKind,
                                                   slots: Self.slot(firstWeek.start)...Self.slot(lastWeek.start))
-            devices = try await store.devices(userID: userID).map { String($0.id.rawValue) }.sorted().joined(separator: ",")
         }
         let (fromMS, toMS) = (StoragePrecision.milliseconds(from), StoragePrecision.milliseconds(to))
         var all: [TripFigure] = []
@@ -205,7 +203,7 @@ struct PeriodReviewDays: Sendable {
             var key: String?
             if let kept {
                 let visits = try await store.visits(userID: userID, deviceIDs: nil, from: lower, to: upper, includeHidden: true)
-                key = tripKey(week, read: lower...upper, devices: devices, visits: visits)
+                key = tripKey(week, read: lower...upper, visits: visits)
                 if let found = stored[Self.slot(week.start)], found.key == key {
                     figures = try? JSONDecoder().decode([TripFigure].self, from: found.payload)
                 }
@@ -230,10 +228,10 @@ struct PeriodReviewDays: Sendable {
     /// A week is kept under its first second (UTC).
     private static func slot(_ start: Date) -> Int { Int(start.timeIntervalSince1970.rounded(.down)) }
 
-    private func tripKey(_ week: (start: Date, end: Date), read: ClosedRange<Date>, devices: String, visits: [StoredVisit]) -> String {
+    private func tripKey(_ week: (start: Date, end: Date), read: ClosedRange<Date>, visits: [StoredVisit]) -> String {
         var hash = FNV1a()
         let utcDay = { (date: Date) in Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
-        hash.mix(base + "trips:\(StoragePrecision.milliseconds(week.start))-\(StoragePrecision.milliseconds(week.end))|devices:\(devices)|")
+        hash.mix(base + "trips:\(StoragePrecision.milliseconds(week.start))-\(StoragePrecision.milliseconds(week.end))|")
         hash.mix(countsKey(utcDay(read.lowerBound) - 1...utcDay(read.upperBound) + 1))
         let ms = { (date: Date?) in date.map { String(StoragePrecision.milliseconds($0)) } ?? "-" }
         for stored in visits {

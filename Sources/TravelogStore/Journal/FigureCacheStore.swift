@@ -14,16 +14,21 @@ public struct CachedFigures: Hashable, Sendable {
     }
 }
 
-/// How many fixes a device has on a UTC day (days since 1970).
+/// How many fixes a device has on a UTC day (days since 1970), and a number that changes when fixes
+/// of the day are deleted, so a deletion followed by as many new fixes still changes the pair.
 public struct DailyFixCount: Hashable, Sendable {
     public var deviceID: DeviceID
     public var day: Int
     public var count: Int
+    /// SQLite counts the day's deletions (`location_days.removals`); PostgreSQL and the memory
+    /// store sum the fixes' times (milliseconds).
+    public var version: Int64
 
-    public init(deviceID: DeviceID, day: Int, count: Int) {
+    public init(deviceID: DeviceID, day: Int, count: Int, version: Int64) {
         self.deviceID = deviceID
         self.day = day
         self.count = count
+        self.version = version
     }
 }
 
@@ -32,8 +37,9 @@ public struct DailyFixCount: Hashable, Sendable {
 /// reads the fixes of the days that changed only. They go with the user; nothing else reads them.
 /// Not part of `TravelogStore`: callers ask `store as? any FigureCacheStore`.
 public protocol FigureCacheStore: Sendable {
-    /// The fixes per device and UTC day of the user's devices on `days` (days without any left out):
-    /// what a cached figure's digest is made of. Every insert and deletion changes it.
+    /// The fixes per device and UTC day of the user's devices on `days` (days without any, and
+    /// without a deletion, left out): what a kept figure's digest is made of. Every insert and
+    /// deletion changes it.
     /// - Complexity: SQLite reads its day boxes (`location_days`); PostgreSQL counts the rows.
     func dailyFixCounts(userID: UserID, days: ClosedRange<Int>) async throws(StoreError) -> [DailyFixCount]
     /// The figures of `kind` kept for the slots in `slots`, by slot.
