@@ -302,7 +302,7 @@ private final class DayPass: @unchecked Sendable {
 /// of its corners (for a day's extent the plane's distortion is far below the fixes' accuracy). Kept
 /// by Andrew's monotone chain (A. M. Andrew, "Another efficient algorithm for convex hulls in two
 /// dimensions", 1979), the points folded into their hull every ``foldCount``, so a day of a fix a
-/// second holds a few thousand points, not 86,400.
+/// second holds a thousand points or so, not 86,400.
 struct DayHull {
     struct Corner {
         var latitude: Double
@@ -310,7 +310,7 @@ struct DayHull {
         var milliseconds: Int64
     }
 
-    static let foldCount = 4_096
+    static let foldCount = 1_024
     private var origin: (latitude: Double, longitude: Double, scale: Double)?
     private var points: [Corner] = []
 
