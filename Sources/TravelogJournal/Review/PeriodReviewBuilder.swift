@@ -108,6 +108,18 @@ public struct PeriodReviewBuilder: Sendable {
         return (review, lineSet)
     }
 
+    /// Makes sure the period's days (with their lines) and weeks of trips are kept and current, without
+    /// computing the review: what the server's background keeper runs. - Complexity: the fixes of
+    /// the days and weeks whose inputs changed; the kept lines are not decoded.
+    public func keep(userID: UserID, period: ReviewPeriod) async throws {
+        let (from, to) = period.range(in: timeZone)
+        let localDays = period.days.first.daysSince1970...(period.days.end.daysSince1970 - 1)
+        guard let kept = reader.store as? any FigureCacheStore else { return }
+        let days = try await PeriodReviewDays(builder: self, userID: userID, kept: kept, around: localDays)
+        _ = try await days.figures(localDays, lines: true, decodeLines: false)
+        _ = try await days.trips(from: from, to: to)
+    }
+
     // MARK: Visits: countries, cities, places, days away
 
     func addVisitFigures(to review: inout PeriodReview, visits: [StoredVisit], places: [PlaceID: StoredPlace],

@@ -15,9 +15,11 @@ struct PeriodReviewDays: Sendable {
     static let lineKind = "review-lines"
     /// Bump when a kept figure's computation changes: every kept figure is then stale.
     static let version = 4
-    /// UTC days counted around the period: a local day reads one either side, a week of trips
-    /// ``PeriodReviewBuilder/tripMarginDays`` more and one for the zone of the week's bounds.
-    static let countedMarginDays = PeriodReviewBuilder.tripMarginDays + 4
+    /// UTC days counted around the period's local days: a local day reads one either side; a week of
+    /// trips (on a grid: the first may begin up to seven days before the period's first UTC day, which
+    /// is up to a day before its first local day, and the last end as far after) reads
+    /// ``PeriodReviewBuilder/tripMarginDays`` more, and its key one more either side.
+    static let countedMarginDays = PeriodReviewBuilder.tripChunkDays + PeriodReviewBuilder.tripMarginDays + 4
 
     /// What a local day's figures hold.
     struct DayFigures: Codable, Hashable, Sendable {
@@ -78,7 +80,10 @@ struct PeriodReviewDays: Sendable {
     // MARK: Days
 
     /// The figures of `days` and their lines when asked (``DayLines``, joined across midnights).
-    func figures(_ days: ClosedRange<Int>, lines: Bool) async throws -> (figures: [Int: DayFigures], lines: PeriodReviewBuilder.Lines) {
+    /// - Parameter decodeLines: `false` only makes sure the lines are kept (what the background keeper
+    ///   asks): the kept ones are not decoded, and no lines come back.
+    func figures(_ days: ClosedRange<Int>, lines: Bool, decodeLines: Bool = true) async throws
+        -> (figures: [Int: DayFigures], lines: PeriodReviewBuilder.Lines) {
         guard let kept else {
             let pass = try await read(days, lines: lines)
             var figures: [Int: DayFigures] = [:]
@@ -98,11 +103,17 @@ struct PeriodReviewDays: Sendable {
                 continue
             }
             if lines {
-                guard let foundLines = storedLines[day], foundLines.key == key, let pieces = DayLines.decode(foundLines.payload) else {
+                guard let foundLines = storedLines[day], foundLines.key == key else {
                     missing.append(day)
                     continue
                 }
-                lineDays[day] = pieces
+                if decodeLines {
+                    guard let pieces = DayLines.decode(foundLines.payload) else {
+                        missing.append(day)
+                        continue
+                    }
+                    lineDays[day] = pieces
+                }
             }
             figures[day] = decoded
         }
@@ -121,7 +132,7 @@ struct PeriodReviewDays: Sendable {
             try await kept.storeCachedFigures(userID: userID, kind: Self.dayKind, fresh)
             try await kept.storeCachedFigures(userID: userID, kind: Self.lineKind, freshLines)
         }
-        let joined = lines ? DayLines.joined(days.map { lineDays[$0] ?? [:] }) : PeriodReviewBuilder.Lines()
+        let joined = lines && decodeLines ? DayLines.joined(days.map { lineDays[$0] ?? [:] }) : PeriodReviewBuilder.Lines()
         return (figures, joined)
     }
 
@@ -177,7 +188,7 @@ struct PeriodReviewDays: Sendable {
 
     /// The trips that start in `[from, to)`, oldest first, read a week at a time: weeks of a fixed grid
     /// (seven days from 1970-01-01T00:00Z), so a year's review and its months' share them, each from
-    /// the kept figures when its fixes, devices and visits are those it was computed from.
+    /// the kept figures when its fixes and visits are those it was computed from.
     func trips(from: Date, to: Date) async throws -> [TripFigure] {
         let store = builder.reader.store
         let margin = Double(PeriodReviewBuilder.tripMarginDays) * 86_400

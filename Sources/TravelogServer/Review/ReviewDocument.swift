@@ -42,14 +42,19 @@ public struct ReviewDocument: Sendable {
     ///     `false` reads every fix of the period.
     public static func compute(store: any TravelogStore, userID: UserID, period: ReviewPeriod, timeZone: TimeZone,
                                placeTimeZones: PlaceTimeZones?, withLines: Bool, useKept: Bool = true) async throws -> ReviewDocument {
-        var placeOffset: (@Sendable (Location) -> Int?)?
-        if let placeTimeZones { placeOffset = { placeTimeZones.offsetSeconds(for: $0) } }
-        let builder = PeriodReviewBuilder(reader: JournalReader(store: store, timeZones: placeTimeZones), photos: store as? any PhotoStore,
-                                          timeZone: timeZone,
-                                          utcOffset: HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: timeZone),
-                                          offsetIdentity: "\(timeZone.identifier)|places:\(placeTimeZones?.identity ?? "none")")
+        let builder = builder(store: store, timeZone: timeZone, placeTimeZones: placeTimeZones)
         let (review, lines) = try await builder.review(userID: userID, period: period, lines: withLines, useKept: useKept)
         return ReviewDocument(review: review, lines: lines, devices: try await store.devices(userID: userID))
+    }
+
+    /// The review's computation for a person's zone and the place zones (the statistics' days).
+    static func builder(store: any TravelogStore, timeZone: TimeZone, placeTimeZones: PlaceTimeZones?) -> PeriodReviewBuilder {
+        var placeOffset: (@Sendable (Location) -> Int?)?
+        if let placeTimeZones { placeOffset = { placeTimeZones.offsetSeconds(for: $0) } }
+        return PeriodReviewBuilder(reader: JournalReader(store: store, timeZones: placeTimeZones), photos: store as? any PhotoStore,
+                                   timeZone: timeZone,
+                                   utcOffset: HistoryStatistics.localOffset(placeOffsetSeconds: placeOffset, timeZone: timeZone),
+                                   offsetIdentity: "\(timeZone.identifier)|places:\(placeTimeZones?.identity ?? "none")")
     }
 
     /// The review as JSON (sorted keys).

@@ -6,10 +6,10 @@ import TravelogJournal
 import TravelogStore
 
 /// Keeps each user's review figures current in the background (issue 33: a year's review in seconds):
-/// every ``intervalSeconds`` it computes the current year's review (and, in January, the last
-/// year's) with its lines, through ``ReviewDocument``, which reads only the days and weeks whose
-/// fixes or visits changed since they were kept (`PeriodReviewBuilder`) and keeps them again. So the
-/// page's review, its image and `travelog review` read kept figures, not the year's fixes.
+/// every ``intervalSeconds`` it makes sure the current year's days (with their lines) and weeks of
+/// trips are kept (and, in January, the last year's: `PeriodReviewBuilder.keep`), which reads only
+/// the days and weeks whose fixes or visits changed since they were kept. So the page's review, its
+/// image and `travelog review` read kept figures, not the year's fixes.
 ///
 /// A review is kept per time zone (local days differ): the zone a user last asked for a review in
 /// (``noteRequest(userID:timeZone:)``, from the review route), else the server's. It waits for the
@@ -65,8 +65,8 @@ final class ReviewKeeper: Service, Sendable {
             for period in periods {
                 guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return kept }
                 let started = Date()
-                _ = try await ReviewDocument.compute(store: store, userID: user.id, period: period, timeZone: zone,
-                                                     placeTimeZones: placeTimeZones, withLines: true)
+                try await ReviewDocument.builder(store: store, timeZone: zone, placeTimeZones: placeTimeZones)
+                    .keep(userID: user.id, period: period)
                 kept.append((user.id, period))
                 let seconds = Date().timeIntervalSince(started)
                 if seconds > 5 { logger.info("kept the \(period) review of user \(user.id.rawValue) in \(Int(seconds)) s") }
