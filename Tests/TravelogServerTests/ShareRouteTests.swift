@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import TravelogAccounts
+import TravelogCore
 import TravelogServer
 import TravelogStore
 
@@ -77,6 +78,50 @@ struct ShareRouteTests {
             try await client.execute(uri: "/api/v1/shares", method: .post, headers: Self.json(Auth.bearer(fixture.adaToken)),
                                      body: ByteBuffer(#"{"kind":"day","day":"2024-05-02"}"#)) { #expect($0.status == .forbidden) }
             try await client.execute(uri: "/api/v1/shares", method: .get) { #expect($0.status == .unauthorized) }
+        }
+    }
+
+    @Test("a past range's path is kept: visitors get it without reading the fixes again; a fix added to the range, a fix deleted or a privacy zone drawn makes it anew")
+    func keptPath() async throws {
+        let fixture = try await ServerFixture.make()
+        let store = fixture.app.store
+        let kept = try #require(store as? any FigureCacheStore)
+        try await fixture.test { client in
+            try await Self.upload(client, Self.twoDays)
+            let made = try await Self.create(client, #"{"kind":"range","from":"2024-05-02","to":"2024-05-03"}"#)
+            let token = try #require(made["token"] as? String), id = try #require(made["id"] as? Int64)
+            func path() async throws -> [String: Any] {
+                try await client.execute(uri: "/api/v1/s/\(token)/path?zoom=14", method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.cacheControl] == "no-store")
+                    return try #require(response.body.json as? [String: Any])
+                }
+            }
+            func raw(_ answer: [String: Any]) -> Int? { (answer["properties"] as? [String: Any])?["rawPointCount"] as? Int }
+            let first = try await path()
+            #expect(raw(first) == 5)
+            #expect(NSDictionary(dictionary: try await path()).isEqual(to: first), "the same answer again")
+            // Kept: a payload changed under its own key is what a visitor gets.
+            let slot = Int(id) * 32 + 14
+            let found = try #require(try await kept.cachedFigures(userID: fixture.ada.id, kind: "share-path", slots: slot...slot)[slot])
+            let changed = String(decoding: found.payload, as: UTF8.self).replacingOccurrences(of: #""rawPointCount":5"#, with: #""rawPointCount":55"#)
+            try await kept.storeCachedFigures(userID: fixture.ada.id, kind: "share-path", [slot: CachedFigures(key: found.key, payload: Data(changed.utf8))])
+            #expect(raw(try await path()) == 55, "read from what was kept")
+            // A fix added inside the range: drawn anew.
+            try await Self.upload(client, "time,latitude,longitude\n2024-05-03T11:00:00Z,48.32,11.72\n")
+            #expect(raw(try await path()) == 6)
+            // A fix deleted: anew.
+            let imports = try #require(try await store.devices(userID: fixture.ada.id).first { $0.name == "imports" })
+            let added = StoredLocation(deviceID: imports.id, location: Location(coordinate: Coordinate(validLatitude: 48.32, longitude: 11.72)!,
+                                                                                 horizontalAccuracyMeters: 0,
+                                                                                 timestamp: ISO8601DateFormatter().date(from: "2024-05-03T11:00:00Z")!),
+                                       source: .fileImport)
+            #expect(try await store.deleteLocations([added.key], userID: fixture.ada.id) == 1)
+            #expect(raw(try await path()) == 5)
+            // A zone drawn around the first fixes hides them at once.
+            let zone = try ZoneDefinition(name: "Home", shape: .circle(Circle(center: Coordinate(latitude: 48.2, longitude: 11.6), radiusMeters: 300)),
+                                          rule: .hide)
+            _ = try await store.addZone(zone, userID: fixture.ada.id, at: Date())
+            #expect(raw(try await path()) == 4)
         }
     }
 

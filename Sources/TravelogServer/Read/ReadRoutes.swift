@@ -96,6 +96,12 @@ struct ReadRoutes {
     /// - Parameter hiding: the zones whose fixes are left out, the line cut where it enters one and
     ///   the distance that of the fixes shown (a share link's path); nil for the owner's own.
     func pathAnswer(userID: UserID, parameters: ReadParameters, zoom: Int, budget: Int, hiding: ZoneFilter? = nil) async throws -> Response {
+        Response.bytes(try await pathData(userID: userID, parameters: parameters, zoom: zoom, budget: budget, hiding: hiding),
+                       contentType: "application/geo+json")
+    }
+
+    /// The path's GeoJSON, as `pathAnswer` sends it.
+    func pathData(userID: UserID, parameters: ReadParameters, zoom: Int, budget: Int, hiding: ZoneFilter? = nil) async throws -> Data {
         let hiding = hiding.flatMap { $0.isEmpty ? nil : $0 }
         var shownDistance = 0.0
         var features: [String] = []
@@ -129,7 +135,7 @@ struct ReadRoutes {
         let text = #"{"type":"FeatureCollection","properties":{"zoom":\#(zoom),"rawPointCount":\#(rawTotal),"#
             + #""pointCount":\#(drawnTotal),"distanceMeters":\#(GeoJSONPoint.number(distanceTotal, places: 1))},"#
             + #""features":["# + features.joined(separator: ",") + "]}"
-        return Response.bytes(Data(text.utf8), contentType: "application/geo+json")
+        return Data(text.utf8)
     }
 
     // MARK: Latest

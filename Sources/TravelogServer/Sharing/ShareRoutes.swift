@@ -94,10 +94,7 @@ struct ShareRoutes {
         router.get("/api/v1/s/{token}/path") { request, context in
             let share = try await readableShare(request, context)
             let zoom = try request.integerQuery("zoom", in: 0...22, default: 12)
-            let parameters = try await shownRange(share)
-            return Self.private(try await read.pathAnswer(userID: share.record.userID, parameters: parameters, zoom: zoom,
-                                                          budget: ReadRoutes.defaultPathPointBudget,
-                                                          hiding: try await visibility(share)))
+            return Self.private(Response.bytes(try await keptPath(share, zoom: zoom), contentType: "application/geo+json"))
         }
         router.get("/api/v1/s/{token}/journal") { request, context in
             let share = try await readableShare(request, context)
@@ -267,6 +264,42 @@ struct ShareRoutes {
         }
         return ReadParameters(from: share.record.from, to: min(share.record.to, Date()), timeZone: TimeZone(identifier: "UTC")!,
                               devices: devices)
+    }
+
+    /// A link's path at a zoom, kept (``FigureCacheStore``) once its range has ended, under a digest of
+    /// what it is drawn from: the range, the devices, the fixes per device and UTC day over the range
+    /// with their deletions, the owner's privacy zones, the zones of local days. Every visitor of a
+    /// holiday's link then gets it at once instead of the range simplified again (4-5 s for a range
+    /// of a million fixes); a fix added to the range or a zone drawn makes it anew.
+    func keptPath(_ share: StoredShare, zoom: Int) async throws -> Data {
+        let parameters = try await shownRange(share)
+        let hiding = try await visibility(share)
+        let userID = share.record.userID
+        let compute = { try await read.pathData(userID: userID, parameters: parameters, zoom: zoom,
+                                                budget: ReadRoutes.defaultPathPointBudget, hiding: hiding) }
+        guard let kept = links.store as? any FigureCacheStore, share.record.to <= Date() else { return try await compute() }
+        do {
+            let day = { (date: Date) in Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
+            let counts = try await kept.dailyFixCounts(userID: userID, days: day(share.record.from)...day(share.record.to))
+                .sorted { ($0.day, $0.deviceID.rawValue) < ($1.day, $1.deviceID.rawValue) }
+            let zones = try await links.store.zones(userID: userID)
+            var hash = FNV1a()
+            hash.mix("v1|\(zoom)|\(StoragePrecision.milliseconds(share.record.from))-\(StoragePrecision.milliseconds(share.record.to))|")
+            hash.mix("\(placeTimeZones?.identity ?? "none")|\(parameters.devices.map { String($0.id.rawValue) }.joined(separator: ","))|")
+            for row in counts { hash.mix("\(row.day):\(row.deviceID.rawValue):\(row.count):\(row.version);") }
+            for zone in zones { hash.mix("|\(zone.id.rawValue):\(zone.definition)") }
+            let key = hash.hex
+            // A share's paths by zoom (0-22): its id and the zoom make the slot.
+            let slot = Int(share.id.rawValue) * 32 + zoom
+            if let found = try await kept.cachedFigures(userID: userID, kind: "share-path", slots: slot...slot)[slot], found.key == key {
+                return found.payload
+            }
+            let data = try await compute()
+            try await kept.storeCachedFigures(userID: userID, kind: "share-path", [slot: CachedFigures(key: key, payload: data)])
+            return data
+        } catch let error as StoreError {
+            throw APIError.storeFailed(error)
+        }
     }
 
     /// The photos a link shows: its owner's, taken in its range up to now, placed (a 404 when the owner did not include photos).
