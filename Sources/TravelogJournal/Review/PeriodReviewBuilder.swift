@@ -7,8 +7,8 @@ import TravelogStore
 ///
 /// A day's figures depend on that day's fixes only (`TravelStatistics`), and a week's trips on its
 /// fixes and visits, so both are kept in the store (``FigureCacheStore``) under a digest of their
-/// inputs (the fixes per device and UTC day around them, the visits, the zones, the deletions
-/// counted) and a review reads the fixes of the days whose digest moved, not the year's
+/// inputs (the fixes per device and UTC day around them with their deletions, the visits, the
+/// zones) and a review reads the fixes of the days whose digest moved, not the year's
 /// (``PeriodReviewDays``). Each day keeps the corners of its fixes' convex hull, among which lies
 /// its furthest fix from any home.
 public struct PeriodReviewBuilder: Sendable {
@@ -55,8 +55,7 @@ public struct PeriodReviewBuilder: Sendable {
     /// - Parameter useKept: read and keep figures in the store (``FigureCacheStore``); `false`
     ///   computes everything from the fixes (what a test compares the kept figures with).
     /// - Complexity: the fixes of the local days and weeks whose inputs changed since they were
-    ///   kept (every day's with `lines`, which the kept figures do not hold), and the user's visits
-    ///   up to the period's end.
+    ///   kept (their lines too with `lines`), and the user's visits up to the period's end.
     public func review(userID: UserID, period: ReviewPeriod, lines: Bool = false,
                        useKept: Bool = true) async throws -> (PeriodReview, Lines) {
         let (from, to) = period.range(in: timeZone)
@@ -66,7 +65,7 @@ public struct PeriodReviewBuilder: Sendable {
         let found = Self.home(visits: allVisits, places: placesByID, until: to)
         let home = found?.home
         let homePoint = home.map { Coordinate(validLatitude: $0.latitude, longitude: $0.longitude)! }
-        let localDays = period.days.first.daysSince1970...(period.days.end.daysSince1970 - 1)
+        let localDays = period.dayIndices
         let days = try await PeriodReviewDays(builder: self, userID: userID, kept: useKept ? store as? any FigureCacheStore : nil,
                                               around: localDays)
 
@@ -113,7 +112,7 @@ public struct PeriodReviewBuilder: Sendable {
     /// the days and weeks whose inputs changed; the kept lines are not decoded.
     public func keep(userID: UserID, period: ReviewPeriod) async throws {
         let (from, to) = period.range(in: timeZone)
-        let localDays = period.days.first.daysSince1970...(period.days.end.daysSince1970 - 1)
+        let localDays = period.dayIndices
         guard let kept = reader.store as? any FigureCacheStore else { return }
         let days = try await PeriodReviewDays(builder: self, userID: userID, kept: kept, around: localDays)
         _ = try await days.figures(localDays, lines: true, decodeLines: false)

@@ -39,6 +39,9 @@ public struct ReviewPeriod: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The period's instants in a zone: its first local midnight and the one after it.
+    /// The period's local days as `CivilDate.daysSince1970`, first to last.
+    public var dayIndices: ClosedRange<Int> { days.first.daysSince1970...(days.end.daysSince1970 - 1) }
+
     public func range(in zone: TimeZone) -> (from: Date, to: Date) {
         (Self.midnight(days.first, in: zone), Self.midnight(days.end, in: zone))
     }

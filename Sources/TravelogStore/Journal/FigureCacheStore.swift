@@ -34,7 +34,8 @@ public struct DailyFixCount: Hashable, Sendable {
 
 /// Figures derived from a user's history and kept between reads (SQLite `figure_cache`, migration
 /// 027; PostgreSQL 025): the year review's figures per local day and its trips per week, so a review
-/// reads the fixes of the days that changed only. They go with the user; nothing else reads them.
+/// reads the fixes of the days that changed only, and a share link's path per zoom. They go with
+/// the user; nothing else reads them.
 /// Not part of `TravelogStore`: callers ask `store as? any FigureCacheStore`.
 public protocol FigureCacheStore: Sendable {
     /// The fixes per device and UTC day of the user's devices on `days` (days without any, and
