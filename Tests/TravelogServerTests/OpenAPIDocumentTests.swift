@@ -64,4 +64,19 @@ struct OpenAPIDocumentTests {
         #expect(routes.subtracting(documented).sorted() == [], "routes missing from the document")
         #expect(documented.subtracting(routes).sorted() == [], "documented paths the server does not have")
     }
+
+    /// `ReadParameters` answers a device name the user has no device of with 404: every operation
+    /// taking the shared `device` parameter must say so (schemathesis found two that did not).
+    @Test("every operation with the device parameter documents its 404")
+    func deviceParameterNotFound() {
+        var checked = 0
+        for pair in Self.documented().sorted() {
+            let parts = pair.split(separator: " ", maxSplits: 1)
+            let method = parts[0].lowercased(), path = String(parts[1])
+            guard Self.operation(method, path).contains(where: { $0.contains("#/components/parameters/device\"") }) else { continue }
+            checked += 1
+            #expect(Self.statuses(method, path).contains("404"), "\(pair) takes `device` but documents no 404")
+        }
+        #expect(checked >= 9)
+    }
 }
