@@ -10,22 +10,23 @@ extension MapMatcher {
 
     /// The line, length, roads and fixes of the chosen candidates: consecutive candidates of a
     /// piece joined by their road routes.
-    mutating func assemble(_ fixes: [Coordinate], pieces: [[MapMatchCandidate]], fixIndices: [[Int]], drops: [MapMatchDrop?],
-                           representative: [Int]) -> MapMatch {
+    /// - Parameter centimeters: per piece and candidate, the road distance Viterbi found from the one before: the
+    ///   route is searched again only that far.
+    mutating func assemble(_ fixes: [Coordinate], pieces: [[MapMatchCandidate]], fixIndices: [[Int]], centimeters: [[Int64]],
+                           drops: [MapMatchDrop?], representative: [Int]) -> MapMatch {
         var lines: [[Coordinate]] = []
         var meters = 0.0
         var runs: [(name: String?, meters: Double)] = []
         var matched: [Int: (Coordinate, Int)] = [:]
         for (pieceIndex, (piece, indices)) in zip(pieces, fixIndices).enumerated() {
+            let distances = centimeters[pieceIndex]
             guard let first = piece.first else { continue }
             var line = [first.coordinate]
             matched[indices[0]] = (first.coordinate, pieceIndex)
             for step in 1..<piece.count {
                 let source = piece[step - 1], target = piece[step]
                 matched[indices[step]] = (target.coordinate, pieceIndex)
-                let straight = Self.planarMeters(fixes[indices[step - 1]], fixes[indices[step]])
-                let bound = Int64(((2 * straight + 200) * 100).rounded())
-                for stretch in stretches(from: source, to: target, boundCentimeters: bound) {
+                for stretch in stretches(from: source, to: target, boundCentimeters: distances[step]) {
                     meters += stretch.meters
                     if line.last != stretch.end { line.append(stretch.end) }
                     let name = graph.graph.name(ofSegment: Int(stretch.segment))
@@ -51,11 +52,13 @@ extension MapMatcher {
     /// The stretches of the road route from one candidate to the next (the straight way between
     /// them when, against expectation, the search finds none a second time).
     private mutating func stretches(from source: MapMatchCandidate, to target: MapMatchCandidate, boundCentimeters: Int64) -> [Stretch] {
-        guard let (states, centimeters) = search.path(from: source, to: target, boundCentimeters: boundCentimeters) else {
+        guard let (states, _) = search.path(from: source, to: target, boundCentimeters: boundCentimeters) else {
             return [Stretch(segment: target.segment, meters: Self.planarMeters(source.coordinate, target.coordinate), end: target.coordinate)]
         }
         guard states.count > 1, let first = states.first, let last = states.last else {
-            return [Stretch(segment: target.segment, meters: Double(centimeters) / 100, end: target.coordinate)]
+            // Along one segment (turning round on it is in `centimeters` as a penalty, not as distance).
+            let meters = Double(graph.lengthCentimeters(target.segment)) / 100 * abs(target.fraction - source.fraction)
+            return [Stretch(segment: target.segment, meters: meters, end: target.coordinate)]
         }
         let roads = graph.graph
         var result: [Stretch] = []

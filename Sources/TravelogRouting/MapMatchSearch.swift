@@ -1,14 +1,22 @@
 import Foundation
 import TravelogCore
 
-/// A point on a road segment: a map-matching candidate for a fix, or an end of a route between two.
+/// A point on a road segment travelled in one direction: a map-matching candidate for a fix, or an
+/// end of a route between two. A fix has a candidate per direction its mode may travel the segment,
+/// so that a route arriving at a point leaves it the same way: turning round there is a U-turn, paid
+/// for (``MapMatchSearch/uTurnPenaltyCentimeters(_:)``), not a free spur up a side street and back.
 struct MapMatchCandidate: Sendable {
     let segment: Int32
+    /// 0 travelling from the segment's `from` node to its `to` node, 1 the other way.
+    let direction: Int32
     /// How far along the segment, 0 at its `from` node, 1 at its `to` node.
     let fraction: Double
     let coordinate: Coordinate
     /// From the fix, metres (local projection).
     let distanceMeters: Double
+
+    /// The directed segment (turn-graph state) the candidate travels.
+    var state: Int32 { 2 * segment + direction }
 }
 
 /// The turn graph of one mode for map matching (``TurnGraph``: one-way streets, turn restrictions
@@ -53,27 +61,58 @@ final class MapMatchGraph: @unchecked Sendable {
     func usable(_ segment: Int32, forward: Bool) -> Bool { graph.usable(segment: Int(segment), direction: forward ? 0 : 1, mode: mode) }
 }
 
+/// Per state of a turn graph, a search's distance, parent and target mark, in memory of its own: written
+/// through pointers, not arrays, whose uniqueness check on every write was a tenth of matching.
+private final class MapMatchSearchSpace {
+    let distance: UnsafeMutableBufferPointer<Int64>
+    let parent: UnsafeMutableBufferPointer<Int32>
+    let targetMark: UnsafeMutableBufferPointer<Bool>
+
+    init(states: Int) {
+        distance = .allocate(capacity: states)
+        distance.initialize(repeating: .max)
+        parent = .allocate(capacity: states)
+        parent.initialize(repeating: -1)
+        targetMark = .allocate(capacity: states)
+        targetMark.initialize(repeating: false)
+    }
+
+    deinit {
+        distance.deallocate()
+        parent.deallocate()
+        targetMark.deallocate()
+    }
+}
+
 /// The reusable state of bounded Dijkstra searches on a ``MapMatchGraph`` (one per matching; not
-/// shared between threads). A state's distance is that at its head: from the source point to the
-/// end of the directed segment.
+/// shared between threads, nor copied to be used apart: copies share their space). A state's distance
+/// is that at its head: from the source point to the end of the directed segment.
 struct MapMatchSearch {
     let graph: MapMatchGraph
-    private var distance: [Int64]
+    private let space: MapMatchSearchSpace
+    private var distance: UnsafeMutableBufferPointer<Int64> { space.distance }
     /// The state before each reached state, or -1 for a start.
-    private var parent: [Int32]
+    private var parent: UnsafeMutableBufferPointer<Int32> { space.parent }
+    private var targetMark: UnsafeMutableBufferPointer<Bool> { space.targetMark }
     private var touched: [Int32] = []
     private var heap = MinHeap()
-    private var targetMark: [Bool]
     /// How far a fix may seem to move backwards along a segment it may only travel forwards (GPS
     /// noise at a stop on a one-way street), centimetres.
     static let backwardToleranceCentimeters: Int64 = 1_500
+    /// What turning round in the middle of a segment costs, as if it were this much further, centimetres: a
+    /// driver does it (a missed turning, a drop-off) but rarely, and a fix a few metres up a side street must not
+    /// make the route go up it and back; a cyclist turns more easily, a walker at once.
+    static func uTurnPenaltyCentimeters(_ mode: DirectionsMode) -> Int64 {
+        switch mode {
+        case .driving: 10_000
+        case .cycling: 5_000
+        case .walking: 1_000
+        }
+    }
 
     init(graph: MapMatchGraph) {
         self.graph = graph
-        let states = 2 * graph.graph.segmentCount
-        distance = [Int64](repeating: .max, count: states)
-        parent = [Int32](repeating: -1, count: states)
-        targetMark = [Bool](repeating: false, count: states)
+        space = MapMatchSearchSpace(states: 2 * graph.graph.segmentCount)
     }
 
     /// The road distance from `source` to each target (centimetres), `nil` for a target farther than `boundCentimeters` or unreachable.
@@ -82,17 +121,16 @@ struct MapMatchSearch {
     mutating func distances(from source: MapMatchCandidate, to targets: [MapMatchCandidate], boundCentimeters: Int64) -> [Int64?] {
         reset()
         var pending = 0
-        for target in targets {
-            for state in [2 * target.segment, 2 * target.segment + 1] where !targetMark[Int(state)] {
-                targetMark[Int(state)] = true
-                pending += 1
-            }
+        for target in targets where !targetMark[Int(target.state)] {
+            targetMark[Int(target.state)] = true
+            pending += 1
         }
         start(from: source)
         // One copy of the turn graph's arrays per search: reached through the class in the loop,
         // the struct was copied (every array retained and released) for each state settled, 38 %
         // of matching's time.
         let turns = graph.turns
+        let lengths = graph.graph.segmentLengthCentimeters
         while let (key, state) = heap.pop() {
             guard key == distance[Int(state)] else { continue }
             if targetMark[Int(state)] {
@@ -100,15 +138,12 @@ struct MapMatchSearch {
                 pending -= 1
                 if pending == 0 { break }
             }
-            if key > boundCentimeters + 2 * graph.lengthCentimeters(state >> 1) { break }
+            if key > boundCentimeters + 2 * Int64(lengths[Int(state >> 1)]) { break }
             turns.successors(of: state) { next, _ in
-                reach(next, key + graph.lengthCentimeters(next >> 1), from: state)
+                reach(next, key + Int64(lengths[Int(next >> 1)]), from: state)
             }
         }
-        for target in targets {
-            targetMark[Int(2 * target.segment)] = false
-            targetMark[Int(2 * target.segment + 1)] = false
-        }
+        for target in targets { targetMark[Int(target.state)] = false }
         return targets.map { target in
             guard let (centimeters, _) = best(from: source, to: target), centimeters <= boundCentimeters else { return nil }
             return centimeters
@@ -149,33 +184,35 @@ struct MapMatchSearch {
         heap.push(key, state)
     }
 
+    /// The source's own direction from where it lies, and the other direction after turning round there.
     private mutating func start(from source: MapMatchCandidate) {
         let length = Double(graph.lengthCentimeters(source.segment))
-        if graph.usable(source.segment, forward: true) {
-            reach(2 * source.segment, Int64((length * (1 - source.fraction)).rounded()), from: -1)
-        }
-        if graph.usable(source.segment, forward: false) {
-            reach(2 * source.segment + 1, Int64((length * source.fraction).rounded()), from: -1)
+        let ahead = { (direction: Int32) in Int64((length * (direction == 0 ? 1 - source.fraction : source.fraction)).rounded()) }
+        reach(source.state, ahead(source.direction), from: -1)
+        let back = source.state ^ 1
+        if graph.usable(source.segment, forward: back & 1 == 0) {
+            reach(back, Self.uTurnPenaltyCentimeters(graph.mode) + ahead(back & 1), from: -1)
         }
     }
 
-    /// After a search: the shortest way to a target (centimetres) and the state by which it was
-    /// entered (`entered` nil along the source's own segment, `state` then its direction).
+    /// After a search: the shortest way to a target (centimetres, a U-turn's penalty included) and the state by which
+    /// it was entered (`entered` nil along the source's own segment, `state` then the target's).
     private func best(from source: MapMatchCandidate, to target: MapMatchCandidate) -> (Int64, (state: Int32, entered: Int32?))? {
         var best: (Int64, (state: Int32, entered: Int32?))?
         let length = Double(graph.lengthCentimeters(target.segment))
         if source.segment == target.segment {
             let along = Int64((length * abs(target.fraction - source.fraction)).rounded())
-            let forward = target.fraction >= source.fraction
-            if graph.usable(target.segment, forward: forward) || along <= Self.backwardToleranceCentimeters {
-                best = (along, (2 * target.segment + (forward ? 0 : 1), nil))
+            let ahead = target.direction == 0 ? target.fraction >= source.fraction : target.fraction <= source.fraction
+            // Ahead in the target's direction (or seemingly a little behind: noise at a stop), turning round first
+            // when the source travels the other way.
+            if ahead || along <= Self.backwardToleranceCentimeters {
+                best = (along + (target.direction == source.direction ? 0 : Self.uTurnPenaltyCentimeters(graph.mode)), (target.state, nil))
             }
         }
-        for direction in Int32(0)...1 {
-            let state = 2 * target.segment + direction
-            // A start state reaches its own segment's points only directly (above).
-            guard distance[Int(state)] != .max, parent[Int(state)] >= 0 else { continue }
-            let beyond = direction == 0 ? 1 - target.fraction : target.fraction
+        let state = target.state
+        // A start state reaches its own segment's points only directly (above).
+        if distance[Int(state)] != .max, parent[Int(state)] >= 0 {
+            let beyond = target.direction == 0 ? 1 - target.fraction : target.fraction
             let centimeters = distance[Int(state)] - Int64((length * beyond).rounded())
             if best.map({ centimeters < $0.0 }) ?? true { best = (centimeters, (state, state)) }
         }

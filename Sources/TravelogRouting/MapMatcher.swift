@@ -4,12 +4,14 @@ import TravelogCore
 /// Map matching by a hidden Markov model (Newson & Krumm, "Hidden Markov Map Matching Through
 /// Noise and Sparseness", ACM SIGSPATIAL GIS 2009), as OSRM, Valhalla and GraphHopper match:
 /// - the hidden states of a fix are its *candidates*, the nearest point of each road segment the
-///   mode may use within ``searchRadiusMeters`` (the ``maximumCandidates`` nearest);
+///   mode may use within ``searchRadiusMeters`` (the ``maximumCandidates`` nearest), once per direction
+///   the mode may travel it: a route leaves a point the way it arrived, or turns round at a price;
 /// - emission: a Gaussian of the fix's distance to the candidate (σ = ``sigmaMeters``);
 /// - transition: an exponential (β = ``betaMeters``) of |great-circle distance between the fixes −
 ///   road distance between the candidates|, the road distance by a bounded one-to-many Dijkstra
 ///   search (``MapMatchSearch``);
-/// - Viterbi's most likely sequence of candidates, joined by their road routes.
+/// - Viterbi's most likely sequence of candidates, joined by their road routes. The search is a beam: a
+///   transition that could not come within ``beamMargin`` of its column's best is never searched for.
 ///
 /// Before the model, as the paper does, a fix within 3σ (``collapseMeters``) of the last one kept joins it (a stop
 /// collapses to one point). A fix with no road within ``outlierMeters`` is dropped, and so is one
@@ -19,10 +21,14 @@ import TravelogCore
 public struct MapMatcher {
     public static let sigmaMeters = 8.0
     public static let betaMeters = 5.0
+    /// Beam pruning: a transition whose score falls this far (natural log) below the best of its column is
+    /// not searched for (e^-30: never the most likely sequence in practice).
+    static let beamMargin = 20.0
     /// Candidates are looked for this far from a fix first, metres.
     public static let searchRadiusMeters = 50.0
     /// A fix with no road within this distance is dropped, metres.
     public static let outlierMeters = 200.0
+    /// Segments a fix may be matched to (each once or twice: per direction).
     public static let maximumCandidates = 10
     /// A fix this close to the last one kept joins it (a stop), metres: 3σ (the paper takes 2σ; 3σ keeps
     /// noise from moving a slow trace backwards).
@@ -54,7 +60,8 @@ public struct MapMatcher {
         return (x * x + y * y).squareRoot() * metersPerDegree
     }
 
-    /// The candidates of a fix: per segment within `radius`, its nearest point; the nearest first.
+    /// The candidates of a fix: per segment within `radius`, its nearest point, once per direction the mode may travel
+    /// it; the nearest first.
     func candidates(_ fix: Coordinate, radiusMeters: Double) -> [MapMatchCandidate] {
         let roads = graph.graph
         let cosine = cos(fix.latitude * .pi / 180)
@@ -62,48 +69,64 @@ public struct MapMatcher {
         let latitudeReach = radiusMeters / perLatitude, longitudeReach = radiusMeters / max(perLongitude, 1)
         var found: [(segment: Int32, fraction: Double, squared: Double)] = []
         let radiusSquared = radiusMeters * radiusMeters
+        // The reach as a box in the graph's 1e-7° integers: most segments of the cells are outside it, told by
+        // comparing integers before any arithmetic.
+        let south = Int32(((fix.latitude - latitudeReach) * 1e7).rounded(.down)), north = Int32(((fix.latitude + latitudeReach) * 1e7).rounded(.up))
+        let west = Int32(((fix.longitude - longitudeReach) * 1e7).rounded(.down)), east = Int32(((fix.longitude + longitudeReach) * 1e7).rounded(.up))
+        let from = roads.segmentFrom, to = roads.segmentTo, latitudes = roads.nodeLatitudeE7, longitudes = roads.nodeLongitudeE7
         roads.grid.segments(south: fix.latitude - latitudeReach, west: fix.longitude - longitudeReach,
                             north: fix.latitude + latitudeReach, east: fix.longitude + longitudeReach) { index in
             let segment = Int(index)
+            let a = Int(from[segment]), b = Int(to[segment])
+            let aLatitude = latitudes[a], bLatitude = latitudes[b], aLongitude = longitudes[a], bLongitude = longitudes[b]
+            if (aLatitude > north && bLatitude > north) || (aLatitude < south && bLatitude < south)
+                || (aLongitude > east && bLongitude > east) || (aLongitude < west && bLongitude < west) { return }
             guard graph.usable(index, forward: true) || graph.usable(index, forward: false) else { return }
-            let a = Int(roads.segmentFrom[segment]), b = Int(roads.segmentTo[segment])
-            let ax = (Double(roads.nodeLongitudeE7[a]) / 1e7 - fix.longitude) * perLongitude
-            let ay = (Double(roads.nodeLatitudeE7[a]) / 1e7 - fix.latitude) * perLatitude
-            let bx = (Double(roads.nodeLongitudeE7[b]) / 1e7 - fix.longitude) * perLongitude
-            let by = (Double(roads.nodeLatitudeE7[b]) / 1e7 - fix.latitude) * perLatitude
-            if (ax > radiusMeters && bx > radiusMeters) || (ax < -radiusMeters && bx < -radiusMeters)
-                || (ay > radiusMeters && by > radiusMeters) || (ay < -radiusMeters && by < -radiusMeters) { return }
+            let ax = (Double(aLongitude) / 1e7 - fix.longitude) * perLongitude
+            let ay = (Double(aLatitude) / 1e7 - fix.latitude) * perLatitude
+            let bx = (Double(bLongitude) / 1e7 - fix.longitude) * perLongitude
+            let by = (Double(bLatitude) / 1e7 - fix.latitude) * perLatitude
             let dx = bx - ax, dy = by - ay
             let lengthSquared = dx * dx + dy * dy
             let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
             let px = ax + t * dx, py = ay + t * dy
             let squared = px * px + py * py
-            guard squared <= radiusSquared, !found.contains(where: { $0.segment == index }) else { return }
+            guard squared <= radiusSquared else { return }
             found.append((index, t, squared))
         }
+        // A segment in several of the grid's cells was found once per cell: the copies sort next to each other.
         found.sort { ($0.squared, $0.segment) < ($1.squared, $1.segment) }
         // A segment whose nearest point is one of its nodes is a candidate only when that node is
         // nearer than every segment through it (a corner): otherwise a road of short segments
-        // would fill the candidates with its nodes and crowd out the other roads.
-        var beaten = Set<Int32>()
+        // would fill the candidates with its nodes and crowd out the other roads. (Arrays: a few
+        // dozen nodes at most, and sets' hashing was a tenth of matching.)
+        var beaten: [Int32] = []
         for item in found where item.fraction > 0 && item.fraction < 1 {
-            beaten.insert(roads.segmentFrom[Int(item.segment)])
-            beaten.insert(roads.segmentTo[Int(item.segment)])
+            beaten.append(roads.segmentFrom[Int(item.segment)])
+            beaten.append(roads.segmentTo[Int(item.segment)])
         }
-        var nodesTaken = Set<Int32>()
+        var nodesTaken: [Int32] = []
         var result: [MapMatchCandidate] = []
+        var segmentsTaken = 0
+        var previous: Int32 = -1
         for item in found {
+            guard item.segment != previous else { continue }
+            previous = item.segment
             if item.fraction == 0 || item.fraction == 1 {
                 let node = item.fraction == 0 ? roads.segmentFrom[Int(item.segment)] : roads.segmentTo[Int(item.segment)]
-                guard !beaten.contains(node), nodesTaken.insert(node).inserted else { continue }
+                guard !beaten.contains(node), !nodesTaken.contains(node) else { continue }
+                nodesTaken.append(node)
             }
             let a = roads.coordinate(ofNode: roads.segmentFrom[Int(item.segment)])
             let b = roads.coordinate(ofNode: roads.segmentTo[Int(item.segment)])
             let point = Coordinate(validLatitude: a.latitude + item.fraction * (b.latitude - a.latitude),
                                    longitude: a.longitude + item.fraction * (b.longitude - a.longitude)) ?? a
-            result.append(MapMatchCandidate(segment: item.segment, fraction: item.fraction, coordinate: point,
-                                            distanceMeters: item.squared.squareRoot()))
-            if result.count == Self.maximumCandidates { break }
+            for direction in Int32(0)...1 where graph.usable(item.segment, forward: direction == 0) {
+                result.append(MapMatchCandidate(segment: item.segment, direction: direction, fraction: item.fraction, coordinate: point,
+                                                distanceMeters: item.squared.squareRoot()))
+            }
+            segmentsTaken += 1
+            if segmentsTaken == Self.maximumCandidates { break }
         }
         return result
     }
@@ -113,6 +136,8 @@ public struct MapMatcher {
         let fix: Int
         let candidates: [MapMatchCandidate]
         var back: [Int]
+        /// Per candidate, the road distance from the chosen one before it (centimetres; 0 in a first column).
+        var backCentimeters: [Int64]
     }
 
     /// Matches a trace: fixes in the order recorded.
@@ -132,7 +157,7 @@ public struct MapMatcher {
                 continue
             }
             var found = candidates(fix, radiusMeters: Self.searchRadiusMeters)
-            if found.isEmpty { found = Array(candidates(fix, radiusMeters: Self.outlierMeters).prefix(3)) }
+            if found.isEmpty { found = Array(candidates(fix, radiusMeters: Self.outlierMeters).prefix(6)) }
             guard !found.isEmpty else {
                 drops[index] = .noRoadNearby
                 continue
@@ -158,6 +183,7 @@ public struct MapMatcher {
 
         var pieces: [[MapMatchCandidate]] = []
         var pieceFixes: [[Int]] = []
+        var pieceCentimeters: [[Int64]] = []
         var columns: [Column] = []
         var scores: [Double] = []
         var skipped: [Int] = []
@@ -167,6 +193,7 @@ public struct MapMatcher {
                 let chosen = backtracked(columns, scores)
                 pieces.append(chosen.map { $0.candidates[0] })
                 pieceFixes.append(chosen.map(\.fix))
+                pieceCentimeters.append(chosen.map { $0.backCentimeters[0] })
             } else {
                 for column in columns { drops[column.fix] = .unreachable }
             }
@@ -178,25 +205,46 @@ public struct MapMatcher {
             position += 1
             let layer = candidatesOf[index] ?? []
             guard let last = columns.last else {
-                columns = [Column(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count))]
+                columns = [Column(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count),
+                                  backCentimeters: Array(repeating: 0, count: layer.count))]
                 scores = layer.map { Self.emission($0) }
                 continue
             }
             let straight = Self.planarMeters(fixes[last.fix], fixes[index])
             var next = [Double](repeating: -.infinity, count: layer.count)
             var back = [Int](repeating: -1, count: layer.count)
+            var backCentimeters = [Int64](repeating: 0, count: layer.count)
             if straight <= Self.maximumGapMeters {
-                let bound = Int64(((2 * straight + 200) * 100).rounded())
-                for (from, candidate) in last.candidates.enumerated() where scores[from] > -.infinity {
-                    let distances = search.distances(from: candidate, to: layer, boundCentimeters: bound)
+                let wholeBound = Int64(((2 * straight + 200) * 100).rounded())
+                var bestNext = -Double.infinity
+                func relax(_ from: Int, boundCentimeters: Int64) {
+                    let distances = search.distances(from: last.candidates[from], to: layer, boundCentimeters: boundCentimeters)
                     for (to, centimeters) in distances.enumerated() {
                         guard let centimeters else { continue }
                         let score = scores[from] - abs(Double(centimeters) / 100 - straight) / Self.betaMeters
                         if score > next[to] {
                             next[to] = score
                             back[to] = from
+                            backCentimeters[to] = centimeters
+                            bestNext = max(bestNext, score)
                         }
                     }
+                }
+                // The beam: the most likely candidates first, each searched only as far as a route could still
+                // end within `beamMargin` of the best score found (a source's best is its own score, at a road
+                // distance equal to the straight one); a source that cannot is not searched at all.
+                let order = last.candidates.indices.filter { scores[$0] > -.infinity }.sorted { scores[$0] > scores[$1] }
+                let top = order.first.map { scores[$0] } ?? -.infinity
+                for from in order {
+                    let slack = scores[from] - ((bestNext > -.infinity ? bestNext : top) - Self.beamMargin)
+                    guard slack > 0 else { break }
+                    let bound = Int64(((straight + Self.betaMeters * slack) * 100).rounded())
+                    relax(from, boundCentimeters: min(wholeBound, bound))
+                }
+                // Nothing within the beam: a detour longer than the straight line by more than the beam allows
+                // (a hairpin, a one-way loop): every candidate again, as far as the whole bound.
+                if bestNext == -.infinity, top > -.infinity {
+                    for from in order { relax(from, boundCentimeters: wholeBound) }
                 }
             }
             guard let best = next.max(), best > -.infinity else {
@@ -212,11 +260,12 @@ public struct MapMatcher {
             for fix in skipped { drops[fix] = .unreachable }
             skipped = []
             scores = zip(next, layer).map { $0 - best + Self.emission($1) }
-            columns.append(Column(fix: index, candidates: layer, back: back))
+            columns.append(Column(fix: index, candidates: layer, back: back, backCentimeters: backCentimeters))
         }
         for fix in skipped { drops[fix] = .unreachable }
         finishPiece()
-        return assemble(fixes, pieces: pieces, fixIndices: pieceFixes, drops: drops, representative: representative)
+        return assemble(fixes, pieces: pieces, fixIndices: pieceFixes, centimeters: pieceCentimeters, drops: drops,
+                        representative: representative)
     }
 
     private static func emission(_ candidate: MapMatchCandidate) -> Double {
@@ -241,7 +290,8 @@ public struct MapMatcher {
         var choice = scores.indices.max(by: { scores[$0] < scores[$1] }) ?? 0
         var chosen: [Column] = []
         for column in columns.reversed() {
-            chosen.append(Column(fix: column.fix, candidates: [column.candidates[choice]], back: []))
+            chosen.append(Column(fix: column.fix, candidates: [column.candidates[choice]], back: [],
+                                 backCentimeters: [column.backCentimeters[choice]]))
             choice = column.back[choice]
         }
         return chosen.reversed()

@@ -70,9 +70,10 @@ struct NoisyTrace {
 struct HelsinkiMapMatchingTests {
     static let network: Result<RoadNetwork, any Error> = HelsinkiGraph.graph.map { RoadNetwork(graphs: [$0]) }
 
-    /// The goal is 95 % within 2 %; measured 42 of 50 (84 %) with σ 8 m and β 5 m, the misses in the
-    /// station's and Arkadiankatu's dual carriageways, so this checks 80 % until that is found.
-    @Test("noisy traces (a fix every 5 s, 8 m of noise) along 50 random driving routes match within 2 % of the route's length for at least 80 % of them")
+    /// The goal is 95 % within 2 %; measured 42 of 50 (84 %) with σ 8 m and β 5 m, then 44 of 50 with
+    /// candidates per direction (no free turning round at a fix). The misses are in the station's bus and taxi
+    /// loops and Arkadiankatu's dual carriageways, so this checks 86 % until those are found.
+    @Test("noisy traces (a fix every 5 s, 8 m of noise) along 50 random driving routes match within 2 % of the route's length for at least 86 % of them")
     func noisyRoutes() throws {
         let network = try Self.network.get()
         let traces = NoisyTrace.routes(network, count: 50, mode: .driving, seed: 2009)
@@ -87,7 +88,7 @@ struct HelsinkiMapMatchingTests {
         }
         errors.sort()
         print("map matching: \(within) of \(traces.count) within 2 %; median error \(errors[errors.count / 2] * 100) %, worst \((errors.last ?? 0) * 100) %")
-        #expect(Double(within) >= 0.8 * Double(traces.count), "only \(within) of \(traces.count) within 2 %")
+        #expect(Double(within) >= 0.86 * Double(traces.count), "only \(within) of \(traces.count) within 2 %")
     }
 
     @Test("a fix moved 200 m off the road is dropped, and the match keeps the length it has without it (within 2 % of the route)")
@@ -163,6 +164,24 @@ struct MapMatchingTests {
         let expected = start.distanceMeters(to: TestNetwork.point(row: 0, column: 2))
             + TestNetwork.point(row: 0, column: 2).distanceMeters(to: TestNetwork.point(row: 2, column: 2))
         #expect(abs(match.distanceMeters - expected) < 15, "\(match.distanceMeters) m, expected \(expected) m")
+    }
+
+    @Test("a car turning round in the middle of a street is matched out and back, not round the block")
+    func turningRound() throws {
+        let network = try RoadNetworkTests.block()
+        var random = SplitMix64(seed: 11)
+        let out = NoisyTrace.along([TestNetwork.point(row: 0, column: 0.2), TestNetwork.point(row: 0, column: 1.6)], stepMeters: 10)
+        let back = NoisyTrace.along([TestNetwork.point(row: 0, column: 1.6), TestNetwork.point(row: 0, column: 0.4)], stepMeters: 10)
+        let match = try network.match(NoisyTrace.noisy(out + back.dropFirst(), noiseMeters: 2, random: &random), mode: .driving)
+        #expect(match.pieces.count == 1)
+        #expect(match.droppedFixCount == 0)
+        // 1.4 + 1.2 columns of ~55.8 m, less what the stop collapse takes at the turn (fixes within 3σ of the last
+        // one kept join it: up to 24 m each way); round the block would be over 600 m.
+        let expected = TestNetwork.point(row: 0, column: 0.2).distanceMeters(to: TestNetwork.point(row: 0, column: 1.6))
+            + TestNetwork.point(row: 0, column: 1.6).distanceMeters(to: TestNetwork.point(row: 0, column: 0.4))
+        #expect(match.distanceMeters <= expected + 5 && match.distanceMeters >= expected - 2 * MapMatcher.collapseMeters - 5,
+                "\(match.distanceMeters) m, expected \(expected) m")
+        #expect(match.roads == ["Southgate"])
     }
 
     @Test("two roads no road joins: the match is cut into two pieces rather than failing")
