@@ -34,10 +34,10 @@ extension SQLiteLocationStore {
         }
     }
 
-    /// One read (one hop to a reader, one transaction) for both rows: three separate reads were
-    /// 0.6 ms of a 1.2 ms directions request (`make bench NAMES=directions-valhalla`).
+    /// One read (one transaction, on the caller's thread: ``credentialReader``) for both rows: three
+    /// separate reads were 0.6 ms of a 1.2 ms directions request (`make bench NAMES=directions-valhalla`).
     public func tokenHolder(tokenDigest: SecretDigest) async throws(StoreError) -> (device: Device, user: User)? {
-        try await read("reading a device and its user") { db in
+        try readCredentials("reading a device and its user") { db in
             let devices = try db.cachedStatement(sql: Self.deviceByTokenSQL)
             let users = try db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE id = ?")
             guard let device = try Row.fetchOne(devices, arguments: [tokenDigest.rawValue]).map(Self.device),
@@ -74,7 +74,7 @@ extension SQLiteLocationStore {
     }
 
     public func session(digest: SecretDigest) async throws(StoreError) -> SessionRecord? {
-        try await read("reading a session") { db in
+        try readCredentials("reading a session") { db in
             try Row.fetchOne(db, sql: "SELECT user_id, expires_at_ms, started_at_ms FROM sessions WHERE id_sha256 = ?",
                              arguments: [digest.rawValue]).map { row in
                 SessionRecord(userID: UserID(rawValue: row[0]), expiresAt: StoragePrecision.date(milliseconds: row[1]),
