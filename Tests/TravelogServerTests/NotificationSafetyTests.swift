@@ -28,7 +28,9 @@ struct NotificationSafetyTests {
         let receiver = NotificationReceiver()
         try await receiver.listening { port in
             _ = try await Self.webhook(store, ada, "http://127.0.0.1:\(port)/private")
-            let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed, deadlineSeconds: NotificationDeliveryTests.deadline)
+            // An hour's backoff: however slow this machine, the retry cannot fall due within the round.
+            let dispatcher = NotificationDispatcher(store: store, backoffSeconds: [3600], addressPolicy: .privateAllowed,
+                                                    deadlineSeconds: NotificationDeliveryTests.deadline)
             await dispatcher.notify(Self.message("visit-arrival:1"), userID: ada.id)
             #expect(await dispatcher.deliverDue() == 1)
         }
@@ -45,7 +47,9 @@ struct NotificationSafetyTests {
         _ = try await Self.webhook(store, ada, "http://127.0.0.1:\(silent.port)/hook")
         _ = try await Self.webhook(store, ada, "http://127.0.0.1:9/hook")               // nothing listens
         _ = try await Self.webhook(store, ada, "http://nowhere.invalid/hook")          // no such name
-        let dispatcher = NotificationDispatcher(store: store, addressPolicy: .privateAllowed, deadlineSeconds: 0.5,
+        // An hour's backoff: on a loaded machine (CI, 2 cores, the whole suite at once) this round once lasted
+        // beyond the default 30 s, and a failed delivery fell due again and was sent a second time within it.
+        let dispatcher = NotificationDispatcher(store: store, backoffSeconds: [3600], addressPolicy: .privateAllowed, deadlineSeconds: 0.5,
                                                 resolve: { host, port throws(OutboundError) in
                                                     guard host == "127.0.0.1" else { throw .unresolvable(host: host) }
                                                     return [try! SocketAddress(ipAddress: host, port: port)]
