@@ -65,6 +65,7 @@ let benchmarks: [(name: String, run: (BenchmarkContext) async throws -> Void)] =
     ("routing", RoutingBenchmark.run),
     ("map-matching", MapMatchingBenchmark.run),
     ("directions-valhalla", ValhallaComparisonBenchmark.run),
+    ("directions-scale", DirectionsScaleBenchmark.run),
     ("search", SearchBenchmark.run),
     ("geocoding-osm", OSMGeocodingBenchmark.run),
     ("visits", VisitBenchmark.run),
