@@ -50,10 +50,7 @@ struct ContractionHierarchyBuilder {
 
     private var outEdges: [[Edge]]
     private var inEdges: [[Edge]]
-    private var contracted: [Bool]
     private var level: [Int32]
-    /// Each vertex's current priority: the queue's entries with another key are stale.
-    private var priority: [Int64]
     private var witnessDistance: [Int64]
     private var witnessTouched: [Int32] = []
     private var heap = MinHeap()
@@ -66,9 +63,7 @@ struct ContractionHierarchyBuilder {
     init(vertexCount: Int, edges: (Int32, (Int32, UInt32) -> Void) -> Void) {
         outEdges = Array(repeating: [], count: vertexCount)
         inEdges = Array(repeating: [], count: vertexCount)
-        contracted = Array(repeating: false, count: vertexCount)
         level = Array(repeating: 0, count: vertexCount)
-        priority = Array(repeating: 0, count: vertexCount)
         witnessDistance = Array(repeating: Int64.max, count: vertexCount)
         for vertex in 0..<vertexCount {
             let from = Int32(vertex)
@@ -155,40 +150,35 @@ struct ContractionHierarchyBuilder {
 
     /// Contracts every vertex and returns the hierarchy.
     mutating func build() -> ContractionHierarchy {
-        let count = contracted.count
+        let count = outEdges.count
+        // Every vertex is in the queue once: a vertex put back was taken out first.
         var queue = MinHeap()
-        for vertex in 0..<count {
-            priority[vertex] = currentPriority(of: Int32(vertex))
-            queue.push(priority[vertex], Int32(vertex))
-        }
+        for vertex in 0..<count { queue.push(currentPriority(of: Int32(vertex)), Int32(vertex)) }
         var rank = [Int32](repeating: 0, count: count)
         var nextRank: Int32 = 0
-        var neighbours: [Int32] = []
-        while let (key, vertex) = queue.pop() {
-            guard !contracted[Int(vertex)], key == priority[Int(vertex)] else { continue }
+        while let (_, vertex) = queue.pop() {
             let now = currentPriority(of: vertex)
-            if let next = queue.minimumKey, now > next { priority[Int(vertex)] = now; queue.push(now, vertex); continue }
+            if let next = queue.minimumKey, now > next {
+                queue.push(now, vertex)
+                continue
+            }
             for shortcut in shortcutBuffer {
                 addEdge(shortcut.from, shortcut.to, shortcut.weight, middle: vertex, hops: shortcut.hops)
             }
-            contracted[Int(vertex)] = true
             rank[Int(vertex)] = nextRank
             nextRank += 1
             // The neighbours still to contract forget the vertex: their edges to it lead down the
             // hierarchy, which no search of theirs takes (the vertex's own rows keep them), and
             // the witness searches would otherwise scan every contracted neighbour's edge again.
-            neighbours.removeAll(keepingCapacity: true)
+            // They are a level above it at least.
+            let nextLevel = level[Int(vertex)] + 1
             for edge in outEdges[Int(vertex)] {
                 inEdges[Int(edge.other)].removeAll { $0.other == vertex }
-                neighbours.append(edge.other)
+                level[Int(edge.other)] = max(level[Int(edge.other)], nextLevel)
             }
             for edge in inEdges[Int(vertex)] {
                 outEdges[Int(edge.other)].removeAll { $0.other == vertex }
-                neighbours.append(edge.other)
-            }
-            let nextLevel = level[Int(vertex)] + 1
-            for neighbour in neighbours where !contracted[Int(neighbour)] && level[Int(neighbour)] < nextLevel {
-                level[Int(neighbour)] = nextLevel
+                level[Int(edge.other)] = max(level[Int(edge.other)], nextLevel)
             }
         }
         var hierarchy = ContractionHierarchy()
