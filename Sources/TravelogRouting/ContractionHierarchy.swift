@@ -148,8 +148,9 @@ struct ContractionHierarchyBuilder {
         return Int64(terms * Self.prioritySteps)
     }
 
-    /// Contracts every vertex and returns the hierarchy.
-    mutating func build() -> ContractionHierarchy {
+    /// Contracts every vertex and returns the hierarchy; `progress(n)` is told every few thousand
+    /// vertices how many are contracted.
+    mutating func build(progress: (Int) -> Void = { _ in }) -> ContractionHierarchy {
         let count = outEdges.count
         // Every vertex is in the queue once: a vertex put back was taken out first.
         var queue = MinHeap()
@@ -167,6 +168,7 @@ struct ContractionHierarchyBuilder {
             }
             rank[Int(vertex)] = nextRank
             nextRank += 1
+            if nextRank & 0x3FFF == 0 { progress(Int(nextRank)) }
             // The neighbours still to contract forget the vertex: their edges to it lead down the
             // hierarchy, which no search of theirs takes (the vertex's own rows keep them), and
             // the witness searches would otherwise scan every contracted neighbour's edge again.

@@ -136,26 +136,37 @@ public final class RoadGraph: @unchecked Sendable {
     /// Reads an extract, builds the road graph and its three hierarchies, and writes the graph file
     /// (beside its final name, then renamed: a reader never sees half of one).
     /// - Throws: ``OSMPBFError`` for the extract, ``RoadGraphFileError`` for the file.
-    public static func build(extractPath: String, outputPath: String, reader: OSMPBFReader = OSMPBFReader()) throws -> RoadGraph {
-        try build(try RoadGraphBuilder(reader: reader).graph(fromFile: extractPath), outputPath: outputPath)
+    public static func build(extractPath: String, outputPath: String, reader: OSMPBFReader = OSMPBFReader(),
+                             progress: @escaping @Sendable (RoadGraphBuildProgress) -> Void = { _ in }) throws -> RoadGraph {
+        try build(try RoadGraphBuilder(reader: reader).graph(fromFile: extractPath, progress: progress), outputPath: outputPath, progress: progress)
     }
 
     /// Builds the hierarchies of a graph and writes its file.
-    static func build(_ graph: RoadGraphData, outputPath: String) throws -> RoadGraph {
+    static func build(_ graph: RoadGraphData, outputPath: String,
+                      progress: @escaping @Sendable (RoadGraphBuildProgress) -> Void = { _ in }) throws -> RoadGraph {
         var data = graph
         data.segmentConnected = [UInt8](repeating: 0, count: data.segmentCount)
         // The three modes' hierarchies are independent: built at once, one a core.
         let modes = DirectionsMode.allCases
         let built = Mutex<[(components: [Bool], hierarchy: ContractionHierarchy)?]>(Array(repeating: nil, count: modes.count))
         let source = data
+        let contracted = Mutex([Int](repeating: 0, count: modes.count))
+        let states = modes.count * 2 * data.segmentCount
+        progress(.contracting(statesDone: 0, states: states))
         DispatchQueue.concurrentPerform(iterations: modes.count) { index in
             let turns = TurnGraph(source, mode: modes[index])
-            let components = turns.largestComponent()
+            let successors = TurnAdjacency(turns, reversed: false), predecessors = TurnAdjacency(turns, reversed: true)
+            let components = turns.largestComponent(successors: successors, predecessors: predecessors)
             var builder = ContractionHierarchyBuilder(vertexCount: turns.stateCount) { state, edge in
-                guard turns.cost[Int(state)] != TurnGraph.unusable else { return }
-                turns.successors(of: state, edge)
+                successors.forEach(state) { next in edge(next, turns.cost[Int(next)]) }
             }
-            let hierarchy = builder.build()
+            let hierarchy = builder.build { done in
+                let total = contracted.withLock { counts in
+                    counts[index] = done
+                    return counts.reduce(0, +)
+                }
+                progress(.contracting(statesDone: total, states: states))
+            }
             built.withLock { $0[index] = (components, hierarchy) }
         }
         let results = built.withLock { $0.map { $0! } }
@@ -165,9 +176,14 @@ public final class RoadGraph: @unchecked Sendable {
             }
         }
         let hierarchies = results.map(\.hierarchy)
-        let bytes = RoadGraphFile.encode(data, hierarchies: hierarchies)
+        progress(.writing)
         let partial = outputPath + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: Data(bytes)) else { throw RoadGraphFileError.unreadable(path: partial, errno: errno) }
+        do {
+            try RoadGraphFile.write(data, hierarchies: hierarchies, to: partial)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
         do {
             if FileManager.default.fileExists(atPath: outputPath) { try FileManager.default.removeItem(atPath: outputPath) }
             try FileManager.default.moveItem(atPath: partial, toPath: outputPath)
@@ -234,4 +250,14 @@ public final class RoadGraph: @unchecked Sendable {
         }
         return data
     }
+}
+
+/// How far ``RoadGraph/build(extractPath:outputPath:reader:progress:)`` has gone.
+public enum RoadGraphBuildProgress: Sendable, Equatable {
+    /// Reading the extract, `pass` of `passes` (relations, ways, nodes).
+    case reading(pass: Int, passes: Int, bytesDone: Int, totalBytes: Int)
+    /// Contracting the three modes' turn graphs at once: states contracted of all modes' states.
+    case contracting(statesDone: Int, states: Int)
+    /// Writing the graph file.
+    case writing
 }

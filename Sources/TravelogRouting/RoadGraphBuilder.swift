@@ -1,3 +1,4 @@
+import Foundation
 import TravelogCore
 import TravelogOSM
 
@@ -9,23 +10,27 @@ struct RoadGraphBuilder: Sendable {
 
     /// - Throws: ``OSMPBFError``.
     /// - Complexity: O(file size) time; memory O(road nodes + road ways).
-    func graph(fromFile path: String) throws -> RoadGraphData {
+    func graph(fromFile path: String, progress: (RoadGraphBuildProgress) -> Void = { _ in }) throws -> RoadGraphData {
         var assembly = RoadGraphAssembly()
         var header: OSMHeader?
+        let totalBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         var relationReader = reader
         relationReader.elements = .relations
         try relationReader.read(path: path, header: { header = $0 }) { block in
             for relation in block.relations { assembly.add(relation) }
+            progress(.reading(pass: 1, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
         }
         var wayReader = reader
         wayReader.elements = .ways
         try wayReader.read(path: path) { block in
             for way in block.ways { assembly.add(way) }
+            progress(.reading(pass: 2, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
         }
         var nodeReader = reader
         nodeReader.elements = .nodes
         try nodeReader.read(path: path) { block in
             for node in block.nodes { assembly.add(node) }
+            progress(.reading(pass: 3, passes: 3, bytesDone: block.byteRange.upperBound, totalBytes: totalBytes))
         }
         return assembly.finish(boundingBox: header?.boundingBox)
     }

@@ -21,8 +21,11 @@ enum RoadGraphFile {
         static var count: Int { hierarchies.rawValue + 3 * perMode }
     }
 
-    /// The file's bytes for a graph and its three hierarchies (in ``DirectionsMode`` index order).
-    static func encode(_ data: RoadGraphData, hierarchies: [ContractionHierarchy]) -> [UInt8] {
+    /// Writes the file of a graph and its three hierarchies (in ``DirectionsMode`` index order),
+    /// section by section from the arrays where they lie: a country's file is a gigabyte, and its
+    /// bytes gathered in memory first were that much more of the build's peak.
+    /// - Throws: ``RoadGraphFileError/unreadable(path:errno:)`` when the file cannot be written.
+    static func write(_ data: RoadGraphData, hierarchies: [ContractionHierarchy], to path: String) throws(RoadGraphFileError) {
         var nameOffsets: [UInt32] = [0]
         var nameBytes: [UInt8] = []
         for name in data.names {
@@ -30,45 +33,52 @@ enum RoadGraphFile {
             nameOffsets.append(UInt32(nameBytes.count))
         }
         let restrictions = data.restrictions.flatMap { [$0.fromWay, $0.viaNode, $0.toWay, Int32($0.only ? 1 : 0) | Int32($0.modes) << 1] }
-        var sections: [[UInt8]] = [
-            bytes(data.nodeLatitudeE7), bytes(data.nodeLongitudeE7), bytes(data.nodeBarrier),
-            bytes(data.segmentFrom), bytes(data.segmentTo), bytes(data.segmentLengthCentimeters), bytes(data.segmentWay),
-            bytes(data.segmentFlags), bytes(data.segmentSpeed), bytes(data.segmentConnected),
-            bytes(data.wayID), bytes(data.wayName), bytes(nameOffsets), nameBytes, bytes(restrictions), bytes(data.boundingBox),
+        var sections: [SectionBytes] = [
+            SectionBytes(data.nodeLatitudeE7), SectionBytes(data.nodeLongitudeE7), SectionBytes(data.nodeBarrier),
+            SectionBytes(data.segmentFrom), SectionBytes(data.segmentTo), SectionBytes(data.segmentLengthCentimeters), SectionBytes(data.segmentWay),
+            SectionBytes(data.segmentFlags), SectionBytes(data.segmentSpeed), SectionBytes(data.segmentConnected),
+            SectionBytes(data.wayID), SectionBytes(data.wayName), SectionBytes(nameOffsets), SectionBytes(nameBytes), SectionBytes(restrictions),
+            SectionBytes(data.boundingBox),
         ]
-        var counts = [data.nodeCount, data.nodeCount, data.nodeCount, data.segmentCount, data.segmentCount, data.segmentCount,
-                      data.segmentCount, data.segmentCount, data.segmentSpeed.count, data.segmentConnected.count, data.wayID.count, data.wayName.count,
-                      nameOffsets.count, nameBytes.count, restrictions.count, 4]
         for hierarchy in hierarchies {
-            sections += [bytes(hierarchy.upOutOffsets), bytes(hierarchy.upOutTarget), bytes(hierarchy.upOutWeight), bytes(hierarchy.upOutMiddle),
-                         bytes(hierarchy.upInOffsets), bytes(hierarchy.upInSource), bytes(hierarchy.upInWeight), bytes(hierarchy.upInMiddle)]
-            counts += [hierarchy.upOutOffsets.count, hierarchy.upOutTarget.count, hierarchy.upOutWeight.count, hierarchy.upOutMiddle.count,
-                       hierarchy.upInOffsets.count, hierarchy.upInSource.count, hierarchy.upInWeight.count, hierarchy.upInMiddle.count]
+            sections += [SectionBytes(hierarchy.upOutOffsets), SectionBytes(hierarchy.upOutTarget), SectionBytes(hierarchy.upOutWeight),
+                         SectionBytes(hierarchy.upOutMiddle), SectionBytes(hierarchy.upInOffsets), SectionBytes(hierarchy.upInSource),
+                         SectionBytes(hierarchy.upInWeight), SectionBytes(hierarchy.upInMiddle)]
         }
-        var output = magic
-        output += bytes([UInt32(sections.count), 0])
-        var offset = output.count + 16 * sections.count
+        var header = magic
+        [UInt32(sections.count), 0].withUnsafeBytes { header += $0 }
+        var offset = header.count + 16 * sections.count
         var table: [UInt64] = []
         for section in sections {
             offset = (offset + 7) & ~7
-            table += [UInt64(offset), 0]
-            offset += section.count
+            table += [UInt64(offset), UInt64(section.count)]
+            offset += section.byteCount
         }
-        for index in sections.indices { table[2 * index + 1] = UInt64(counts[index]) }
-        output += bytes(table)
-        for section in sections {
-            output += [UInt8](repeating: 0, count: ((output.count + 7) & ~7) - output.count)
-            output += section
+        table.withUnsafeBytes { header += $0 }  // little-endian machines only (checked on load)
+        guard let file = fopen(path, "wb") else { throw .unreadable(path: path, errno: errno) }
+        var written = header.count
+        var good = fwrite(header, 1, header.count, file) == header.count
+        let zeros = [UInt8](repeating: 0, count: 8)
+        for section in sections where good {
+            let padding = ((written + 7) & ~7) - written
+            good = fwrite(zeros, 1, padding, file) == padding && section.write(file)
+            written += padding + section.byteCount
         }
-        return output
+        let failure = errno
+        if fclose(file) != 0 || !good { throw .unreadable(path: path, errno: good ? errno : failure) }
     }
 
-    private static func bytes<T: FixedWidthInteger>(_ values: [T]) -> [UInt8] {
-        values.withUnsafeBufferPointer { buffer in Array(UnsafeRawBufferPointer(buffer)) }  // little-endian machines only (checked on load)
-    }
+    /// One section: its element count, its size in bytes, and how to write it.
+    private struct SectionBytes {
+        let count: Int
+        let byteCount: Int
+        let write: (UnsafeMutablePointer<FILE>) -> Bool
 
-    private static func bytes(_ values: [Double]) -> [UInt8] {
-        values.withUnsafeBufferPointer { buffer in Array(UnsafeRawBufferPointer(buffer)) }
+        init<T>(_ values: [T]) {
+            count = values.count
+            byteCount = values.count * MemoryLayout<T>.stride
+            write = { file in values.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) == $0.count } }
+        }
     }
 }
 

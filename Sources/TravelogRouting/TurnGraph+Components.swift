@@ -5,16 +5,8 @@ extension TurnGraph {
     /// routed from the nearest road that leads somewhere (as OSRM prefers its big component).
     /// Kosaraju's algorithm (Sharir 1981), both passes iterative.
     /// - Complexity: O(states + turns) time and memory.
-    func largestComponent() -> [Bool] {
+    func largestComponent(successors successorRows: TurnAdjacency, predecessors predecessorRows: TurnAdjacency) -> [Bool] {
         let count = stateCount
-        var successorLists = [[Int32]](repeating: [], count: count)
-        var predecessorLists = [[Int32]](repeating: [], count: count)
-        for state in 0..<count where cost[state] != Self.unusable {
-            successors(of: Int32(state)) { next, _ in
-                successorLists[state].append(next)
-                predecessorLists[Int(next)].append(Int32(state))
-            }
-        }
         // Pass 1: states in order of finishing a depth-first search.
         var visited = [Bool](repeating: false, count: count)
         var finished: [Int32] = []
@@ -24,10 +16,9 @@ extension TurnGraph {
             visited[start] = true
             stack.append((Int32(start), 0))
             while let top = stack.last {
-                let list = successorLists[Int(top.state)]
-                if top.next < list.count {
+                if top.next < successorRows.degree(top.state) {
                     stack[stack.count - 1].next += 1
-                    let next = list[top.next]
+                    let next = successorRows.targets[Int(successorRows.offsets[Int(top.state)]) + top.next]
                     if !visited[Int(next)] {
                         visited[Int(next)] = true
                         stack.append((next, 0))
@@ -49,7 +40,8 @@ extension TurnGraph {
             var size = 0
             while let state = queue.popLast() {
                 size += 1
-                for previous in predecessorLists[Int(state)] where component[Int(previous)] < 0 {
+                predecessorRows.forEach(state) { previous in
+                    guard component[Int(previous)] < 0 else { return }
                     component[Int(previous)] = id
                     queue.append(previous)
                 }

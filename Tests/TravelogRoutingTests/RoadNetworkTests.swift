@@ -141,3 +141,111 @@ struct RoadNetworkTests {
         #expect(network.coverageGeoJSON().hasPrefix(#"{"type":"MultiPolygon","coordinates":[[[[25.0000000,60.0000000],"#))
     }
 }
+
+@Suite("Contraction hierarchy against Dijkstra")
+struct ContractionExactnessTests {
+    /// A 3 × 3 grid of crossings 4 rows or columns apart, every street drawn with shape points at each
+    /// step (most states have one turn in and one out), a one-way street, a dead end with a bend (its
+    /// only way back a U-turn), and a ring road with no way off it.
+    static func network() throws -> RoadGraph {
+        var network = TestNetwork()
+        var id: Int64 = 1
+        var grid: [[Int64]] = Array(repeating: Array(repeating: 0, count: 9), count: 9)
+        for row in 0..<9 {
+            for column in 0..<9 where row % 4 == 0 || column % 4 == 0 {
+                network.node(id, row: row, column: column)
+                grid[row][column] = id
+                id += 1
+            }
+        }
+        var way: Int64 = 100
+        for line in stride(from: 0, through: 8, by: 4) {
+            network.way(way, (0..<9).map { grid[line][$0] }, ["highway": "residential", "oneway": line == 4 ? "yes" : "no"])
+            network.way(way + 1, (0..<9).map { grid[$0][line] }, ["highway": "residential"])
+            way += 2
+        }
+        // A dead end off the middle of the bottom street: up two rows, then right one column.
+        network.node(500, row: 1, column: 2)
+        network.node(501, row: 2, column: 2)
+        network.node(502, row: 2, column: 3)
+        network.way(way, [grid[0][2], 500, 501, 502], ["highway": "service"])
+        // A ring of eight nodes beyond the grid, joined to nothing.
+        let ring: [(Int, Int)] = [(10, 10), (10, 11), (10, 12), (11, 12), (12, 12), (12, 11), (12, 10), (11, 10)]
+        for (index, point) in ring.enumerated() { network.node(600 + Int64(index), row: point.0, column: point.1) }
+        network.way(way + 1, (0..<9).map { 600 + Int64($0 % 8) }, ["highway": "residential"])
+        return try network.network().graphs[0]
+    }
+
+    @Test("every pair of states costs through the hierarchy what plain Dijkstra says, in every mode, rings and dead ends included")
+    func everyPairAgreesWithDijkstra() throws {
+        let graph = try Self.network()
+        for mode in DirectionsMode.allCases {
+            let turns = TurnGraph(graph.data(), mode: mode)
+            let successors = TurnAdjacency(turns, reversed: false), predecessors = TurnAdjacency(turns, reversed: true)
+            // The rows are the turn graph's turns, each way round.
+            for state in 0..<Int32(turns.stateCount) {
+                var expected: [Int32] = []
+                if turns.cost[Int(state)] != TurnGraph.unusable { turns.successors(of: state) { next, _ in expected.append(next) } }
+                var rows: [Int32] = []
+                successors.forEach(state) { rows.append($0) }
+                #expect(rows == expected, "\(mode): state \(state)")
+                predecessors.forEach(state) { previous in #expect(turns.allows(from: previous, to: state), "\(mode): \(previous) → \(state)") }
+            }
+            #expect(successors.targets.count == predecessors.targets.count)
+            var builder = ContractionHierarchyBuilder(vertexCount: turns.stateCount) { state, edge in
+                successors.forEach(state) { next in edge(next, turns.cost[Int(next)]) }
+            }
+            let hierarchy = builder.build()
+            var compared = 0
+            let states = (0..<Int32(turns.stateCount)).filter { turns.cost[Int($0)] != TurnGraph.unusable }
+            let downwards = states.map { Self.upwardSearch(hierarchy.upInOffsets, hierarchy.upInSource, hierarchy.upInWeight, from: $0) }
+            for source in states {
+                let reference = Self.dijkstra(turns, successors: successors, from: source)
+                let upward = Self.upwardSearch(hierarchy.upOutOffsets, hierarchy.upOutTarget, hierarchy.upOutWeight, from: source)
+                for (target, downward) in zip(states, downwards) {
+                    var best = Int64.max
+                    for (state, cost) in upward { if let back = downward[state] { best = min(best, cost + back) } }
+                    #expect(best == (reference[target] ?? .max), "\(mode): \(source) → \(target): hierarchy \(best), Dijkstra \(reference[target] ?? -1)")
+                    compared += 1
+                }
+            }
+            #expect(compared > 1000)
+        }
+    }
+
+    /// Costs from the end of `source` to the end of every state (entering a state costs that state).
+    static func dijkstra(_ turns: TurnGraph, successors: TurnAdjacency, from source: Int32) -> [Int32: Int64] {
+        var distance: [Int32: Int64] = [source: 0]
+        var queue = MinHeap()
+        queue.push(0, source)
+        while let (reached, state) = queue.pop() {
+            guard reached == distance[state] else { continue }
+            successors.forEach(state) { next in
+                let cost = reached + Int64(turns.cost[Int(next)])
+                if cost < distance[next] ?? .max {
+                    distance[next] = cost
+                    queue.push(cost, next)
+                }
+            }
+        }
+        return distance
+    }
+
+    /// Every state reachable upward from `source` through one side of the hierarchy, with its cost.
+    static func upwardSearch(_ offsets: [UInt32], _ others: [Int32], _ weights: [UInt32], from source: Int32) -> [Int32: Int64] {
+        var distance: [Int32: Int64] = [source: 0]
+        var queue = MinHeap()
+        queue.push(0, source)
+        while let (reached, state) = queue.pop() {
+            guard reached == distance[state] else { continue }
+            for edge in Int(offsets[Int(state)])..<Int(offsets[Int(state) + 1]) {
+                let cost = reached + Int64(weights[edge])
+                if cost < distance[others[edge]] ?? .max {
+                    distance[others[edge]] = cost
+                    queue.push(cost, others[edge])
+                }
+            }
+        }
+        return distance
+    }
+}

@@ -99,9 +99,27 @@ struct OSMCommand: ParsableCommand {
                   + "\(kinds[.street] ?? 0) streets) in \(file.path), \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
             if shadowing > 0 { print("\(shadowing) of them are also in other extracts; this one's are used") }
             let graphStarted = Date()
-            let graph = try RoadGraph.build(extractPath: extract,
+            let graphProgress = ProgressBar(label: "road graph")
+            let graph: RoadGraph
+            do {
+                graph = try RoadGraph.build(extractPath: extract,
                                             outputPath: RoadNetwork.filePath(folder: folder.path, name: OSMExtractFolder.name(ofExtract: extract)),
-                                            reader: threads.map { OSMPBFReader(threads: $0) } ?? OSMPBFReader())
+                                            reader: threads.map { OSMPBFReader(threads: $0) } ?? OSMPBFReader()) { step in
+                    switch step {
+                    case .reading(let pass, let passes, let bytesDone, let totalBytes):
+                        graphProgress.update(bytes: (pass - 1) * totalBytes + bytesDone, totalBytes: passes * totalBytes,
+                                             items: pass, itemName: "of \(passes) reads")
+                    case .contracting(let statesDone, let states):
+                        graphProgress.update(items: statesDone, totalItems: states, itemName: "turn states contracted")
+                    case .writing:
+                        graphProgress.update(items: 1, totalItems: 1, itemName: "writing the graph file")
+                    }
+                }
+            } catch {
+                graphProgress.finish()
+                throw error
+            }
+            graphProgress.finish()
             print("Road graph for directions: \(graph.nodeCount) nodes, \(graph.segmentCount) segments in \(graph.path), "
                   + "\(String(format: "%.2f", Date().timeIntervalSince(graphStarted))) s")
             print("Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright)")
