@@ -8,8 +8,6 @@ struct TurnAdjacency: Sendable {
     private(set) var offsets: [UInt32]
     private(set) var targets: [Int32]
 
-    var stateCount: Int { offsets.count - 1 }
-
     /// - Complexity: O(states + turns), twice over (count, then fill).
     init(_ turns: TurnGraph, reversed: Bool) {
         let count = turns.stateCount
@@ -34,9 +32,6 @@ struct TurnAdjacency: Sendable {
     }
 
     func degree(_ state: Int32) -> Int { Int(offsets[Int(state) + 1] - offsets[Int(state)]) }
-
-    /// The row's first (for a row of one, its only) state.
-    func first(_ state: Int32) -> Int32 { targets[Int(offsets[Int(state)])] }
 
     func forEach(_ state: Int32, _ body: (Int32) -> Void) {
         for index in Int(offsets[Int(state)])..<Int(offsets[Int(state) + 1]) { body(targets[index]) }
