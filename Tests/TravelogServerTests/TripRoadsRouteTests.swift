@@ -139,7 +139,7 @@ struct TripRoadsRouteTests {
         let (_, token) = try await app.accounts.addDevice(named: "phone", userID: ada.id, app: .overland, scope: .write)
         let person = Auth.basic("ada", ServerFixture.adaPassword)
         let release = DispatchSemaphore(value: 0)
-        try await app.makeApplication().test(.live) { client in
+        try await app.makeApplication().test(.router) { client in
             // The matching's queue is held: every upload and read must be answered without it.
             MatchRoutes.matching.async { release.wait() }
             defer { release.signal() }  // whatever fails below (a second signal is harmless)
