@@ -153,7 +153,7 @@ public struct TravelogServerApp: Sendable {
         DirectionsRoutes(network: roadNetwork).add(to: router)
         MatchRoutes(network: roadNetwork, store: store, links: ShareLinks(store: store, accounts: accounts)).add(to: router)
         PhotoRoutes(store: store, folder: configuration.photoDirectory, placeTimeZones: placeTimeZones).add(to: router)
-        ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones),
+        ShareRoutes(links: ShareLinks(store: store, accounts: accounts), read: ReadRoutes(store: store, placeTimeZones: placeTimeZones), tiles: tiles,
                     web: web, configuration: configuration, placeTimeZones: placeTimeZones,
                     limiter: RequestRateLimiter(burst: shareVisitorLimit.burst, perSecond: shareVisitorLimit.perSecond)).add(to: router)
         ZoneRoutes(zones: PrivacyZones(store: store), journal: journal, tiles: tiles).add(to: router)

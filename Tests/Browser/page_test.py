@@ -531,7 +531,8 @@ def run_bench(arguments):
            f"median time to the first drawn path over {len(figures)} runs: {median:.3f} s"
            f" (target under {BENCH_TARGET_SECONDS:.0f} s; {arguments.stored_points} stored points in the range)")
     # The same range through a share link, as a visitor opens it.
-    bench_shared_page(devtools, report, base_url, arguments.from_day, arguments.to_day, arguments.runs, median)
+    bench_shared_page(devtools, report, base_url, arguments.from_day, arguments.to_day, arguments.runs, median,
+                      screenshot=arguments.screenshot.replace("heatmap", "bench-shared"))
 
 
 def main():

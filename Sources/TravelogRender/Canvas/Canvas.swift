@@ -87,6 +87,18 @@ public final class Canvas {
         cairo_restore(context)
     }
 
+    /// Makes transparent every pixel for which `cleared(x, y)` holds (pixels from the top-left corner).
+    public func clearPixels(where cleared: (Int, Int) -> Bool) {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for y in 0..<heightPixels {
+            let row = data + y * stride
+            for x in 0..<widthPixels where cleared(x, y) { (row + 4 * x).update(repeating: 0, count: 4) }
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
     /// The image as PNG bytes (paletted when it has at most 256 distinct pixels; ``PNGEncoder``).
     /// - Throws: ``RenderError/pngEncodingFailed(message:)``.
     public func pngData() throws(RenderError) -> Data {

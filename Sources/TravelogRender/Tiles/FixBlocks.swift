@@ -1,4 +1,5 @@
 import TravelogCore
+import TravelogStore
 
 /// Summaries of the fixes of a ``HistoryTileIndex`` in blocks of ``size``, in the order they were
 /// added: each block's earliest and latest time, the rect of its fixes and its devices. A range's
@@ -71,8 +72,10 @@ struct FixBlocks: Sendable {
     }
 
     /// The rect, number and devices of the fixes of `level` (the level of every fix, which these
-    /// blocks summarise) between two times, inclusive, of the given devices (`nil`: all).
-    func summary(of level: IndexLevel, from: Double, to: Double, devices: Set<Int>?) -> HistoryTileIndex.Summary {
+    /// blocks summarise) between two times, inclusive, of the given devices (`nil`: all), outside
+    /// the `hiding` zones (a block whose rect meets one is read fix by fix).
+    func summary(of level: IndexLevel, from: Double, to: Double, devices: Set<Int>?,
+                 hiding: ZoneFilter? = nil) -> HistoryTileIndex.Summary {
         var minX = UInt32.max, minY = UInt32.max, maxX = UInt32.min, maxY = UInt32.min
         var fixes = 0
         var found = Set<Int>()
@@ -80,7 +83,11 @@ struct FixBlocks: Sendable {
             let single = block.device == Self.mixedDevices ? nil : Int(block.device)
             if let single, let devices, !devices.contains(single) { continue }
             let first = number * Self.size, end = min(first + Self.size, count)
-            if block.earliestSeconds >= from, block.latestSeconds <= to, devices == nil || single != nil {
+            let hidden = hiding.map { zones in
+                zones.intersects(MapRect(x: Double(block.minX), y: Double(block.minY),
+                                         width: Double(block.maxX - block.minX), height: Double(block.maxY - block.minY)))
+            } ?? false
+            if block.earliestSeconds >= from, block.latestSeconds <= to, devices == nil || single != nil, !hidden {
                 minX = min(minX, block.minX); maxX = max(maxX, block.maxX)
                 minY = min(minY, block.minY); maxY = max(maxY, block.maxY)
                 fixes += end - first
@@ -93,7 +100,7 @@ struct FixBlocks: Sendable {
                 continue
             }
             for index in first..<end where level.seconds[index] >= from && level.seconds[index] <= to
-                && (devices?.contains(Int(level.device[index])) ?? true) {
+                && (devices?.contains(Int(level.device[index])) ?? true) && !(hidden && (hiding?.contains(level.point(index)) ?? false)) {
                 minX = min(minX, level.x[index]); maxX = max(maxX, level.x[index])
                 minY = min(minY, level.y[index]); maxY = max(maxY, level.y[index])
                 fixes += 1

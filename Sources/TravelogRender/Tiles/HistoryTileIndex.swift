@@ -1,5 +1,6 @@
 import Foundation
 import TravelogCore
+import TravelogStore
 
 /// A spatial index of a location history for drawing tiles, so that a tile's cost depends on
 /// what lies in the tile, not on the size of the history.
@@ -155,17 +156,22 @@ public struct HistoryTileIndex: Sendable {
     ///   - zoom: the zoom level the tile is drawn at, which picks the level.
     ///   - filter: the time range and devices.
     ///   - parts: what to collect: a path needs only the lines, a heatmap only the fixes.
+    ///   - hiding: zones whose vertices are left out, lines cut where they enter one (a share
+    ///     link's privacy zones; a coarse level's line may still cross a zone between two vertices
+    ///     outside it, which ``HistoryTileRenderer/erase(_:projection:on:)`` clears).
     /// - Complexity: O(squares covered + vertices filed there), plus a sort of those vertices
     ///   when they are few against the level's size.
     public func content(in mapRect: MapRect, zoom: Int, filter: Filter,
-                        parts: HistoryTileContent.Parts = .all) -> HistoryTileContent {
+                        parts: HistoryTileContent.Parts = .all, hiding: ZoneFilter? = nil) -> HistoryTileContent {
         let level = levels[levelIndex(zoom: zoom)]
         let found = level.vertices(in: mapRect)
         let from = filter.from?.timeIntervalSince1970 ?? -Double.infinity
         let to = filter.to?.timeIntervalSince1970 ?? Double.infinity
+        let hiding = hiding.flatMap { $0.isEmpty ? nil : $0 }
         func accepted(_ index: Int) -> Bool {
             let time = level.seconds[index]
             return time >= from && time <= to && (filter.devices?.contains(Int(level.device[index])) ?? true)
+                && !(hiding?.contains(level.point(index)) ?? false)
         }
         var content = HistoryTileContent()
         // Per device, the line being drawn and the vertex it waits for. Vertices come in
@@ -220,9 +226,12 @@ public struct HistoryTileIndex: Sendable {
     /// The bounds, number and devices of the fixes a filter accepts, exact, read from summaries of blocks
     /// of fixes (cheap for any range, so a page can place the map before drawing tiles).
     /// - Complexity: O(fixes / ``FixBlocks/size`` + fixes of the blocks the filter cuts).
-    public func summary(filter: Filter) -> Summary {
+    /// - Parameter hiding: zones whose fixes are not counted (a share link's privacy zones): the
+    ///   blocks whose rect meets one are read fix by fix.
+    public func summary(filter: Filter, hiding: ZoneFilter? = nil) -> Summary {
         blocks.summary(of: levels[levels.count - 1], from: filter.from?.timeIntervalSince1970 ?? -Double.infinity,
-                       to: filter.to?.timeIntervalSince1970 ?? Double.infinity, devices: filter.devices)
+                       to: filter.to?.timeIntervalSince1970 ?? Double.infinity, devices: filter.devices,
+                       hiding: hiding.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The smallest rect holding the fixes a filter accepts, or ``MapRect/null`` for none.

@@ -1,5 +1,6 @@
 import CCairo
 import TravelogCore
+import TravelogStore
 
 /// Draws the history of a ``HistoryTileIndex`` on slippy-map tiles or on any image of the map.
 public struct HistoryTileRenderer {
@@ -48,6 +49,20 @@ public struct HistoryTileRenderer {
         case .path: try drawLines(content.lines, projection: projection, on: canvas)
         case .heat: HeatmapRenderer(projection: projection).draw(content.fixes, on: canvas)
         case .points: drawDots(content, projection: projection, on: canvas)
+        }
+    }
+
+    /// Clears every pixel whose centre lies inside one of the zones: a share link's tile shows
+    /// nothing there, not even a coarse level's line drawn between two vertices outside a zone.
+    /// - Complexity: nothing for an image no zone's rect meets; a zone test per pixel otherwise.
+    public func erase(_ hiding: ZoneFilter, projection: MapProjection, on canvas: Canvas) {
+        guard !hiding.isEmpty, hiding.intersects(projection.mapRect) else { return }
+        let world = WebMercator.worldSizeMapPoints
+        canvas.clearPixels { x, y in
+            var point = projection.mapPoint(for: PixelPoint(x: Double(x) + 0.5, y: Double(y) + 0.5))
+            point.x = point.x.truncatingRemainder(dividingBy: world)
+            if point.x < 0 { point.x += world }
+            return hiding.contains(point)
         }
     }
 

@@ -16,6 +16,8 @@ struct SharedViewJSON: Encodable {
     var photos: Bool?
     var tileURLTemplate: String?
     var tileAttribution: String?
+    /// A range of more fixes than this (`…/bounds`' `locationCount`) is drawn from `…/tiles`, fewer from `…/path`.
+    var vectorPathFixLimit: Int?
 }
 
 /// A journal entry as a link shows it: what the place is called and when, nothing more.

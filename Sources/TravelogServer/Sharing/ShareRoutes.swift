@@ -7,6 +7,7 @@ import TravelogCore
 import TravelogFormats
 import TravelogJournal
 import TravelogPhotos
+import TravelogRender
 import TravelogStore
 
 /// Share links. The owner's routes (the page's session or the password; never a device token):
@@ -17,18 +18,25 @@ import TravelogStore
 /// reads only its own link's range of its owner's history, never an `Identity`, so it reaches
 /// nothing else. `/s/{token}` is the read-only page; `/api/v1/s/{token}` says what it shows (or
 /// that it asks for a password: `POST …/unlock` gives the key `X-Share-Key` carries after),
-/// `…/path` its path, `…/journal` its entries' titles (unless hidden), `…/latest` a live link's
+/// `…/path` its path (or, for a range of more fixes than ``vectorPathFixLimit``, `…/bounds` and
+/// `…/tiles/{z}/{x}/{y}.png`, drawn from the owner's tile index), `…/journal` its entries' titles (unless hidden), `…/latest` a live link's
 /// position, `…/photos` and `…/photos/{id}/thumbnail` the range's photos when the owner included them. An expired or revoked link is a 410, an unknown one a 404; every visitor's request is
 /// rate limited per address (`RequestRateLimiter`) and wrong passwords are throttled as logins are.
 struct ShareRoutes {
     let links: ShareLinks
     let read: ReadRoutes
+    /// The history tile indices the owner's map draws from: a link's tiles are drawn from them too.
+    let tiles: HistoryTiles
     let web: WebAssets
     let configuration: ServerConfiguration
     let placeTimeZones: PlaceTimeZones?
     let limiter: RequestRateGate
     /// Thumbnails are counted apart: a page of photos asks for dozens at once, as a visitor scrolls.
     let thumbnailLimiter: RequestRateGate
+    /// Tiles too: a map asks for a screenful at once, and again as it is moved.
+    let tileLimiter: RequestRateGate
+    /// A link of more fixes than this is drawn from tiles, as the owner's map draws a range; fewer as a vector path.
+    static let vectorPathFixLimit = 50_000
 
     static let shareKeyField = HTTPField.Name("X-Share-Key")!
     /// How often a live link's page asks for the position, seconds (the page's `share.js` uses it).
@@ -36,16 +44,19 @@ struct ShareRoutes {
     /// The most photos a link's page is given (the first ones of its range; the answer says when there are more).
     static let photoLimit = 2000
 
-    init(links: ShareLinks, read: ReadRoutes, web: WebAssets, configuration: ServerConfiguration, placeTimeZones: PlaceTimeZones?,
-         limiter: RequestRateLimiter = RequestRateLimiter(),
-         thumbnailLimiter: RequestRateLimiter = RequestRateLimiter(burst: 600, perSecond: 20)) {
+    init(links: ShareLinks, read: ReadRoutes, tiles: HistoryTiles, web: WebAssets, configuration: ServerConfiguration,
+         placeTimeZones: PlaceTimeZones?, limiter: RequestRateLimiter = RequestRateLimiter(),
+         thumbnailLimiter: RequestRateLimiter = RequestRateLimiter(burst: 600, perSecond: 20),
+         tileLimiter: RequestRateLimiter = RequestRateLimiter(burst: 600, perSecond: 30)) {
         self.links = links
         self.read = read
+        self.tiles = tiles
         self.web = web
         self.configuration = configuration
         self.placeTimeZones = placeTimeZones
         self.limiter = RequestRateGate(limiter)
         self.thumbnailLimiter = RequestRateGate(thumbnailLimiter)
+        self.tileLimiter = RequestRateGate(tileLimiter)
     }
 
     func add(to router: RouteRegistry) {
@@ -73,7 +84,7 @@ struct ShareRoutes {
                 locked: false, title: record.title, kind: record.kind.rawValue, from: ISO8601TimeFormatter.string(record.from),
                 to: ISO8601TimeFormatter.string(record.to), expiresAt: record.expiresAt.map(ISO8601TimeFormatter.string),
                 hideVisits: record.hideVisits, photos: record.includePhotos, tileURLTemplate: configuration.tileURLTemplate,
-                tileAttribution: configuration.tileAttribution)))
+                tileAttribution: configuration.tileAttribution, vectorPathFixLimit: Self.vectorPathFixLimit)))
         }
         router.post("/api/v1/s/{token}/unlock") { request, context in
             try admit(context)
@@ -95,6 +106,32 @@ struct ShareRoutes {
             let share = try await readableShare(request, context)
             let zoom = try request.integerQuery("zoom", in: 0...22, default: 12)
             return Self.private(Response.bytes(try await keptPath(share, zoom: zoom), contentType: "application/geo+json"))
+        }
+        router.get("/api/v1/s/{token}/bounds") { request, context in
+            let share = try await readableShare(request, context)
+            let parameters = try await shownRange(share)
+            let hiding = try await visibility(share)
+            let summary = try await tiles.withIndex(userID: share.record.userID) { loaded in
+                loaded.index.summary(filter: TileRoutes.filter(parameters, loaded: loaded), hiding: hiding)
+            }
+            return Self.private(try Response.json(HistoryBoundsAnswer(summary, deviceNames: [:])))
+        }
+        router.get("/api/v1/s/{token}/tiles/{z}/{x}/{y}.png") { request, context in
+            let share = try await readableShare(request, context, gate: tileLimiter)
+            let tile = try TileRoutes.tile(context)
+            let scale = try TileRoutes.tileScale(request)
+            let parameters = try await shownRange(share)
+            let hiding = try await visibility(share)
+            let renderer = HistoryTileRenderer(layer: .path, pixelScale: scale)
+            let projection = MapProjection(tile: tile, pixelScale: scale)
+            let content = try await tiles.withIndex(userID: share.record.userID) { loaded in
+                loaded.index.content(in: renderer.queryRect(for: projection), zoom: tile.zoom,
+                                     filter: TileRoutes.filter(parameters, loaded: loaded), parts: renderer.contentParts, hiding: hiding)
+            }
+            let canvas = try Canvas(widthPixels: Int(projection.widthPixels), heightPixels: Int(projection.heightPixels))
+            try renderer.draw(content, projection: projection, on: canvas)
+            renderer.erase(hiding, projection: projection, on: canvas)
+            return Self.private(Response.bytes(try canvas.pngData(), contentType: "image/png"))
         }
         router.get("/api/v1/s/{token}/journal") { request, context in
             let share = try await readableShare(request, context)

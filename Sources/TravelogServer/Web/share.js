@@ -6,8 +6,11 @@
 // showing its count over its newest photo), a strip in the side panel and a viewer. Thumbnails are
 // fetched with the key (an <img> cannot send a header) when they come into view, once each.
 //
+// A range of many fixes is drawn from the owner's history tiles (cut at privacy zones on the
+// server), a small one as a vector path.
+//
 // `#share-map[data-state]` is loading, locked, shown, gone or missing,
-// `#share-map[data-point-count]` the points drawn and `#share-map[data-photo-count]` the photos, for tests.
+// `#share-map[data-point-count]` the points drawn (for tiles: the fixes, once the first tiles loaded) and `#share-map[data-photo-count]` the photos, for tests.
 'use strict';
 
 (() => {
@@ -52,6 +55,42 @@
     if (view.tileURLTemplate) {
       L.tileLayer(view.tileURLTemplate, { maxZoom: 19, attribution: view.tileAttribution || '' }).addTo(map);
     }
+  }
+
+  /**
+   * The owner's history tiles of the link's range (drawn from the same index as the owner's map),
+   * each fetched with the key a password link needs: an <img> cannot send a header.
+   */
+  const SharedTiles = L.TileLayer.extend({
+    createTile(coords, done) {
+      const tile = document.createElement('img');
+      tile.alt = '';
+      fetch(this.getTileUrl(coords), { headers: headers(), credentials: 'omit', cache: 'no-store' })
+        .then((response) => (response.ok ? response.blob() : Promise.reject(new Error(`HTTP ${response.status}`))))
+        .then((blob) => {
+          tile.onload = () => { URL.revokeObjectURL(tile.src); done(null, tile); };
+          tile.src = URL.createObjectURL(blob);
+        })
+        .catch((error) => done(error, tile));
+      return tile;
+    },
+  });
+
+  /**
+   * The range's path: a vector line when it has few fixes, else the history tiles with the map
+   * fitted to where the fixes lie (`…/bounds`, read from the index's summaries: a million fixes
+   * are placed as fast as a hundred). Returns the number of fixes shown.
+   */
+  async function drawHistory(view) {
+    const summary = await get('/bounds');
+    if (!summary.bounds || summary.locationCount <= (view.vectorPathFixLimit || 0)) return drawPath();
+    const { west, south, east, north } = summary.bounds;
+    map.fitBounds([[south, west], [north, east]], { padding: [24, 24], maxZoom: 16 });
+    const retina = (window.devicePixelRatio || 1) > 1.5 ? 2 : 1;
+    const layer = new SharedTiles(`${base}/tiles/{z}/{x}/{y}.png?scale=${retina}`, { maxZoom: 19, tileSize: 256 });
+    layer.once('load', () => { mapElement.dataset.pointCount = String(summary.locationCount); });
+    layer.addTo(map);
+    return summary.locationCount;
   }
 
   async function drawPath() {
@@ -257,7 +296,7 @@
     document.getElementById('share-range').textContent = view.kind === 'live'
       ? `live until ${when(view.to)}` : `${when(view.from)} – ${when(view.to)}`;
     drawMap(view);
-    const points = await drawPath();
+    const points = await drawHistory(view);
     if (!view.hideVisits) await drawEntries();
     if (view.photos) await drawPhotos();
     show(points || shared.photos.length ? '' : 'Nothing recorded in this range yet.', 'shown');

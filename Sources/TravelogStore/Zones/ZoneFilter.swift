@@ -54,4 +54,17 @@ public struct ZoneFilter: Sendable {
         let point = MapPoint(coordinate)
         return areas.contains { $0.contains(coordinate, at: point) }
     }
+
+    /// Whether a map point (of the world, x in 0 ..< its width) lies inside one of the zones: the
+    /// rect test first, the point turned into a coordinate only for a zone whose rect holds it.
+    public func contains(_ point: MapPoint) -> Bool {
+        guard areas.contains(where: { area in area.parts.contains { $0.contains(point) } }) else { return false }
+        let coordinate = point.coordinate
+        return areas.contains { $0.contains(coordinate, at: point) }
+    }
+
+    /// Whether a map rect (of the world) meets one of the zones' rects: when not, nothing in it is hidden.
+    public func intersects(_ rect: MapRect) -> Bool {
+        areas.contains { area in area.parts.contains { $0.intersects(rect) } }
+    }
 }
