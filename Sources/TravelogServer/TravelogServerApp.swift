@@ -90,7 +90,7 @@ public struct TravelogServerApp: Sendable {
         let regions = RegionEvaluator(store: store) { message, userID in _ = await notifications.notify(message, userID: userID) }
         var liveRelay: LiveFeedRelay?
         if let feed = store as? any StoredLocationFeed {
-            liveRelay = LiveFeedRelay(feed: feed, store: store, hub: hub, logger: logger)
+            liveRelay = LiveFeedRelay(feed: feed, store: store, hub: hub, tiles: tiles, logger: logger)
         }
         self.liveRelay = liveRelay
         var writer = HistoryWriter(store: store, journal: journal,

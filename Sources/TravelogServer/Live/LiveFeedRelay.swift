@@ -13,12 +13,16 @@ final class LiveFeedRelay: Service, Sendable {
     let feed: any StoredLocationFeed
     let store: any TravelogStore
     let hub: LiveHub
+    /// This process's history tile indices: another process's fixes join them too, so the map's
+    /// tiles and a share link's show them.
+    let tiles: HistoryTiles?
     let logger: Logger
 
-    init(feed: any StoredLocationFeed, store: any TravelogStore, hub: LiveHub, logger: Logger) {
+    init(feed: any StoredLocationFeed, store: any TravelogStore, hub: LiveHub, tiles: HistoryTiles? = nil, logger: Logger) {
         self.feed = feed
         self.store = store
         self.hub = hub
+        self.tiles = tiles
         self.logger = logger
     }
 
@@ -37,8 +41,12 @@ final class LiveFeedRelay: Service, Sendable {
     }
 
     private func relay(_ notice: StoredBatchNotice) async {
-        guard notice.origin != origin, hub.subscriberCount > 0 else { return }
+        guard notice.origin != origin else { return }
         let userID = UserID(rawValue: notice.userID), deviceID = DeviceID(rawValue: notice.deviceID)
+        // Read only when someone here watches, or this process holds the user's tile index (one not
+        // built yet will read these fixes from the store when it is).
+        let live = hub.subscriberCount > 0, indexed = tiles?.knows(userID: userID) ?? false
+        guard live || indexed else { return }
         do {
             guard let device = try await store.device(id: deviceID), device.userID == userID else { return }
             let query = LocationQuery(userID: userID, deviceIDs: [deviceID],
@@ -46,6 +54,8 @@ final class LiveFeedRelay: Service, Sendable {
                                       to: StoragePrecision.date(milliseconds: notice.lastMilliseconds + 1))
             let locations = try await store.locations(query).map(\.location)
             guard !locations.isEmpty else { return }
+            if indexed { tiles?.landedElsewhere(locations, device: device) }
+            guard live else { return }
             hub.publish(userID: userID, LiveUpdate(deviceName: device.name, source: LocationSource(rawValue: notice.source) ?? .api,
                                                    locations: locations))
         } catch {

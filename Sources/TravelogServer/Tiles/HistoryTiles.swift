@@ -19,8 +19,8 @@ import TravelogStore
 ///
 /// Every stored batch reaches it through ``landed(_:device:)``, called by the server's
 /// `HistoryObserver` once `HistoryWriter` made the batch durable (routes, phone apps and uploads
-/// alike). A batch that continues its device's history joins the index and renews the tiles it
-/// touches; one that lands before the device's last fix (an import of old data, a late retry)
+/// alike), and another server process's on PostgreSQL through ``landedElsewhere(_:device:)``. A
+/// batch that continues its device's history joins the index and renews the tiles it touches; one that lands before the device's last fix (an import of old data, a late retry)
 /// renews every tile and marks the index stale, and the next tile builds it anew. A tile reads its
 /// content under the lock (cheap: the squares it covers) and draws outside it.
 final class HistoryTiles: Sendable {
@@ -103,6 +103,27 @@ final class HistoryTiles: Sendable {
                 if since >= Self.saveAfterFixes, since - locations.count < Self.saveAfterFixes { saveContinuation.yield(device.userID) }
             }
         }
+    }
+
+    /// Locations another server process stored (PostgreSQL, told by `LiveFeedRelay`): they join the
+    /// index as this process's own batches do when they follow the device's last fix here. Otherwise
+    /// (a build under way, which may have read them already; a fix at or before the device's last one
+    /// here, which may be one this process added itself) every tile changes and the index is built
+    /// anew from the store when a tile next needs it: never a fix twice, never one missing.
+    func landedElsewhere(_ locations: [Location], device: Device) {
+        guard let earliest = locations.min(by: { $0.timestamp < $1.timestamp }) else { return }
+        let follows = users.withLock { users -> Bool in
+            guard var state = users[device.userID] else { return false }
+            if state.building == nil, !state.stale, let loaded = state.loaded,
+               loaded.lastLocations[device.id].map({ earliest.timestamp > $0.timestamp }) ?? true {
+                return true
+            }
+            state.versions.changedEverywhere()
+            state.markStale()
+            users[device.userID] = state
+            return false
+        }
+        if follows { landed(locations, device: device) }
     }
 
     /// Part of a user's history was deleted (a device with its history): every tile changes, and
