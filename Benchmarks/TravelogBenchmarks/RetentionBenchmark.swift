@@ -46,8 +46,8 @@ enum RetentionBenchmark {
         let latency = LatencySummary(nanoseconds: latencies.map { UInt64($0 * 1e6) })
         guard let answer = deletion.answer else { throw RetentionBenchmarkFailure.noAnswer(deletion.failure ?? "?") }
         print("  deleted \(answer.deletedFixes) fixes in \(Figures.seconds(answer.seconds)) "
-              + "(\(Figures.rate(Double(answer.deletedFixes) / answer.seconds)) fixes/s, in the server's batches of 250, "
-              + "each followed by a pause of twice its time)")
+              + "(\(Figures.rate(Double(answer.deletedFixes) / answer.seconds)) fixes/s, in the server's batches of 100, "
+              + "each followed by a pause of three times its time, and a checkpoint beside the writer)")
         print("  OwnTracks meanwhile: \(requests) posts at \(Int(rate))/s over 4 connections in \(Figures.seconds(elapsed)); "
               + "latency from due time: \(latency.line([50, 90, 99, 99.9])) (target p99 < 20 ms)")
         ServerIngestBenchmarks.report(failures)

@@ -15,6 +15,8 @@ public final class SQLiteLocationStore: TravelogStore {
     /// request over a kept-alive connection here. Each lookup is one indexed row; concurrent ones
     /// wait for each other, never for the pool's long reads.
     let credentialReader: DatabaseQueue
+    /// A connection for checkpoints run beside the writer (`checkpointBesideWriter()`).
+    let checkpointer: DatabaseQueue
     /// Batches of locations and devices' reports waiting for the writer, stored together (group commit).
     let insertQueue = SQLiteInsertQueue()
     /// Regions as last decoded, by the row they came from (every stored batch reads its user's regions).
@@ -56,6 +58,7 @@ public final class SQLiteLocationStore: TravelogStore {
             var readOnly = configuration
             readOnly.readonly = true
             credentialReader = try DatabaseQueue(path: path, configuration: readOnly)
+            checkpointer = try DatabaseQueue(path: path, configuration: configuration)
             let pending = SQLiteMigrations.all.map(\.identifier).filter { !applied.contains($0) }
             upgrade = applied.isEmpty || pending.isEmpty ? nil : SQLiteUpgrade(applied: pending)
         } catch let error as SQLiteBackupError {
