@@ -15,7 +15,9 @@ import Foundation
 ///
 /// Environment: `TRAVELOG_BENCH_MQTT_MESSAGES` (M, default 1,200,000), `TRAVELOG_BENCH_MQTT_PHONES`
 /// (P, default 8), `TRAVELOG_BENCH_MQTT_CONNECTIONS` (a list, default "1 4 16 32": each a run of
-/// its own), `TRAVELOG_BENCH_MQTT_LATENCY_SECONDS` (default 20).
+/// its own), `TRAVELOG_BENCH_MQTT_LATENCY_SECONDS` (default 20), `TRAVELOG_BENCH_MQTT_INFLIGHT` (the
+/// broker's `max_inflight_messages`, Mosquitto's 20 by default: how many messages Travelog is sent
+/// before it acknowledges, so how many it stores at once per connection).
 enum MQTTThroughputBenchmark {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
     static var messages: Int { environment["TRAVELOG_BENCH_MQTT_MESSAGES"].flatMap(Int.init) ?? 1_200_000 }
@@ -25,6 +27,8 @@ enum MQTTThroughputBenchmark {
     }
     static var latencySeconds: Double { environment["TRAVELOG_BENCH_MQTT_LATENCY_SECONDS"].flatMap(Double.init) ?? 20 }
     static let latencyRate = 200.0
+    /// The broker's `max_inflight_messages` (`TRAVELOG_BENCH_MQTT_INFLIGHT`; Mosquitto's default, 20, when unset).
+    static var inflight: Int? { environment["TRAVELOG_BENCH_MQTT_INFLIGHT"].flatMap(Int.init) }
     /// 2024-03-01T00:00:00Z: the first message's time; each phone's n-th message is a second later.
     static let firstEpochSeconds = 1_709_251_200
 
@@ -47,7 +51,8 @@ enum MQTTThroughputBenchmark {
         where !FileManager.default.isExecutableFile(atPath: tool) {
             throw Failure.missing(tool)
         }
-        print("  \(messages) messages from \(phones) phones at QoS 1; connections: \(connectionCounts.map(String.init).joined(separator: ", "))")
+        print("  \(messages) messages from \(phones) phones at QoS 1; connections: \(connectionCounts.map(String.init).joined(separator: ", "))"
+              + "; the broker's max_inflight_messages \(inflight.map(String.init) ?? "20 (its default)")")
         let lines = (0..<phones).map { phone in phoneLines(phone: phone, count: messages / phones) }
         for connections in connectionCounts {
             try sustained(context, connections: connections, lines: lines)
@@ -67,6 +72,30 @@ enum MQTTThroughputBenchmark {
         return Data(text.utf8)
     }
 
+    /// The most lines one `mosquitto_pub -l` publishes.
+    static let publisherLines = 60_000
+
+    /// The data cut into pieces of at most `lines` lines.
+    static func chunks(of data: Data, lines: Int) -> [Data] {
+        var pieces: [Data] = []
+        var start = data.startIndex
+        var count = 0
+        var index = data.startIndex
+        while index < data.endIndex {
+            if data[index] == UInt8(ascii: "\n") {
+                count += 1
+                if count == lines {
+                    pieces.append(data[start...index])
+                    start = data.index(after: index)
+                    count = 0
+                }
+            }
+            index = data.index(after: index)
+        }
+        if start < data.endIndex { pieces.append(data[start...]) }
+        return pieces
+    }
+
     static func sustained(_ context: BenchmarkContext, connections: Int, lines: [Data]) throws {
         let broker = try Broker(workDirectory: context.workDirectory)
         defer { broker.stop() }
@@ -76,8 +105,12 @@ enum MQTTThroughputBenchmark {
         try waitForConnections(server, connections)
         let total = lines.reduce(0) { $0 + $1.split(separator: UInt8(ascii: "\n")).count }
         let start = Date()
-        let publishers = try lines.enumerated().map { phone, data in
-            try broker.publisher(topic: "owntracks/\(ServerProcess.userName)/phone\(phone)", input: data)
+        // mosquitto_pub -l (2.0.11) disconnects once the message with its last message id is
+        // acknowledged, and ids wrap at 65,535: a publisher is given at most 60,000 lines.
+        let publishers = try lines.enumerated().flatMap { phone, data in
+            try chunks(of: data, lines: publisherLines).map { chunk in
+                try broker.publisher(topic: "owntracks/\(ServerProcess.userName)/phone\(phone)", input: chunk)
+            }
         }
         var samples: [(seconds: Double, stored: Int)] = [(0, 0)]
         var lastChange = Date()
@@ -174,6 +207,7 @@ enum MQTTThroughputBenchmark {
                 persistence false
                 max_queued_messages 0
                 max_queued_bytes 0
+                \(inflight.map { "max_inflight_messages \($0)" } ?? "")
 
                 """
             let configurationPath = folder.appendingPathComponent("mosquitto.conf").path

@@ -57,6 +57,40 @@ struct MQTTIngestTests {
         #expect(try await fixture.storedCount(fixture.ada) == 0)
     }
 
+    @Test("what a connection read is stored at once, each message with the outcome it has alone: a phone's plain locations in one write, the others in their order")
+    func batch() async throws {
+        let fixture = try await ServerFixture.make()
+        let ingest = Self.ingest(fixture)
+        func location(_ seconds: Int, latitude: Double = 52.5) -> String {
+            #"{"_type":"location","tid":"ph","tst":\#(1_700_000_000 + seconds),"lat":\#(latitude),"lon":13.4,"acc":8}"#
+        }
+        let messages: [(topic: String, payload: String, outcome: OwnTracksMQTTIngest.Outcome)] = [
+            ("owntracks/ada/phone", location(1), .stored),
+            ("owntracks/ada/phone", #"{"_type":"location","lat":"#, .setAside),
+            ("owntracks/ada/phone", location(3, latitude: 95), .setAside),
+            ("owntracks/bob/phone", location(4), .stored),
+            ("owntracks/mallory/phone", location(5), .unknownUser),
+            ("owntracks/ada/phone/cmd", location(6), .ignored),
+            ("owntracks/ada/phone", location(7), .stored),
+            ("owntracks/ada/phone", #"{"_type":"lwt","tst":1700000008}"#, .stored),
+            ("owntracks/ada/phone", #"{"_type":"card","name":"Ada","tid":"ph"}"#, .stored),
+            ("owntracks/ada/phone", "[\(location(10)),\(location(11))]", .stored),
+            ("owntracks/ada/phone", location(1), .stored),
+        ]
+        let outcomes = await ingest.receive(messages.map { OwnTracksMQTTIngest.Message(topic: $0.topic, payload: Array($0.payload.utf8)) })
+        #expect(outcomes == messages.map(\.outcome))
+        let ada = try await fixture.app.store.locations(LocationQuery(userID: fixture.ada.id))
+        #expect(ada.map { Int($0.location.timestamp.timeIntervalSince1970) - 1_700_000_000 } == [1, 7, 10, 11])
+        #expect(try await fixture.storedCount(fixture.bob) == 1)
+        let rejected = try await fixture.app.store.rejectedItems(userID: fixture.ada.id, limit: 10)
+        #expect(rejected.count == 2)
+        #expect(rejected.allSatisfy { $0.route == "mqtt" && $0.raw.hasPrefix("owntracks/ada/phone\n") })
+        #expect(rejected.contains { $0.raw == "owntracks/ada/phone\n" + location(3, latitude: 95) })
+        let cards = try #require(fixture.app.store as? any OwnTracksCardStore)
+        let card = try await cards.ownTracksCard(deviceID: fixture.adaPhone.id)
+        #expect(card?.name == "Ada")
+    }
+
     @Test("a user map names the Travelog user for a topic's broker account; unmapped names stay their own")
     func userMap() async throws {
         let map = try MQTTSettings.userMap(parsing: "# broker account  Travelog user\nada-phone\tada\n\n  bobby   bob  # his old name\n")

@@ -38,8 +38,8 @@ extension OwnTracksIngest {
 
     /// Whether the bytes hold `"card"` (a body of locations is not parsed a second time).
     static func mentionsCard(_ bytes: [UInt8]) -> Bool {
-        let needle = Array("\"card\"".utf8)
-        guard bytes.count >= needle.count else { return false }
-        return bytes.indices.dropLast(needle.count - 1).contains { bytes[$0] == needle[0] && bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+        bytes.containsBytes(cardNeedle)
     }
+
+    private static let cardNeedle = Array("\"card\"".utf8)
 }

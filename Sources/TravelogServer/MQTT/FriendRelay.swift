@@ -41,7 +41,7 @@ actor FriendRelay {
 
     /// Whether a payload is one of Travelog's relayed messages.
     static func isRelayed(_ payload: [UInt8]) -> Bool {
-        payload.count >= markerBytes.count && payload.firstRange(of: markerBytes) != nil
+        payload.containsBytes(markerBytes)
     }
 
     /// One pass: publishes each shown device's card and position when they changed, and clears what is

@@ -7,9 +7,10 @@ import Logging
 import Synchronization
 
 /// One of `MQTTSubscriber`'s connections to the broker: a libmosquitto client with a persistent
-/// session of its own (its fixed client id), run on a thread of its own in threaded mode. Its
-/// message callback blocks that thread until the subscriber has stored the message, so the PUBACK
-/// libmosquitto queued before the callback leaves only afterwards (docs/ARCHITECTURE.md).
+/// session of its own (its fixed client id), in threaded mode, whose network loop runs here on a
+/// thread of its own (`serve`): read what the broker sent, store it, then write. libmosquitto
+/// queues a message's PUBACK before its message callback, and in threaded mode only a write sends
+/// it, so a PUBACK leaves only once its message is stored (docs/ARCHITECTURE.md).
 final class MQTTConnection: @unchecked Sendable {
     /// 0-based; connection 0 also carries the commands to the phones.
     let index: Int
@@ -23,6 +24,11 @@ final class MQTTConnection: @unchecked Sendable {
     private let resumedSession = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Messages read and not stored yet: the network thread's alone.
+    private var pending: [OwnTracksMQTTIngest.Message] = []
+    /// The most messages stored at once (the broker's window of unacknowledged messages is smaller
+    /// unless it was set larger).
+    static let maximumBatch = 2_000
 
     init(index: Int, clientID: String, subscriber: MQTTSubscriber) {
         self.index = index
@@ -44,8 +50,8 @@ final class MQTTConnection: @unchecked Sendable {
     /// Disconnects; returns once a message being stored is stored and the thread has ended.
     func stop() async {
         guard let client else { return }
+        // The network thread sees it within 100 ms, once what it is storing is stored, and disconnects.
         stopping.store(true, ordering: .sequentiallyConsistent)
-        mosquitto_disconnect(client)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [finished] in
                 finished.wait()
@@ -85,10 +91,6 @@ final class MQTTConnection: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().connected(rc: rc, sessionPresent: flags & 1 != 0)
         }
-        mosquitto_disconnect_callback_set(client) { _, context, rc in
-            guard let context else { return }
-            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().disconnected(rc: rc)
-        }
         mosquitto_message_callback_set(client) { _, context, message in
             guard let context, let message else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().received(message.pointee)
@@ -96,24 +98,80 @@ final class MQTTConnection: @unchecked Sendable {
         return client
     }
 
-    /// The network thread: connect, run libmosquitto's loop (which connects again by itself after a
-    /// lost connection), and start over after what ends that loop (a refused login, a TLS failure).
+    /// The network thread: connect, serve the connection until it is lost, and connect again after
+    /// 1 s, then twice as long each time up to 60 s (back to 1 s once a connection was accepted).
     private func networkLoop() {
         guard let client else { return }
         let settings = subscriber.settings
         var delaySeconds = settings.reconnectDelaySeconds.lowerBound
         while !isStopping {
             var rc = connect(client)
-            if rc == MOSQ_ERR_SUCCESS.rawValue {
-                rc = mosquitto_loop_forever(client, 1000, 1)
-                if isConnected.load(ordering: .sequentiallyConsistent) { delaySeconds = settings.reconnectDelaySeconds.lowerBound }
-            }
+            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = serve(client) }
             if isStopping { break }
+            if isConnected.load(ordering: .sequentiallyConsistent) {
+                delaySeconds = settings.reconnectDelaySeconds.lowerBound
+                subscriber.logger.warning("MQTT: lost \(settings.brokerDescription) (\(Self.errorText(rc))); connecting again in \(delaySeconds) s")
+            } else {
+                subscriber.logger.warning("MQTT: \(settings.brokerDescription): \(Self.errorText(rc)); connecting again in \(delaySeconds) s")
+            }
             connectionLost()
-            subscriber.logger.warning("MQTT: \(settings.brokerDescription): \(Self.errorText(rc)); connecting again in \(delaySeconds) s")
             for _ in 0..<(delaySeconds * 10) where !isStopping { usleep(100_000) }
             delaySeconds = min(delaySeconds * 2, settings.reconnectDelaySeconds.upperBound)
         }
+    }
+
+    /// libmosquitto's network loop, with the writes held back until what was read is stored: wait
+    /// for the socket; read every message the broker has sent (`received` collects them); store
+    /// them at once (`MQTTSubscriber.store`); only then write what is queued (their PUBACKs, pings,
+    /// commands to the phones); keep the connection alive. Returns libmosquitto's code when the
+    /// connection is lost, or success once the server stops (after a DISCONNECT, so the broker
+    /// keeps the session). When the store failed the connection is dropped with the PUBACKs
+    /// unsent; connecting again discards them (`mosquitto__reconnect`, `packet__cleanup_all`).
+    private func serve(_ client: OpaquePointer) -> Int32 {
+        pending.removeAll()
+        while true {
+            if isStopping {
+                mosquitto_disconnect(client)
+                _ = mosquitto_loop_write(client, 1)
+                return MOSQ_ERR_SUCCESS.rawValue
+            }
+            let socket = mosquitto_socket(client)
+            guard socket >= 0 else { return MOSQ_ERR_NO_CONN.rawValue }
+            var wait = pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(client) ? Int16(POLLOUT) : 0), revents: 0)
+            let ready = poll(&wait, 1, 100)
+            if ready < 0 && errno != EINTR { return MOSQ_ERR_ERRNO.rawValue }
+            if ready > 0 && wait.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                repeat {
+                    let rc = mosquitto_loop_read(client, 1)
+                    guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                        // Unacknowledged: the broker sends them again.
+                        pending.removeAll()
+                        return rc
+                    }
+                } while pending.count < Self.maximumBatch && Self.isReadable(mosquitto_socket(client))
+            }
+            if !pending.isEmpty {
+                let stored = subscriber.store(pending)
+                pending.removeAll(keepingCapacity: true)
+                guard stored else {
+                    shutdown(mosquitto_socket(client), Int32(SHUT_RDWR))
+                    return MOSQ_ERR_CONN_LOST.rawValue
+                }
+            }
+            if mosquitto_want_write(client) {
+                let rc = mosquitto_loop_write(client, 1)
+                guard rc == MOSQ_ERR_SUCCESS.rawValue else { return rc }
+            }
+            let rc = mosquitto_loop_misc(client)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return rc }
+        }
+    }
+
+    /// Whether the socket has bytes to read now.
+    private static func isReadable(_ socket: Int32) -> Bool {
+        guard socket >= 0 else { return false }
+        var wait = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&wait, 1, 0) > 0 && wait.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
     }
 
     /// Connects (blocking). MQTT 5 keeps a session only as long as the client asks (Session Expiry
@@ -166,19 +224,13 @@ final class MQTTConnection: @unchecked Sendable {
         if rc != MOSQ_ERR_SUCCESS.rawValue { subscriber.logger.error("MQTT: subscribing to \(topic): \(Self.errorText(rc))") }
     }
 
-    private func disconnected(rc: Int32) {
-        if isStopping { return }
-        connectionLost()
-        subscriber.logger.warning("MQTT: lost \(subscriber.settings.brokerDescription) (\(Self.errorText(rc))); libmosquitto connects again with backoff")
-    }
-
     private func connectionLost() {
         subscriber.metrics?.recordMQTTDisconnect()
         if isConnected.exchange(false, ordering: .sequentiallyConsistent) { subscriber.connectionChanged(self, connected: false) }
     }
 
-    /// On the network thread, with the PUBACK queued but not sent: blocks until the message is
-    /// stored. A store failure closes the socket under libmosquitto so that PUBACK never leaves.
+    /// On the network thread, with the PUBACK queued but not sent: the message joins what `serve`
+    /// stores before it writes.
     private func received(_ message: mosquitto_message) {
         if message.retain && resumedSession.load(ordering: .sequentiallyConsistent) {
             subscriber.metrics?.recordMQTTMessage(OwnTracksMQTTIngest.Outcome.ignored.rawValue)
@@ -186,10 +238,7 @@ final class MQTTConnection: @unchecked Sendable {
         }
         let topic = message.topic.map { String(cString: $0) } ?? ""
         let payload: [UInt8] = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
-        let acknowledged = subscriber.store(topic: topic, payload: payload)
-        if !acknowledged, let client {
-            shutdown(mosquitto_socket(client), Int32(SHUT_RDWR))
-        }
+        pending.append(OwnTracksMQTTIngest.Message(topic: topic, payload: payload))
     }
 
     static func errorText(_ rc: Int32) -> String {

@@ -39,8 +39,8 @@ public struct MQTTSettings: Sendable, Equatable {
     public var reconnectDelaySeconds: ClosedRange<Int> = 1...60
     /// Connections to the broker (`--mqtt-connections`), each with a persistent session of its own
     /// (`clientID`, then `clientID-2` …), sharing the messages through a shared subscription
-    /// (`$share/travelog/…`) when more than one: each stores one message at a time (its PUBACK waits
-    /// for the store), so this many are stored at once, in shared transactions. One by default:
+    /// (`$share/travelog/…`) when more than one: each stores what it read (its PUBACKs wait for the
+    /// store) while the others read, in shared transactions. One by default:
     /// Mosquitto 2.0 does not keep shared subscriptions over its own restart, so what phones publish
     /// before Travelog subscribes again is lost (docs/ARCHITECTURE.md).
     public var connections = MQTTSettings.defaultConnections

@@ -14,15 +14,16 @@ import Synchronization
 ///
 /// libmosquitto queues the PUBACK of a QoS 1 message *before* it calls `on_message`
 /// (lib/handle_publish.c); with the library in threaded mode (`mosquitto_threaded_set`) the queued
-/// packet leaves only when this network thread writes, which it does after the callback returned
-/// (lib/packet_mosq.c, `packet__queue`). The callback therefore blocks its thread until the message
-/// is durably stored, and when the store fails it shuts the socket so that PUBACK is never sent:
-/// the broker sends the message again after the reconnect. docs/ARCHITECTURE.md has the reasoning
-/// and the source lines.
+/// packet leaves only when the network loop writes (lib/packet_mosq.c, `packet__queue`). Each
+/// connection runs that loop itself (`MQTTConnection`): it reads everything the broker has sent
+/// (up to the broker's window of unacknowledged messages), stores it, and only then writes the
+/// PUBACKs; when the store fails it drops the connection with them unsent, and the broker sends
+/// the messages again after the reconnect. docs/ARCHITECTURE.md has the reasoning and the source
+/// lines.
 ///
 /// Several connections (`MQTTSettings.connections`, `MQTTConnection`), each with its own session,
-/// share the messages through a shared subscription, so that many are stored at once (and in shared
-/// transactions: the SQLite store's group commit). Each network loop runs on a thread of its own
+/// can share the messages through a shared subscription, so that more are stored at once (and in
+/// shared transactions: the SQLite store's group commit). Each network loop runs on a thread of its own
 /// (never a concurrency-pool thread); connecting again after the broker went away waits 1 s, then
 /// twice as long each time up to 60 s, and is logged and counted in `/metrics`
 /// (`travelog_mqtt_connected`, `travelog_mqtt_disconnects_total`).
@@ -144,24 +145,24 @@ final class MQTTSubscriber: Service, Sendable {
         }
     }
 
-    /// On a connection's network thread: stores the message, blocking until it is durable;
-    /// `false` when the store failed (it must not be acknowledged).
-    func store(topic: String, payload: [UInt8]) -> Bool {
+    /// On a connection's network thread: stores the messages it read, blocking until they are
+    /// durable; `false` when the store failed for any (none may be acknowledged).
+    func store(_ messages: [OwnTracksMQTTIngest.Message]) -> Bool {
         let done = DispatchSemaphore(value: 0)
         let result = OutcomeBox()
         Task { [ingest] in
-            result.outcome = await ingest.receive(topic: topic, payload: payload)
+            result.outcomes = await ingest.receive(messages)
             done.signal()
         }
         done.wait()
-        return result.outcome?.isAcknowledged == true
+        return result.outcomes.allSatisfy(\.isAcknowledged)
     }
 }
 
-/// A message's outcome, handed from the task that stored it to the waiting network thread (the
-/// semaphore orders the write before the read).
+/// The messages' outcomes, handed from the task that stored them to the waiting network thread
+/// (the semaphore orders the write before the read).
 private final class OutcomeBox: @unchecked Sendable {
-    var outcome: OwnTracksMQTTIngest.Outcome?
+    var outcomes: [OwnTracksMQTTIngest.Outcome] = []
 }
 
 /// The subscriber could not be set up (a TLS file that cannot be read, an option libmosquitto refused).
