@@ -552,5 +552,22 @@ devices="$(TRAVELOG_DB="$acl_db" "$travelog" device list --user alice | grep -c 
 [ "$stored" = 1 ] || { echo "FAIL: alice's laptop fix is stored $stored times after the relay"; exit 1; }
 grep -q 'friends.* relayed to the broker: 1 published' "$work/relay.log" || { echo "FAIL: the relay did not say what it published"; tail "$work/relay.log"; exit 1; }
 echo "ok: serve --mqtt-relay-friends: bob hears alice's HTTP laptop, retained (position and card); mallory does not; the fix is stored once ($devices device line(s) for alice)"
+# The friendship ends while Travelog is down: the next run finds its relayed messages retained on the
+# broker (they come on subscribing) and deletes them, though it never published them itself.
+TRAVELOG_DB="$acl_db" "$travelog" friends remove bob --user alice >/dev/null
+start_test_server "$work/relay.log" --mqtt "mqtt://travelog@127.0.0.1:$acl_port" \
+  --mqtt-password-file "$work/relay-password" --mqtt-relay-friends --mqtt-client-id travelog-relay-test
+still_retained=yes
+for _ in $(seq 1 15); do
+  sleep 2
+  timeout 5 mosquitto_sub -h 127.0.0.1 -p "$acl_port" -u bob -P bob-broker-password -t 'owntracks/alice/laptop' \
+    -t 'owntracks/alice/laptop/info' -W 1 -C 1 -v >"$work/relayed-after" 2>/dev/null || true
+  [ -s "$work/relayed-after" ] || { still_retained=no; break; }
+done
+[ "$still_retained" = no ] || { echo "FAIL: the ended friend's relayed laptop is still retained on the broker:"; cat "$work/relayed-after"; tail -5 "$work/relay.log"; exit 1; }
+grep -q 'friends.* relayed to the broker: 0 published, 1 cleared' "$work/relay.log" \
+  || { echo "FAIL: the restarted relay did not say it cleared the laptop"; tail "$work/relay.log"; exit 1; }
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+echo "ok: a friendship ended while Travelog was down: the next run deleted the laptop's relayed messages from the broker"
 kill "$acl_broker_pid"; wait "$acl_broker_pid" 2>/dev/null || true
 echo "mqtt-test: every check passed"

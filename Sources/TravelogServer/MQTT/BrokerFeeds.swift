@@ -43,7 +43,8 @@ enum BrokerFeeds {
 
 /// The retained messages a process left on the broker, by what they show (a device): publishes a
 /// thing's messages when they changed, and deletes them (an empty retained payload each) when the
-/// thing is no longer shown. Only what this process published since it started is known.
+/// thing is no longer shown. What it knows is what this process published since it started, and what
+/// it was told it found retained on the broker (`found`: left by an earlier run).
 struct RetainedTopics {
     struct Message: Sendable, Equatable {
         var topic: String
@@ -52,6 +53,13 @@ struct RetainedTopics {
 
     /// What was published, by key.
     private var published: [String: [Message]] = [:]
+
+    /// A retained message on the broker that an earlier run of Travelog left under `key`: deleted at
+    /// the next `apply` unless that key is still wanted (then published again).
+    mutating func found(topic: String, key: String) {
+        guard published[key]?.contains(where: { $0.topic == topic }) != true else { return }
+        published[key, default: []].append(Message(topic: topic, payload: Data()))
+    }
 
     /// Publishes each key's messages (in order) that differ from what was published, and deletes every
     /// key's that is no longer wanted. Returns the keys published and those cleared.

@@ -39,6 +39,13 @@ actor FriendRelay {
         self.logger = logger
     }
 
+    /// A relayed message the broker holds retained, sent by the broker on subscribing: left by an
+    /// earlier run (perhaps for a friendship that has ended since), so the next sweep deletes it
+    /// unless it is still to be shown.
+    func found(topic: String) {
+        retained.found(topic: topic, key: topic.hasSuffix("/info") ? String(topic.dropLast(5)) : topic)
+    }
+
     /// Whether a payload is one of Travelog's relayed messages.
     static func isRelayed(_ payload: [UInt8]) -> Bool {
         payload.containsBytes(markerBytes)

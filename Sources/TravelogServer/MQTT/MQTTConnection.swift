@@ -232,6 +232,10 @@ final class MQTTConnection: @unchecked Sendable {
     /// On the network thread, with the PUBACK queued but not sent: the message joins what `serve`
     /// stores before it writes.
     private func received(_ message: mosquitto_message) {
+        if message.retain, let topic = message.topic, let payload = message.payload,
+           FriendRelay.isRelayed(Array(UnsafeRawBufferPointer(start: payload, count: Int(message.payloadlen)))) {
+            subscriber.foundRelayed(topic: String(cString: topic))
+        }
         if message.retain && resumedSession.load(ordering: .sequentiallyConsistent) {
             subscriber.metrics?.recordMQTTMessage(OwnTracksMQTTIngest.Outcome.ignored.rawValue)
             return

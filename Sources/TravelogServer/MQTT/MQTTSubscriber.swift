@@ -39,6 +39,8 @@ final class MQTTSubscriber: Service, Sendable {
     let role: (any ExclusiveRole)?
     /// Connections connected now.
     private let connectedCount = Mutex(0)
+    /// The friends' relay while this process subscribes with it on.
+    private let relay = Mutex<FriendRelay?>(nil)
 
     init(settings: MQTTSettings, ingest: OwnTracksMQTTIngest, metrics: ServerMetrics?, logger: Logger,
          commands: OwnTracksCommandPublisher? = nil, role: (any ExclusiveRole)? = nil) {
@@ -95,6 +97,21 @@ final class MQTTSubscriber: Service, Sendable {
     /// connection, each on a thread of its own.
     private func subscribe() async throws {
         metrics?.recordMQTTConnected(false)
+        // What this process publishes while it subscribes: friends who report over HTTP, for MQTT
+        // phones; every device for Home Assistant. (Before connecting: the relay hears of the
+        // retained messages an earlier run left, which come on subscribing.)
+        var feeds: [any BrokerFeed] = []
+        if let commands {
+            if settings.relayFriends {
+                let friendRelay = FriendRelay(store: commands.store, logger: logger)
+                relay.withLock { $0 = friendRelay }
+                feeds.append(friendRelay)
+            }
+            if let prefix = settings.homeAssistantDiscoveryPrefix {
+                feeds.append(HomeAssistantTrackers(store: commands.store, logger: logger, discoveryPrefix: prefix))
+            }
+        }
+        defer { relay.withLock { $0 = nil } }
         let connections = (0..<settings.connections).map {
             MQTTConnection(index: $0, clientID: settings.clientID(connection: $0), subscriber: self)
         }
@@ -107,15 +124,6 @@ final class MQTTSubscriber: Service, Sendable {
         } catch {
             for connection in started { await connection.stop() }
             throw error
-        }
-        // What this process publishes while it subscribes: friends who report over HTTP, for MQTT
-        // phones; every device for Home Assistant.
-        var feeds: [any BrokerFeed] = []
-        if let commands {
-            if settings.relayFriends { feeds.append(FriendRelay(store: commands.store, logger: logger)) }
-            if let prefix = settings.homeAssistantDiscoveryPrefix {
-                feeds.append(HomeAssistantTrackers(store: commands.store, logger: logger, discoveryPrefix: prefix))
-            }
         }
         let publishing = feeds.isEmpty ? nil : commands.map { commands in
             Task { [feeds, logger] in await BrokerFeeds.run(feeds, commands: commands, logger: logger) }
@@ -143,6 +151,12 @@ final class MQTTSubscriber: Service, Sendable {
         } else {
             commands.connected(nil)
         }
+    }
+
+    /// A retained message with the relay's marker came on subscribing (a connection's network thread).
+    func foundRelayed(topic: String) {
+        guard let relay = relay.withLock({ $0 }) else { return }
+        Task { await relay.found(topic: topic) }
     }
 
     /// On a connection's network thread: stores the messages it read, blocking until they are
