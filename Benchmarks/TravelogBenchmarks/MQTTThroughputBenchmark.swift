@@ -17,7 +17,8 @@ import Foundation
 /// (P, default 8), `TRAVELOG_BENCH_MQTT_CONNECTIONS` (a list, default "1 4 16 32": each a run of
 /// its own), `TRAVELOG_BENCH_MQTT_LATENCY_SECONDS` (default 20), `TRAVELOG_BENCH_MQTT_INFLIGHT` (the
 /// broker's `max_inflight_messages`, Mosquitto's 20 by default: how many messages Travelog is sent
-/// before it acknowledges, so how many it stores at once per connection).
+/// before it acknowledges, so how many it stores at once per connection), `TRAVELOG_BENCH_MQTT_PROTOCOL`
+/// (`5`: Travelog speaks MQTT 5 and asks for a window of its own).
 enum MQTTThroughputBenchmark {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
     static var messages: Int { environment["TRAVELOG_BENCH_MQTT_MESSAGES"].flatMap(Int.init) ?? 1_200_000 }
@@ -29,6 +30,9 @@ enum MQTTThroughputBenchmark {
     static let latencyRate = 200.0
     /// The broker's `max_inflight_messages` (`TRAVELOG_BENCH_MQTT_INFLIGHT`; Mosquitto's default, 20, when unset).
     static var inflight: Int? { environment["TRAVELOG_BENCH_MQTT_INFLIGHT"].flatMap(Int.init) }
+    /// Travelog's MQTT version (`TRAVELOG_BENCH_MQTT_PROTOCOL`, 3.1.1 when unset; 5 asks the broker for
+    /// a window of 2,000 messages, its Receive Maximum).
+    static var protocolVersion: String? { environment["TRAVELOG_BENCH_MQTT_PROTOCOL"] }
     /// 2024-03-01T00:00:00Z: the first message's time; each phone's n-th message is a second later.
     static let firstEpochSeconds = 1_709_251_200
 
@@ -52,7 +56,8 @@ enum MQTTThroughputBenchmark {
             throw Failure.missing(tool)
         }
         print("  \(messages) messages from \(phones) phones at QoS 1; connections: \(connectionCounts.map(String.init).joined(separator: ", "))"
-              + "; the broker's max_inflight_messages \(inflight.map(String.init) ?? "20 (its default)")")
+              + "; the broker's max_inflight_messages \(inflight.map(String.init) ?? "20 (its default)")"
+              + "; MQTT \(protocolVersion ?? "3.1.1")")
         let lines = (0..<phones).map { phone in phoneLines(phone: phone, count: messages / phones) }
         for connections in connectionCounts {
             try sustained(context, connections: connections, lines: lines)
@@ -229,7 +234,9 @@ enum MQTTThroughputBenchmark {
             throw Failure.broker((try? String(contentsOf: log, encoding: .utf8)) ?? "")
         }
 
-        var serveArguments: [String] { ["--mqtt", "mqtt://travelog@127.0.0.1:\(port)"] }
+        var serveArguments: [String] {
+            ["--mqtt", "mqtt://travelog@127.0.0.1:\(port)"] + (protocolVersion.map { ["--mqtt-protocol", $0] } ?? [])
+        }
 
         /// `mosquitto_pub -l` at QoS 1 with its input from `input` (all of it, then closed), or from `pipe`.
         func publisher(topic: String, input: Data?, pipe: Pipe = Pipe()) throws -> Process {

@@ -28,7 +28,7 @@ final class MQTTConnection: @unchecked Sendable {
     private var pending: [OwnTracksMQTTIngest.Message] = []
     /// The most messages stored at once (the broker's window of unacknowledged messages is smaller
     /// unless it was set larger).
-    static let maximumBatch = 2_000
+    static let maximumBatch = 5_000
 
     init(index: Int, clientID: String, subscriber: MQTTSubscriber) {
         self.index = index
@@ -78,6 +78,12 @@ final class MQTTConnection: @unchecked Sendable {
         try check(mosquitto_threaded_set(client, true), "threaded mode")
         try check(mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION,
                                        settings.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311), "protocol version")
+        if settings.protocolVersion == .v5 {
+            // MQTT 5 lets the client say how many unacknowledged messages it takes (the Receive
+            // Maximum; libmosquitto asks for 20): as many as `serve` stores at once. (3.1.1 has no
+            // such field: the broker's `max_inflight_messages` decides.)
+            try check(mosquitto_int_option(client, MOSQ_OPT_RECEIVE_MAXIMUM, Int32(Self.maximumBatch)), "receive maximum")
+        }
         if let username = settings.username {
             try check(mosquitto_username_pw_set(client, username, settings.password), "user name")
         }
