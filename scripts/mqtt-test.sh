@@ -613,7 +613,7 @@ import json, sys
 lines = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().splitlines())
 config = next((json.loads(v) for k, v in lines.items() if k.startswith("homeassistant/device_tracker/") and k.endswith("/config")), None)
 assert config, "FAIL: no device tracker config under homeassistant/device_tracker/"
-assert config["source_type"] == "gps" and "state_topic" not in config and config["name"] == "laptop", f"FAIL: config {config}"
+assert config["source_type"] == "gps" and "state_topic" not in config and config["name"] is None and config["device"]["name"] == "alice · laptop", f"FAIL: config {config}"
 attributes = json.loads(lines.get(config["json_attributes_topic"], "{}"))
 assert abs(attributes.get("latitude", 0) - 60.1699) < 1e-9 and abs(attributes.get("longitude", 0) - 24.9384) < 1e-9, f"FAIL: attributes {attributes}"
 print(f"ok: serve --mqtt-home-assistant: Home Assistant's account gets the laptop's tracker ({config['unique_id']}) and its position from {config['json_attributes_topic']}")

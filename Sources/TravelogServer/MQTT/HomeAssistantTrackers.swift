@@ -65,7 +65,10 @@ actor HomeAssistantTrackers: BrokerFeed {
     static func config(device: Device, userName: String, attributesTopic: String) -> [String: Any] {
         let id = objectID(device)
         return [
-            "name": device.name,
+            // No name of its own: the tracker is its device's main feature, so Home Assistant names it
+            // after the device ("ada · phone"); a name here was added to it ("ada · phone phone",
+            // seen in Home Assistant 2024.2.5).
+            "name": NSNull(),
             "unique_id": id,
             "object_id": id,
             "json_attributes_topic": attributesTopic,
