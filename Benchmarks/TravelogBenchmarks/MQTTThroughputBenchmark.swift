@@ -12,6 +12,7 @@ import Foundation
 /// 2. Latency: one phone at 200 messages/s; from the moment a message is handed to its publisher
 ///    to the moment the server's live stream (`GET /api/v1/live`, read by curl) shows it stored.
 ///    Target: p99 < 50 ms.
+/// 3. Drained (`drained`): the messages queued at the broker while Travelog is away, then taken by it.
 ///
 /// Environment: `TRAVELOG_BENCH_MQTT_MESSAGES` (M, default 1,200,000), `TRAVELOG_BENCH_MQTT_PHONES`
 /// (P, default 8), `TRAVELOG_BENCH_MQTT_CONNECTIONS` (a list, default "1 4 16 32": each a run of
@@ -62,6 +63,7 @@ enum MQTTThroughputBenchmark {
         for connections in connectionCounts {
             try sustained(context, connections: connections, lines: lines)
         }
+        try drained(context, connections: connectionCounts.min() ?? 1, lines: lines)
         try latency(context, connections: connectionCounts.max() ?? 1)
     }
 
@@ -137,6 +139,48 @@ enum MQTTThroughputBenchmark {
               + "\(Int(Double(total) / elapsed)) messages/s"
               + (slowest.isFinite ? ", slowest 10 s \(Int(slowest))/s" : "")
               + "; server peak memory \(Figures.megabytes(Double(server.memory().peakBytes)))")
+    }
+
+    /// 3. Drained: the same messages published while Travelog is away (its session queues them at the
+    ///    broker), then Travelog started: how fast it takes them. The phones' work is done before the
+    ///    clock starts, as it is on their own devices; what is measured is the broker sending and
+    ///    Travelog storing.
+    static func drained(_ context: BenchmarkContext, connections: Int, lines: [Data]) throws {
+        let broker = try Broker(workDirectory: context.workDirectory)
+        defer { broker.stop() }
+        let (server, _) = try ServerProcess.prepare(context, name: "mqtt-drain-\(connections)")
+        let arguments = broker.serveArguments + ["--mqtt-connections", "\(connections)", "--metrics", "loopback"]
+        // Once connected, its session and subscription stay with the broker while it is stopped.
+        try server.start(arguments: arguments)
+        try waitForConnections(server, connections)
+        _ = server.stop()
+        let total = lines.reduce(0) { $0 + $1.split(separator: UInt8(ascii: "\n")).count }
+        let publishers = try lines.enumerated().flatMap { phone, data in
+            try chunks(of: data, lines: publisherLines).map { chunk in
+                try broker.publisher(topic: "owntracks/\(ServerProcess.userName)/phone\(phone)", input: chunk)
+            }
+        }
+        for publisher in publishers { publisher.waitUntilExit() }
+        try server.start(arguments: arguments)
+        defer { server.stop() }
+        let start = Date()
+        var samples: [(seconds: Double, stored: Int)] = [(0, 0)]
+        var lastChange = Date()
+        while samples.last!.stored < total {
+            Thread.sleep(forTimeInterval: 1)
+            let stored = storedCount(server)
+            if stored > samples.last!.stored { lastChange = Date() }
+            samples.append((Date().timeIntervalSince(start), stored))
+            if Date().timeIntervalSince(lastChange) > 30 { throw Failure.stalled(stored: stored, expected: total) }
+        }
+        let elapsed = samples.last!.seconds
+        var slowest = Double.infinity
+        for (index, sample) in samples.enumerated() {
+            guard let later = samples[index...].first(where: { $0.seconds - sample.seconds >= 10 }) else { break }
+            slowest = min(slowest, Double(later.stored - sample.stored) / (later.seconds - sample.seconds))
+        }
+        print("  queued at the broker first, then taken (--mqtt-connections \(connections)): \(total) stored in \(Figures.seconds(elapsed)): "
+              + "\(Int(Double(total) / elapsed)) messages/s" + (slowest.isFinite ? ", slowest 10 s \(Int(slowest))/s" : ""))
     }
 
     static func latency(_ context: BenchmarkContext, connections: Int) throws {

@@ -39,7 +39,7 @@ struct MQTTOptions: ParsableArguments {
 
     @Option(name: .customLong("mqtt-connections"), help: ArgumentHelp(
         "Connections to the broker, each with its own session (the client id, then ID-2, ID-3 …), sharing the messages "
-            + "through a shared subscription ($share/travelog/…) when more than one; each stores what it reads at once. One is about 23,000 messages/s on 2 cores. "
+            + "through a shared subscription ($share/travelog/…) when more than one; each stores what it reads at once. One takes about 38,000 messages/s on 2 cores. "
             + "Mosquitto 2.0 forgets shared subscriptions when it restarts: what is published before Travelog subscribes again is lost; "
             + "lowering it leaves the dropped sessions' messages queued for them (docs/ARCHITECTURE.md).", valueName: "n"))
     var connections = MQTTSettings.defaultConnections
