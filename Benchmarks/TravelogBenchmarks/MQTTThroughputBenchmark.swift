@@ -119,22 +119,8 @@ enum MQTTThroughputBenchmark {
                 try broker.publisher(topic: "owntracks/\(ServerProcess.userName)/phone\(phone)", input: chunk)
             }
         }
-        var samples: [(seconds: Double, stored: Int)] = [(0, 0)]
-        var lastChange = Date()
-        while samples.last!.stored < total {
-            Thread.sleep(forTimeInterval: 1)
-            let stored = storedCount(server)
-            if stored > samples.last!.stored { lastChange = Date() }
-            samples.append((Date().timeIntervalSince(start), stored))
-            if Date().timeIntervalSince(lastChange) > 30 { throw Failure.stalled(stored: stored, expected: total) }
-        }
-        let elapsed = samples.last!.seconds
+        let (elapsed, slowest) = try waitUntilStored(server, total: total, since: start)
         for publisher in publishers { publisher.waitUntilExit() }
-        var slowest = Double.infinity
-        for (index, sample) in samples.enumerated() {
-            guard let later = samples[index...].first(where: { $0.seconds - sample.seconds >= 10 }) else { break }
-            slowest = min(slowest, Double(later.stored - sample.stored) / (later.seconds - sample.seconds))
-        }
         print("  --mqtt-connections \(connections): \(total) stored in \(Figures.seconds(elapsed)): "
               + "\(Int(Double(total) / elapsed)) messages/s"
               + (slowest.isFinite ? ", slowest 10 s \(Int(slowest))/s" : "")
@@ -164,21 +150,7 @@ enum MQTTThroughputBenchmark {
         try server.start(arguments: arguments)
         defer { server.stop() }
         let start = Date()
-        var samples: [(seconds: Double, stored: Int)] = [(0, 0)]
-        var lastChange = Date()
-        while samples.last!.stored < total {
-            Thread.sleep(forTimeInterval: 1)
-            let stored = storedCount(server)
-            if stored > samples.last!.stored { lastChange = Date() }
-            samples.append((Date().timeIntervalSince(start), stored))
-            if Date().timeIntervalSince(lastChange) > 30 { throw Failure.stalled(stored: stored, expected: total) }
-        }
-        let elapsed = samples.last!.seconds
-        var slowest = Double.infinity
-        for (index, sample) in samples.enumerated() {
-            guard let later = samples[index...].first(where: { $0.seconds - sample.seconds >= 10 }) else { break }
-            slowest = min(slowest, Double(later.stored - sample.stored) / (later.seconds - sample.seconds))
-        }
+        let (elapsed, slowest) = try waitUntilStored(server, total: total, since: start)
         print("  queued at the broker first, then taken (--mqtt-connections \(connections)): \(total) stored in \(Figures.seconds(elapsed)): "
               + "\(Int(Double(total) / elapsed)) messages/s" + (slowest.isFinite ? ", slowest 10 s \(Int(slowest))/s" : ""))
     }
@@ -218,6 +190,26 @@ enum MQTTThroughputBenchmark {
         let summary = LatencySummary(nanoseconds: latencies)
         print("  one phone at \(Int(latencyRate))/s for \(Int(latencySeconds)) s (--mqtt-connections \(connections)): "
               + "\(latencies.count) of \(count) seen stored; publish → stored \(summary.line([50, 90, 99])) (target p99 < 50 ms)")
+    }
+
+    /// Reads the stored count every second until `total` are stored: the seconds since `start`, and
+    /// the slowest rate over any 10 s (infinity for a run shorter than that).
+    static func waitUntilStored(_ server: ServerProcess, total: Int, since start: Date) throws -> (elapsed: Double, slowest: Double) {
+        var samples: [(seconds: Double, stored: Int)] = [(0, 0)]
+        var lastChange = Date()
+        while samples.last!.stored < total {
+            Thread.sleep(forTimeInterval: 1)
+            let stored = storedCount(server)
+            if stored > samples.last!.stored { lastChange = Date() }
+            samples.append((Date().timeIntervalSince(start), stored))
+            if Date().timeIntervalSince(lastChange) > 30 { throw Failure.stalled(stored: stored, expected: total) }
+        }
+        var slowest = Double.infinity
+        for (index, sample) in samples.enumerated() {
+            guard let later = samples[index...].first(where: { $0.seconds - sample.seconds >= 10 }) else { break }
+            slowest = min(slowest, Double(later.stored - sample.stored) / (later.seconds - sample.seconds))
+        }
+        return (samples.last!.seconds, slowest)
     }
 
     static func waitForConnections(_ server: ServerProcess, _ connections: Int) throws {
