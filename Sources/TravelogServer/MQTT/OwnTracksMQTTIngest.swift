@@ -105,7 +105,7 @@ struct OwnTracksMQTTIngest: Sendable {
     /// raw bytes are the topic's line and the item, as rejected items show it. `nil` otherwise.
     static func plainItems(_ payload: [UInt8], rawPrefix: [UInt8]) -> [IncomingItem]? {
         guard payload.count <= plainMessageBytes,
-              payload.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+              !isBlank(payload),
               !plainExclusions.contains(where: payload.containsBytes),
               !FriendRelay.isRelayed(payload) else { return nil }
         let reader = OwnTracksReader(source: MemoryByteSource(payload), blockSizeBytes: payload.count + 16)
@@ -125,6 +125,11 @@ struct OwnTracksMQTTIngest: Sendable {
             return nil
         }
         return items
+    }
+
+    /// Nothing but white space (an empty payload deletes a retained message).
+    static func isBlank(_ payload: [UInt8]) -> Bool {
+        payload.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// Plain messages are at most this large (a phone's location is a few hundred bytes).
@@ -180,7 +185,7 @@ struct OwnTracksMQTTIngest: Sendable {
         }
         // Commands are for the phones; an empty payload deletes a retained message.
         if levels.count == 4 && levels[3] == "cmd" { return .ignored }
-        if payload.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .ignored }
+        if Self.isBlank(payload) { return .ignored }
         // Travelog's own relayed friends' positions (`FriendRelay`), back through the subscription.
         if FriendRelay.isRelayed(payload) { return .ignored }
         let user: User?
