@@ -157,10 +157,7 @@ public final class RoadGraph: @unchecked Sendable {
             let turns = TurnGraph(source, mode: modes[index])
             let successors = TurnAdjacency(turns, reversed: false), predecessors = TurnAdjacency(turns, reversed: true)
             let components = turns.largestComponent(successors: successors, predecessors: predecessors)
-            var builder = ContractionHierarchyBuilder(vertexCount: turns.stateCount) { state, edge in
-                successors.forEach(state) { next in edge(next, turns.cost[Int(next)]) }
-            }
-            let hierarchy = builder.build { done in
+            let hierarchy = ContractionHierarchy.build(turns: turns, successors: successors, predecessors: predecessors) { done in
                 let total = contracted.withLock { counts in
                     counts[index] = done
                     return counts.reduce(0, +)

@@ -33,6 +33,9 @@ struct TurnAdjacency: Sendable {
 
     func degree(_ state: Int32) -> Int { Int(offsets[Int(state) + 1] - offsets[Int(state)]) }
 
+    /// The first state of a row that is not empty.
+    func first(_ state: Int32) -> Int32 { targets[Int(offsets[Int(state)])] }
+
     func forEach(_ state: Int32, _ body: (Int32) -> Void) {
         for index in Int(offsets[Int(state)])..<Int(offsets[Int(state) + 1]) { body(targets[index]) }
     }
