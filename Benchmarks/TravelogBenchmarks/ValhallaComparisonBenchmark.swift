@@ -11,6 +11,8 @@ import TravelogRouting
 /// distances' relative differences at the median and the 95th percentile (asked: ≤ 2 % and ≤ 10 %),
 /// and the pairs Valhalla routes that Travelog refuses (asked: none), with the first few named.
 enum ValhallaComparisonBenchmark {
+    enum Engine { case travelog, valhalla }
+
     static let pairsPerMode = 1_000
     static var valhallaFolder: String { OSMBenchmarks.helsinki.replacingOccurrences(of: "Helsinki.osm.pbf", with: "valhalla") }
 
@@ -87,37 +89,60 @@ enum ValhallaComparisonBenchmark {
             var travelogTimes: [UInt64] = [], valhallaTimes: [UInt64] = []
             var differences: [Double] = []
             var bothRouted = 0, onlyValhalla: [String] = [], onlyTravelog = 0
-            for (from, to, onRoads) in pairs {
+            // Each engine answers the mode's pairs in a block of its own, as a server that does
+            // nothing else would; then the pairs again, alternating request by request, where each
+            // engine finds the caches as the other left them (the figure before 2026-12-01).
+            func ask(_ engine: Engine, _ from: Coordinate, _ to: Coordinate) throws -> (nanoseconds: UInt64, distance: Double?, body: [UInt8]) {
                 let fromText = String(format: "%.7f,%.7f", from.latitude, from.longitude), toText = String(format: "%.7f,%.7f", to.latitude, to.longitude)
-                var start = DispatchTime.now().uptimeNanoseconds
-                let ours = try travelogConnection.send("GET", "/api/v1/directions?from=\(fromText)&to=\(toText)&mode=\(mode.rawValue)",
-                                                       headers: [ServerProcess.bearer(token)])
-                travelogTimes.append(DispatchTime.now().uptimeNanoseconds - start)
-                let options = mode == .walking ? #","costing_options":{"pedestrian":{"shortest":true}}"# : ""
-                let body = #"{"locations":[{"lat":\#(fromText.split(separator: ",")[0]),"lon":\#(fromText.split(separator: ",")[1])},{"lat":\#(toText.split(separator: ",")[0]),"lon":\#(toText.split(separator: ",")[1])}],"costing":"\#(costing)"\#(options),"units":"kilometers"}"#
-                start = DispatchTime.now().uptimeNanoseconds
-                let theirs = try valhallaConnection.send("POST", "/route", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
-                valhallaTimes.append(DispatchTime.now().uptimeNanoseconds - start)
-                let ourDistance = ours.status == 200 ? (try? JSONSerialization.jsonObject(with: Data(ours.body)) as? [String: Any])?["distance"] as? Double : nil
-                let theirDistance = theirs.status == 200
-                    ? (((try? JSONSerialization.jsonObject(with: Data(theirs.body)) as? [String: Any])?["trip"] as? [String: Any])?["summary"] as? [String: Any])?["length"] as? Double
-                    : nil
-                switch (ourDistance, theirDistance) {
-                case (let ours?, let theirs?):
+                let start = DispatchTime.now().uptimeNanoseconds
+                switch engine {
+                case .travelog:
+                    let ours = try travelogConnection.send("GET", "/api/v1/directions?from=\(fromText)&to=\(toText)&mode=\(mode.rawValue)",
+                                                           headers: [ServerProcess.bearer(token)])
+                    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+                    let distance = ours.status == 200 ? (try? JSONSerialization.jsonObject(with: Data(ours.body)) as? [String: Any])?["distance"] as? Double : nil
+                    return (elapsed, distance, ours.body)
+                case .valhalla:
+                    let options = mode == .walking ? #","costing_options":{"pedestrian":{"shortest":true}}"# : ""
+                    let body = #"{"locations":[{"lat":\#(fromText.split(separator: ",")[0]),"lon":\#(fromText.split(separator: ",")[1])},{"lat":\#(toText.split(separator: ",")[0]),"lon":\#(toText.split(separator: ",")[1])}],"costing":"\#(costing)"\#(options),"units":"kilometers"}"#
+                    let theirs = try valhallaConnection.send("POST", "/route", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+                    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+                    let kilometres = theirs.status == 200
+                        ? (((try? JSONSerialization.jsonObject(with: Data(theirs.body)) as? [String: Any])?["trip"] as? [String: Any])?["summary"] as? [String: Any])?["length"] as? Double
+                        : nil
+                    return (elapsed, kilometres.map { $0 * 1_000 }, theirs.body)
+                }
+            }
+            var ourAnswers: [(nanoseconds: UInt64, distance: Double?, body: [UInt8])] = []
+            for (from, to, _) in pairs { ourAnswers.append(try ask(.travelog, from, to)) }
+            var theirAnswers: [(nanoseconds: UInt64, distance: Double?, body: [UInt8])] = []
+            for (from, to, _) in pairs { theirAnswers.append(try ask(.valhalla, from, to)) }
+            travelogTimes = ourAnswers.map(\.nanoseconds)
+            valhallaTimes = theirAnswers.map(\.nanoseconds)
+            var alternatingOurs: [UInt64] = [], alternatingTheirs: [UInt64] = []
+            for (from, to, _) in pairs {
+                alternatingOurs.append(try ask(.travelog, from, to).nanoseconds)
+                alternatingTheirs.append(try ask(.valhalla, from, to).nanoseconds)
+            }
+            for ((ours, theirs), (from, to, onRoads)) in zip(zip(ourAnswers, theirAnswers), pairs) {
+                switch (ours.distance, theirs.distance) {
+                case (let ours?, let theirMeters?):
                     bothRouted += 1
-                    let theirMeters = theirs * 1_000
                     if onRoads, theirMeters > 50 { differences.append(abs(ours - theirMeters) / theirMeters) }
                 case (nil, _?):
-                    onlyValhalla.append("\(fromText) → \(toText): \(String(decoding: ours.body.prefix(160), as: UTF8.self))")
+                    onlyValhalla.append(String(format: "%.7f,%.7f → %.7f,%.7f: ", from.latitude, from.longitude, to.latitude, to.longitude)
+                                        + String(decoding: ours.body.prefix(160), as: UTF8.self))
                 case (_?, nil): onlyTravelog += 1
                 case (nil, nil): break
                 }
             }
+            let alternating = LatencySummary(nanoseconds: alternatingOurs).percentile(0.5) / LatencySummary(nanoseconds: alternatingTheirs).percentile(0.5)
             let ourSummary = LatencySummary(nanoseconds: travelogTimes), theirSummary = LatencySummary(nanoseconds: valhallaTimes)
             print("  \(mode.rawValue) (Valhalla: \(costing)\(mode == .walking ? ", shortest" : "")):")
             print("    Travelog " + ourSummary.line([50, 95, 99]))
             print("    Valhalla " + theirSummary.line([50, 95, 99]))
-            print(String(format: "    Travelog's p50 is %.2f of Valhalla's (asked: at most 0.20)", ourSummary.percentile(0.5) / theirSummary.percentile(0.5)))
+            print(String(format: "    Travelog's p50 is %.2f of Valhalla's (asked: at most 0.20); with the requests alternating between the engines %.2f",
+                         ourSummary.percentile(0.5) / theirSummary.percentile(0.5), alternating))
             differences.sort()
             func share(_ fraction: Double) -> Double {
                 differences.isEmpty ? .nan : differences[min(differences.count - 1, Int((fraction * Double(differences.count)).rounded(.up)) - 1)] * 100

@@ -17,4 +17,20 @@ struct RouteRegistryTests {
         #expect(registry.methods(matching: "/vendor/leaflet/leaflet.js") == ["GET"])
         #expect(registry.methods(matching: "/api/v1/nothing").isEmpty)
     }
+
+    @Test("answers remembered per path are the same when asked again, and a route added later is seen; 5,000 made-up paths leave the answers right")
+    func answersRemembered() {
+        let registry = RouteRegistry(router: Router(context: TravelogRequestContext.self))
+        registry.get("/api/v1/visits/{id}") { _, _ in "" }
+        #expect(registry.route(method: .get, path: "/api/v1/visits/merge") == "/api/v1/visits/{id}")
+        #expect(registry.route(method: .get, path: "/api/v1/visits/merge") == "/api/v1/visits/{id}")
+        registry.get("/api/v1/visits/merge") { _, _ in "" }
+        #expect(registry.route(method: .get, path: "/api/v1/visits/merge") == "/api/v1/visits/merge")
+        for index in 0..<5_000 { #expect(registry.route(method: .get, path: "/api/v1/visits/\(index)") == "/api/v1/visits/{id}") }
+        #expect(registry.route(method: .head, path: "/api/v1/visits/7") == "/api/v1/visits/{id}")
+        #expect(registry.route(method: .post, path: "/api/v1/visits/7") == nil)
+        let long = "/api/v1/visits/" + String(repeating: "x", count: 300)
+        #expect(registry.route(method: .get, path: long) == "/api/v1/visits/{id}")
+        #expect(registry.route(method: .get, path: long + "/more") == nil)
+    }
 }
