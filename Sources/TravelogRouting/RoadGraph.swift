@@ -144,6 +144,14 @@ public final class RoadGraph: @unchecked Sendable {
     /// Builds the hierarchies of a graph and writes its file.
     static func build(_ graph: RoadGraphData, outputPath: String,
                       progress: @escaping @Sendable (RoadGraphBuildProgress) -> Void = { _ in }) throws -> RoadGraph {
+        // The hierarchies are let go before the file is opened and checked: its pages count as the
+        // process's memory then, and a country's hierarchies are as large again.
+        try write(graph, outputPath: outputPath, progress: progress)
+        return try RoadGraph(contentsOfFile: outputPath)
+    }
+
+    private static func write(_ graph: RoadGraphData, outputPath: String,
+                              progress: @escaping @Sendable (RoadGraphBuildProgress) -> Void) throws {
         var data = graph
         data.segmentConnected = [UInt8](repeating: 0, count: data.segmentCount)
         // The three modes' hierarchies are independent: built at once, one a core.
@@ -188,7 +196,6 @@ public final class RoadGraph: @unchecked Sendable {
             try? FileManager.default.removeItem(atPath: partial)
             throw RoadGraphFileError.unreadable(path: outputPath, errno: EIO)
         }
-        return try RoadGraph(contentsOfFile: outputPath)
     }
 
     // MARK: Reading
