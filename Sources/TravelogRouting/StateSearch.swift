@@ -60,13 +60,15 @@ extension RoadGraph {
                         forwardDone = true
                     } else if key == forward.distance[Int(state)] {
                         consider(state)
-                        for edge in Int(hierarchy.upOutOffsets[Int(state)])..<Int(hierarchy.upOutOffsets[Int(state) + 1]) {
-                            let next = hierarchy.upOutTarget[edge]
-                            let distance = key + Int64(hierarchy.upOutWeight[edge])
-                            if forward.improves(next, distance) {
-                                forward.set(next, distance: distance, parent: state, middle: hierarchy.upOutMiddle[edge])
-                                forwardQueue.push(distance, next)
-                                consider(next)
+                        if !stalled(state, key, forward, hierarchy.upInOffsets, hierarchy.upInSource, hierarchy.upInWeight) {
+                            for edge in Int(hierarchy.upOutOffsets[Int(state)])..<Int(hierarchy.upOutOffsets[Int(state) + 1]) {
+                                let next = hierarchy.upOutTarget[edge]
+                                let distance = key + Int64(hierarchy.upOutWeight[edge])
+                                if forward.improves(next, distance) {
+                                    forward.set(next, distance: distance, parent: state, middle: hierarchy.upOutMiddle[edge])
+                                    forwardQueue.push(distance, next)
+                                    consider(next)
+                                }
                             }
                         }
                     }
@@ -80,13 +82,15 @@ extension RoadGraph {
                         backwardDone = true
                     } else if key == backward.distance[Int(state)] {
                         consider(state)
-                        for edge in Int(hierarchy.upInOffsets[Int(state)])..<Int(hierarchy.upInOffsets[Int(state) + 1]) {
-                            let previous = hierarchy.upInSource[edge]
-                            let distance = key + Int64(hierarchy.upInWeight[edge])
-                            if backward.improves(previous, distance) {
-                                backward.set(previous, distance: distance, parent: state, middle: hierarchy.upInMiddle[edge])
-                                backwardQueue.push(distance, previous)
-                                consider(previous)
+                        if !stalled(state, key, backward, hierarchy.upOutOffsets, hierarchy.upOutTarget, hierarchy.upOutWeight) {
+                            for edge in Int(hierarchy.upInOffsets[Int(state)])..<Int(hierarchy.upInOffsets[Int(state) + 1]) {
+                                let previous = hierarchy.upInSource[edge]
+                                let distance = key + Int64(hierarchy.upInWeight[edge])
+                                if backward.improves(previous, distance) {
+                                    backward.set(previous, distance: distance, parent: state, middle: hierarchy.upInMiddle[edge])
+                                    backwardQueue.push(distance, previous)
+                                    consider(previous)
+                                }
                             }
                         }
                     }
@@ -113,6 +117,20 @@ extension RoadGraph {
             current = parent
         }
         return StatePath(states: states, cost: best)
+    }
+
+    /// Stall-on-demand (Geisberger et al. 2008, section 4.2): a state that a higher state already
+    /// reached by the same search reaches more cheaply through a downward edge is not on a shortest
+    /// path; its edges are not relaxed. For the forward search the downward edges into `state` are its
+    /// upward in-edges (from higher states), for the backward search its upward out-edges.
+    private func stalled(_ state: Int32, _ key: Int64, _ space: SearchSpace,
+                         _ offsets: UnsafeBufferPointer<UInt32>, _ others: UnsafeBufferPointer<Int32>,
+                         _ weights: UnsafeBufferPointer<UInt32>) -> Bool {
+        for edge in Int(offsets[Int(state)])..<Int(offsets[Int(state) + 1]) {
+            let other = others[edge]
+            if space.reached(other), space.distance[Int(other)] + Int64(weights[edge]) < key { return true }
+        }
+        return false
     }
 
     /// Appends the states after `from` up to `to` that the hierarchy's edge `from → to` stands for.
