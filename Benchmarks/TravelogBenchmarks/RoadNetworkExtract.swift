@@ -17,8 +17,9 @@ struct RoadNetworkExtract {
     /// A tick at 60° N: 0.000225° of latitude, 0.00045° of longitude.
     static let latitudeStepE7 = 2_250, longitudeStepE7 = 4_500
     static let originLatitudeE7 = 600_000_000, originLongitudeE7 = 200_000_000
-    /// Nodes of one square, about (its primaries' share and its neighbourhood).
-    static let nodesPerSquare = 850
+    /// Nodes of one square, a little under (its primaries' share and its neighbourhood): the
+    /// network has at least the nodes asked for (5,000,000: 80 × 80 squares, 5,084,161 nodes).
+    static let nodesPerSquare = 790
 
     init(nodes: Int) {
         squares = max(2 * Self.motorwayEvery, Int((Double(nodes) / Double(Self.nodesPerSquare)).squareRoot().rounded(.up)))

@@ -14,7 +14,12 @@ extension ContractionHierarchy {
     /// million-node country (`make bench NAMES=directions-scale`, one-hop witnesses at the top in both
     /// runs) `osm add` took 116 s and 1,459 MB at its peak instead of 141 s and 1,901 MB.
     /// - Complexity: O(states + turns) besides the builder's work on the states left.
+    /// - Parameters:
+    ///   - nodes: the graph's node coordinates (1e-7 degrees), for a nested dissection of the states
+    ///     left once the chains are contracted when more than `leafSize` are left (``NestedDissection``;
+    ///     a state stands at its head node); `nil`: the greedy order alone.
     static func build(turns: TurnGraph, successors: TurnAdjacency, predecessors: TurnAdjacency,
+                      nodes: (latitudeE7: [Int32], longitudeE7: [Int32])? = nil, leafSize: Int = defaultLeafSize,
                       oneHopAfterScanned: Int = ContractionHierarchyBuilder.defaultOneHopAfterScanned,
                       progress: (Int) -> Void = { _ in }) -> ContractionHierarchy {
         let count = turns.stateCount
@@ -56,7 +61,7 @@ extension ContractionHierarchy {
             compact[state] = Int32(original.count)
             original.append(Int32(state))
         }
-        var builder = ContractionHierarchyBuilder(vertexCount: original.count, oneHopAfterScanned: oneHopAfterScanned) { vertex, edge in
+        func forEachEdge(_ vertex: Int32, _ edge: (Int32, UInt32, Int32, UInt32) -> Void) {
             successors.forEach(original[Int(vertex)]) { next in
                 if onChain[Int(next)] {
                     let shortcut = shortcuts[next]!
@@ -66,13 +71,46 @@ extension ContractionHierarchy {
                 }
             }
         }
-        let core = builder.build { progress(chained + $0) }
-        shortcuts = [:]
+        var tiers: [UInt8] = []
+        if let nodes, original.count > leafSize {
+            // Every edge in the rows of both its ends.
+            var offsets = [Int32](repeating: 0, count: original.count + 1)
+            for vertex in 0..<original.count {
+                forEachEdge(Int32(vertex)) { to, _, _, _ in
+                    offsets[vertex + 1] += 1
+                    offsets[Int(to) + 1] += 1
+                }
+            }
+            for vertex in 0..<original.count { offsets[vertex + 1] += offsets[vertex] }
+            var fill = offsets
+            var neighbours = [Int32](repeating: 0, count: Int(offsets[original.count]))
+            for vertex in 0..<original.count {
+                forEachEdge(Int32(vertex)) { to, _, _, _ in
+                    neighbours[Int(fill[vertex])] = to
+                    fill[vertex] += 1
+                    neighbours[Int(fill[Int(to)])] = Int32(vertex)
+                    fill[Int(to)] += 1
+                }
+            }
+            fill = []
+            let heads = original.map { Int(turns.stateHead[Int($0)]) }
+            tiers = NestedDissection.tiers(x: heads.map { nodes.longitudeE7[$0] }, y: heads.map { nodes.latitudeE7[$0] },
+                                           offsets: offsets, neighbours: neighbours, leafSize: leafSize)
+        }
+        let core: ContractionHierarchy
+        do {
+            var builder = ContractionHierarchyBuilder(vertexCount: original.count, tiers: tiers,
+                                                      oneHopAfterScanned: oneHopAfterScanned, edges: forEachEdge)
+            tiers = []
+            shortcuts = [:]
+            core = builder.build { progress(chained + $0) }
+        }
 
         func stateOf(middle: Int32) -> Int32 { middle == -1 ? -1 : middle <= -2 ? -2 - middle : original[Int(middle)] }
         var hierarchy = ContractionHierarchy()
-        hierarchy.upOutOffsets.reserveCapacity(count + 1)
-        hierarchy.upInOffsets.reserveCapacity(count + 1)
+        // Every array at its final size from the start: grown by doubling, a country's three
+        // hierarchies (the build's largest arrays) held a third more than they needed.
+        hierarchy.reserveCapacity(states: count, upOut: chained + core.upOutTarget.count, upIn: chained + core.upInSource.count)
         for state in 0..<count {
             if onChain[state] {
                 let next = successors.first(Int32(state))
@@ -101,4 +139,7 @@ extension ContractionHierarchy {
         }
         return hierarchy
     }
+
+    /// The most states left after the chains that the greedy order takes alone (``NestedDissection``).
+    static let defaultLeafSize = 1_024
 }

@@ -13,6 +13,17 @@ struct ContractionHierarchy: Sendable {
     var upInSource: [Int32] = []
     var upInWeight: [UInt32] = []
     var upInMiddle: [Int32] = []
+
+    mutating func reserveCapacity(states: Int, upOut: Int, upIn: Int) {
+        upOutOffsets.reserveCapacity(states + 1)
+        upInOffsets.reserveCapacity(states + 1)
+        upOutTarget.reserveCapacity(upOut)
+        upOutWeight.reserveCapacity(upOut)
+        upOutMiddle.reserveCapacity(upOut)
+        upInSource.reserveCapacity(upIn)
+        upInWeight.reserveCapacity(upIn)
+        upInMiddle.reserveCapacity(upIn)
+    }
 }
 
 /// Builds a ``ContractionHierarchy``. Vertices are contracted in the order of a lazily updated
@@ -64,6 +75,8 @@ struct ContractionHierarchyBuilder {
     private var outEdges: [[Edge]]
     private var inEdges: [[Edge]]
     private var level: [Int32]
+    /// Per vertex, its tier in a nested dissection (``NestedDissection``): lower tiers are contracted first.
+    private let tier: [UInt8]
     private var witnessDistance: [Int64]
     private var isTarget: [Bool]
     /// In a one-hop search, where each out-neighbour of the source lies in its row.
@@ -86,9 +99,11 @@ struct ContractionHierarchyBuilder {
 
     /// - Parameter edges: called once per vertex with a function taking each of its out-edges:
     ///   target, weight, middle (kept as given: -1 for an original edge) and the original edges it stands for.
-    init(vertexCount: Int, oneHopAfterScanned: Int = defaultOneHopAfterScanned,
+    /// - Parameter tiers: per vertex, empty for all in one: a vertex of a lower tier is contracted before any of a higher one.
+    init(vertexCount: Int, tiers: [UInt8] = [], oneHopAfterScanned: Int = defaultOneHopAfterScanned,
          edges: (Int32, (Int32, UInt32, Int32, UInt32) -> Void) -> Void) {
         self.oneHopAfterScanned = oneHopAfterScanned
+        tier = tiers.isEmpty ? Array(repeating: 0, count: vertexCount) : tiers
         oneHop = oneHopAfterScanned == 0
         outEdges = Array(repeating: [], count: vertexCount)
         inEdges = Array(repeating: [], count: vertexCount)
@@ -210,15 +225,15 @@ struct ContractionHierarchyBuilder {
         for edge in outEdges[Int(vertex)] { removedHops &+= edge.hops }
         for edge in inEdges[Int(vertex)] { removedHops &+= edge.hops }
         let removed = outEdges[Int(vertex)].count + inEdges[Int(vertex)].count
-        guard removed > 0 else { return 0 }
+        guard removed > 0 else { return Int64(tier[Int(vertex)]) << 44 }
         var addedHops: UInt32 = 0
         for shortcut in shortcutBuffer { addedHops &+= shortcut.hops }
         let terms = Double(level[Int(vertex)]) + Double(shortcutBuffer.count) / Double(removed) + Double(addedHops) / Double(max(1, removedHops))
-        return Int64(terms * Self.prioritySteps)
+        return Int64(tier[Int(vertex)]) << 44 + Int64(terms * Self.prioritySteps)
     }
 
     /// Contracts every vertex and returns the hierarchy; `progress(n)` is told every few thousand
-    /// vertices how many are contracted.
+    /// vertices how many are contracted. The builder is spent afterwards (its rows are let go).
     mutating func build(progress: (Int) -> Void = { _ in }) -> ContractionHierarchy {
         let count = outEdges.count
         // Every vertex is in the queue once: a vertex put back was taken out first.
@@ -259,21 +274,33 @@ struct ContractionHierarchyBuilder {
                 level[Int(edge.other)] = max(level[Int(edge.other)], nextLevel)
             }
         }
+        var upOut = 0, upIn = 0
+        for vertex in 0..<count {
+            for edge in outEdges[vertex] where rank[Int(edge.other)] > rank[vertex] { upOut += 1 }
+            for edge in inEdges[vertex] where rank[Int(edge.other)] > rank[vertex] { upIn += 1 }
+        }
         var hierarchy = ContractionHierarchy()
+        hierarchy.reserveCapacity(states: count, upOut: upOut, upIn: upIn)
+        // Each row is let go once copied: the rows and the hierarchy are never both whole in memory
+        // (the build is over; the builder has nothing left to contract).
         for vertex in 0..<count {
             for edge in outEdges[vertex] where rank[Int(edge.other)] > rank[vertex] {
                 hierarchy.upOutTarget.append(edge.other)
                 hierarchy.upOutWeight.append(edge.weight)
                 hierarchy.upOutMiddle.append(edge.middle)
             }
+            outEdges[vertex] = []
             hierarchy.upOutOffsets.append(UInt32(hierarchy.upOutTarget.count))
             for edge in inEdges[vertex] where rank[Int(edge.other)] > rank[vertex] {
                 hierarchy.upInSource.append(edge.other)
                 hierarchy.upInWeight.append(edge.weight)
                 hierarchy.upInMiddle.append(edge.middle)
             }
+            inEdges[vertex] = []
             hierarchy.upInOffsets.append(UInt32(hierarchy.upInSource.count))
         }
+        outEdges = []
+        inEdges = []
         return hierarchy
     }
 }

@@ -130,6 +130,8 @@ public final class RoadGraph: @unchecked Sendable {
                 try require(others.allSatisfy { $0 >= 0 && Int($0) < states } && middles.allSatisfy { $0 >= -1 && Int($0) < states },
                             .hierarchies, "a hierarchy's edge out of range")
             }
+            // A route reads only its own search spaces again (at 5 million nodes the check read 1 GB).
+            graph.file.evict()
         }
     }
 
@@ -154,25 +156,34 @@ public final class RoadGraph: @unchecked Sendable {
                               progress: @escaping @Sendable (RoadGraphBuildProgress) -> Void) throws {
         var data = graph
         data.segmentConnected = [UInt8](repeating: 0, count: data.segmentCount)
-        // The three modes' hierarchies are independent: built at once, one a core.
+        // The three modes' hierarchies are independent: built at once, one a core. Each is spilled
+        // to a file of its own as soon as it is built (a country's peak memory is two modes being
+        // built; a finished one held meanwhile was another half gigabyte at five million nodes).
         let modes = DirectionsMode.allCases
-        let built = Mutex<[(components: [Bool], hierarchy: ContractionHierarchy)?]>(Array(repeating: nil, count: modes.count))
+        let built = Mutex<[(components: [Bool], spilled: Result<RoadGraphFile.SpilledHierarchy, RoadGraphFileError>)?]>(
+            Array(repeating: nil, count: modes.count))
         let source = data
+        let states = TurnGraph.States(source)
         let contracted = Mutex([Int](repeating: 0, count: modes.count))
-        let states = modes.count * 2 * data.segmentCount
-        progress(.contracting(statesDone: 0, states: states))
+        let stateCount = modes.count * 2 * data.segmentCount
+        let partial = outputPath + ".partial"
+        let spillPaths = modes.map { "\(partial).\($0.rawValue)" }
+        defer { for path in spillPaths { try? FileManager.default.removeItem(atPath: path) } }
+        progress(.contracting(statesDone: 0, states: stateCount))
         DispatchQueue.concurrentPerform(iterations: modes.count) { index in
-            let turns = TurnGraph(source, mode: modes[index])
+            let turns = TurnGraph(source, mode: modes[index], states: states)
             let successors = TurnAdjacency(turns, reversed: false), predecessors = TurnAdjacency(turns, reversed: true)
             let components = turns.largestComponent(successors: successors, predecessors: predecessors)
-            let hierarchy = ContractionHierarchy.build(turns: turns, successors: successors, predecessors: predecessors) { done in
+            let hierarchy = ContractionHierarchy.build(turns: turns, successors: successors, predecessors: predecessors,
+                                                       nodes: (source.nodeLatitudeE7, source.nodeLongitudeE7)) { done in
                 let total = contracted.withLock { counts in
                     counts[index] = done
                     return counts.reduce(0, +)
                 }
-                progress(.contracting(statesDone: total, states: states))
+                progress(.contracting(statesDone: total, states: stateCount))
             }
-            built.withLock { $0[index] = (components, hierarchy) }
+            let spilled = Result { () throws(RoadGraphFileError) in try RoadGraphFile.spill(hierarchy, to: spillPaths[index]) }
+            built.withLock { $0[index] = (components, spilled) }
         }
         let results = built.withLock { $0.map { $0! } }
         for (mode, result) in zip(modes, results) {
@@ -180,11 +191,9 @@ public final class RoadGraph: @unchecked Sendable {
                 data.segmentConnected[state >> 1] |= 1 << UInt8(mode.index)
             }
         }
-        let hierarchies = results.map(\.hierarchy)
         progress(.writing)
-        let partial = outputPath + ".partial"
         do {
-            try RoadGraphFile.write(data, hierarchies: hierarchies, to: partial)
+            try RoadGraphFile.write(data, spilled: try results.map { try $0.spilled.get() }, to: partial)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error

@@ -26,6 +26,50 @@ enum RoadGraphFile {
     /// bytes gathered in memory first were that much more of the build's peak.
     /// - Throws: ``RoadGraphFileError/unreadable(path:errno:)`` when the file cannot be written.
     static func write(_ data: RoadGraphData, hierarchies: [ContractionHierarchy], to path: String) throws(RoadGraphFileError) {
+        try write(data, hierarchySections: hierarchies.flatMap(sections), to: path)
+    }
+
+    /// Writes the file of a graph whose hierarchies were spilled (``spill(_:to:)``), copying their
+    /// sections from the spilled files.
+    static func write(_ data: RoadGraphData, spilled: [SpilledHierarchy], to path: String) throws(RoadGraphFileError) {
+        try write(data, hierarchySections: spilled.flatMap(\.sections), to: path)
+    }
+
+    /// A hierarchy's eight sections in file order.
+    private static func sections(_ hierarchy: ContractionHierarchy) -> [SectionBytes] {
+        [SectionBytes(hierarchy.upOutOffsets), SectionBytes(hierarchy.upOutTarget), SectionBytes(hierarchy.upOutWeight),
+         SectionBytes(hierarchy.upOutMiddle), SectionBytes(hierarchy.upInOffsets), SectionBytes(hierarchy.upInSource),
+         SectionBytes(hierarchy.upInWeight), SectionBytes(hierarchy.upInMiddle)]
+    }
+
+    /// Writes a hierarchy's sections one after another to a file of its own, so that a mode's
+    /// hierarchy need not stay in memory while the others are built: a five-million-node country's
+    /// are half a gigabyte each.
+    static func spill(_ hierarchy: ContractionHierarchy, to path: String) throws(RoadGraphFileError) -> SpilledHierarchy {
+        guard let file = fopen(path, "wb") else { throw .unreadable(path: path, errno: errno) }
+        var good = true, offset = 0
+        var spilled = SpilledHierarchy(path: path)
+        for section in sections(hierarchy) where good {
+            good = section.write(file)
+            spilled.parts.append((section.count, section.byteCount, offset))
+            offset += section.byteCount
+        }
+        let failure = errno
+        if fclose(file) != 0 || !good { throw .unreadable(path: path, errno: good ? errno : failure) }
+        return spilled
+    }
+
+    /// A hierarchy in a file of its own (``spill(_:to:)``); the caller removes the file.
+    struct SpilledHierarchy: Sendable {
+        let path: String
+        fileprivate var parts: [(count: Int, byteCount: Int, offset: Int)] = []
+
+        fileprivate var sections: [SectionBytes] {
+            parts.map { SectionBytes(count: $0.count, byteCount: $0.byteCount, from: path, at: $0.offset) }
+        }
+    }
+
+    private static func write(_ data: RoadGraphData, hierarchySections: [SectionBytes], to path: String) throws(RoadGraphFileError) {
         var nameOffsets: [UInt32] = [0]
         var nameBytes: [UInt8] = []
         for name in data.names {
@@ -40,11 +84,7 @@ enum RoadGraphFile {
             SectionBytes(data.wayID), SectionBytes(data.wayName), SectionBytes(nameOffsets), SectionBytes(nameBytes), SectionBytes(restrictions),
             SectionBytes(data.boundingBox),
         ]
-        for hierarchy in hierarchies {
-            sections += [SectionBytes(hierarchy.upOutOffsets), SectionBytes(hierarchy.upOutTarget), SectionBytes(hierarchy.upOutWeight),
-                         SectionBytes(hierarchy.upOutMiddle), SectionBytes(hierarchy.upInOffsets), SectionBytes(hierarchy.upInSource),
-                         SectionBytes(hierarchy.upInWeight), SectionBytes(hierarchy.upInMiddle)]
-        }
+        sections += hierarchySections
         var header = magic
         [UInt32(sections.count), 0].withUnsafeBytes { header += $0 }
         var offset = header.count + 16 * sections.count
@@ -69,7 +109,7 @@ enum RoadGraphFile {
     }
 
     /// One section: its element count, its size in bytes, and how to write it.
-    private struct SectionBytes {
+    fileprivate struct SectionBytes {
         let count: Int
         let byteCount: Int
         let write: (UnsafeMutablePointer<FILE>) -> Bool
@@ -78,6 +118,25 @@ enum RoadGraphFile {
             count = values.count
             byteCount = values.count * MemoryLayout<T>.stride
             write = { file in values.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) == $0.count } }
+        }
+
+        /// A section copied from `byteCount` bytes at `offset` of the file at `path`, a megabyte at a time.
+        init(count: Int, byteCount: Int, from path: String, at offset: Int) {
+            self.count = count
+            self.byteCount = byteCount
+            write = { file in
+                guard let source = fopen(path, "rb") else { return false }
+                defer { fclose(source) }
+                guard fseeko(source, off_t(offset), SEEK_SET) == 0 else { return false }
+                var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                var left = byteCount
+                while left > 0 {
+                    let chunk = min(left, buffer.count)
+                    guard fread(&buffer, 1, chunk, source) == chunk, fwrite(buffer, 1, chunk, file) == chunk else { return false }
+                    left -= chunk
+                }
+                return true
+            }
         }
     }
 }
@@ -117,6 +176,12 @@ final class MappedFile: @unchecked Sendable {
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+
+    /// Lets the pages read so far go (they are read from the file again when used): checking a
+    /// country's file reads a gigabyte of it, which would otherwise stay resident.
+    func evict() {
+        madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED)
+    }
 
     /// A section's elements, checked to lie within the file and be aligned.
     func array<T>(_ type: T.Type, section: Int, path: String) throws(RoadGraphFileError) -> UnsafeBufferPointer<T> {

@@ -22,19 +22,39 @@ struct TurnGraph: Sendable {
 
     static let unusable = UInt32.max
 
-    init(_ data: RoadGraphData, mode: DirectionsMode) {
+    /// Every state's tail, head and way: the same in every mode, so the modes built at once share them.
+    struct States: Sendable {
+        let tail: [Int32]
+        let head: [Int32]
+        let way: [Int32]
+
+        init(_ data: RoadGraphData) {
+            let states = 2 * data.segmentCount
+            var tail = [Int32](repeating: 0, count: states), head = [Int32](repeating: 0, count: states)
+            var way = [Int32](repeating: 0, count: states)
+            for segment in 0..<data.segmentCount {
+                tail[2 * segment] = data.segmentFrom[segment]
+                tail[2 * segment + 1] = data.segmentTo[segment]
+                head[2 * segment] = data.segmentTo[segment]
+                head[2 * segment + 1] = data.segmentFrom[segment]
+                way[2 * segment] = data.segmentWay[segment]
+                way[2 * segment + 1] = data.segmentWay[segment]
+            }
+            self.tail = tail
+            self.head = head
+            self.way = way
+        }
+    }
+
+    init(_ data: RoadGraphData, mode: DirectionsMode, states shared: States? = nil) {
         self.mode = mode
         let states = 2 * data.segmentCount
+        let (tail, head, way) = { let s = shared ?? States(data); return (s.tail, s.head, s.way) }()
         var cost = [UInt32](repeating: Self.unusable, count: states)
-        var tail = [Int32](repeating: 0, count: states), head = [Int32](repeating: 0, count: states)
-        var way = [Int32](repeating: 0, count: states)
         var outDegree = [Int32](repeating: 0, count: data.nodeCount + 1)
         for segment in 0..<data.segmentCount {
             for direction in 0..<2 {
                 let state = 2 * segment + direction
-                tail[state] = direction == 0 ? data.segmentFrom[segment] : data.segmentTo[segment]
-                head[state] = direction == 0 ? data.segmentTo[segment] : data.segmentFrom[segment]
-                way[state] = data.segmentWay[segment]
                 guard data.segmentFlags[segment] & (1 << UInt8(2 * mode.index + direction)) != 0 else { continue }
                 cost[state] = Self.cost(lengthCentimeters: data.segmentLengthCentimeters[segment],
                                         speedKilometersPerHour: data.segmentSpeed[3 * segment + mode.index], mode: mode)

@@ -176,7 +176,7 @@ struct ContractionExactnessTests {
         return try network.network().graphs[0]
     }
 
-    @Test("every pair of states costs through the hierarchy what plain Dijkstra says, in every mode, rings and dead ends included")
+    @Test("every pair of states costs through the hierarchy what plain Dijkstra says, in every mode, rings and dead ends included, in either order")
     func everyPairAgreesWithDijkstra() throws {
         let graph = try Self.network()
         for mode in DirectionsMode.allCases {
@@ -192,9 +192,16 @@ struct ContractionExactnessTests {
                 predecessors.forEach(state) { previous in #expect(turns.allows(from: previous, to: state), "\(mode): \(previous) → \(state)") }
             }
             #expect(successors.targets.count == predecessors.targets.count)
-            // Witnesses searched for, and (as at the dense top of a large network) looked for among direct edges only.
-            for oneHopAfterScanned in [ContractionHierarchyBuilder.defaultOneHopAfterScanned, 0] {
+            // Witnesses searched for, and (as at the dense top of a large network) looked for among
+            // direct edges only; in the greedy order alone, and with a nested dissection down to cells of 4 states.
+            let data = graph.data()
+            let variants: [(oneHopAfterScanned: Int, leafSize: Int?)] = [
+                (ContractionHierarchyBuilder.defaultOneHopAfterScanned, nil), (0, nil),
+                (ContractionHierarchyBuilder.defaultOneHopAfterScanned, 4), (0, 4)]
+            for (oneHopAfterScanned, leafSize) in variants {
                 let hierarchy = ContractionHierarchy.build(turns: turns, successors: successors, predecessors: predecessors,
+                                                           nodes: leafSize.map { _ in (data.nodeLatitudeE7, data.nodeLongitudeE7) },
+                                                           leafSize: leafSize ?? ContractionHierarchy.defaultLeafSize,
                                                            oneHopAfterScanned: oneHopAfterScanned)
                 var compared = 0
                 let states = (0..<Int32(turns.stateCount)).filter { turns.cost[Int($0)] != TurnGraph.unusable }
