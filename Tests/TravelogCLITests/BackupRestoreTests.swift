@@ -272,7 +272,8 @@ struct BackupRestoreTests {
         #expect(FileManager.default.fileExists(atPath: underWay))
         try FileManager.default.removeItem(atPath: underWay)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(names == ["notes.txt"] + (2..<5).map { SQLiteBackupRotation.fileName(at: start.addingTimeInterval(Double($0) * 3600)) })
+        let kept: [String] = (2..<5).map { (hour: Int) -> String in SQLiteBackupRotation.fileName(at: start.addingTimeInterval(Double(hour) * 3600)) }
+        #expect(names == ["notes.txt"] + kept)
         try await ImportExportCommandTests.run(["backup", "--db", store.path, "--dir", dir, "--keep", "1"])
         #expect(SQLiteBackupRotation.backups(in: dir).count == 1)
         // An existing folder as FILE is the same as --dir.

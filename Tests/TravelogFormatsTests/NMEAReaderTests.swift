@@ -40,12 +40,15 @@ struct NMEAReaderTests {
         #expect(points.first?.kind == .track(track: 0, segment: 0))
         let location = try #require(Support.locations(records).first)
         #expect(Self.same(location.timestamp, Self.date(2022, 3, 9, 15, 1, 19.25)))
-        #expect(location.coordinate.latitude == 51 + 4.0859 / 60)
-        #expect(location.coordinate.longitude == -(114 + 5.7387 / 60))
+        let latitude: Double = 51 + 4.0859 / 60, longitude: Double = -(114 + 5.7387 / 60)
+        #expect(location.coordinate.latitude == latitude)
+        #expect(location.coordinate.longitude == longitude)
         #expect(location.altitudeMeters == 1102.4)
-        #expect(location.speedMetersPerSecond == 10.0 * 1852 / 3600)
+        let speed: Double = 10.0 * 1852 / 3600
+        #expect(location.speedMetersPerSecond == speed)
         #expect(location.courseDegrees == 194.17)
-        #expect(location.horizontalAccuracyMeters == (6.8 * 6.8 + 7.2 * 7.2).squareRoot())
+        let accuracy: Double = (6.8 * 6.8 + 7.2 * 7.2).squareRoot()
+        #expect(location.horizontalAccuracyMeters == accuracy)
         #expect(location.verticalAccuracyMeters == 14)
         #expect(location.utcOffsetSeconds == nil)
     }
@@ -132,7 +135,8 @@ struct NMEAReaderTests {
                 Issue.record("a point without a date got a time")
                 continue
             }
-            #expect(coordinate.latitude == 50 + 13.476 / 60)
+            let latitude: Double = 50 + 13.476 / 60
+            #expect(coordinate.latitude == latitude)
             #expect(altitude == 468.77)
         }
     }

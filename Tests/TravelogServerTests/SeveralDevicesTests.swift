@@ -208,8 +208,9 @@ struct SeveralDevicesTests {
         // Home an hour, 4 km east at 1.5 m/s, a stop of 5.5 minutes, 4 km on, an hour there.
         let stop = home.destination(bearingDegrees: 90, distanceMeters: 4_000)
         let end = stop.destination(bearingDegrees: 90, distanceMeters: 4_000)
+        let leg: Double = 4_000 / 1.5
+        let duration: Double = 3930 + 2 * leg + 3600
         func truth(_ second: Double) -> Coordinate {
-            let leg = 4_000 / 1.5
             switch second {
             case ..<3600: return home
             case ..<(3600 + leg): return home.destination(bearingDegrees: 90, distanceMeters: 1.5 * (second - 3600))
@@ -220,8 +221,10 @@ struct SeveralDevicesTests {
         }
         func record(every interval: Double, accuracy: Double, seed: UInt64) -> [Location] {
             var random = SplitMix64(seed: seed)
-            return stride(from: 0.0, through: 3930 + 2 * 4_000 / 1.5 + 3600, by: interval).map { second in
-                let noisy = truth(second).destination(bearingDegrees: random.nextUnit() * 360, distanceMeters: abs(random.gaussian()) * accuracy / 1.5)
+            return stride(from: 0.0, through: duration, by: interval).map { (second: Double) -> Location in
+                let bearing: Double = random.nextUnit() * 360
+                let offset: Double = abs(random.gaussian()) * accuracy / 1.5
+                let noisy = truth(second).destination(bearingDegrees: bearing, distanceMeters: offset)
                 return Location(coordinate: noisy, horizontalAccuracyMeters: accuracy, timestamp: start.addingTimeInterval(second))
             }
         }

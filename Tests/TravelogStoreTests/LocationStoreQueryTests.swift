@@ -65,7 +65,8 @@ struct LocationStoreQueryTests {
             order.withLock { $0 += batch.map { $0.location.timestamp.timeIntervalSince(C.t0) } }
         }
         #expect(sizes.withLock { $0 } == [10, 10, 5])
-        #expect(order.withLock { $0 } == (1...25).map(Double.init))
+        let expected: [Double] = (1...25).map { Double($0) }
+        #expect(order.withLock { $0 } == expected)
     }
 
     @Test("a device summary counts and spans its fixes", arguments: StoreFactory.all)

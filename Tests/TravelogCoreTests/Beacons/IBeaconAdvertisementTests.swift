@@ -26,7 +26,8 @@ struct IBeaconAdvertisementTests {
         let advertisement = IBeaconAdvertisement(identity: BeaconIdentity(proximityUUID: Self.estimoteUUID, major: major, minor: minor),
                                                  measuredPowerDBm: power)
         #expect(advertisement.advertisingData.count == 30)
-        #expect(Array(advertisement.manufacturerData[20..<24]) == [UInt8(major >> 8), UInt8(major & 0xFF), UInt8(minor >> 8), UInt8(minor & 0xFF)])
+        let identity: [UInt8] = [UInt8(major >> 8), UInt8(major & 0xFF), UInt8(minor >> 8), UInt8(minor & 0xFF)]
+        #expect(Array(advertisement.manufacturerData[20..<24]) == identity)
         #expect(try IBeaconAdvertisement(advertisingData: advertisement.advertisingData) == advertisement)
         #expect(try IBeaconAdvertisement(manufacturerData: advertisement.manufacturerData) == advertisement)
         if major == 1 { #expect(advertisement.advertisingData == Self.estimote) }
