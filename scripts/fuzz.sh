@@ -6,6 +6,7 @@
 # executions per second and in total. A crash, a leak or a hang fails the run; its input is kept
 # in .build-fuzz/crashes/.
 # --quick (for `make test`): start each target from Fuzz/Seeds alone, in a fresh corpus.
+# The targets run side by side, one a core (FUZZ_JOBS=N to choose); results print in order at the end.
 # Usage: scripts/fuzz.sh [--seconds N] [--quick] [TARGET…]   (default 60 s, every target)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --quick) quick=1; shift ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -97,10 +98,9 @@ if [ -d "$shared" ] && [ -f "$shared/traccar-osmand/osmand_requests.jsonl" ]; th
     request_seeds "$corpora/osmand-request" "$corpora/traccar-json"
 fi
 
-failed=()
-printf '%-20s %10s %12s %8s  %s\n' target "execs/s" executions corpus result
-for target in "${targets[@]}"; do
-    corpus="$corpora/$target"
+# One target: its corpus from the seeds, libFuzzer for $seconds, its result line in logs/TARGET.result.
+run_target() {
+    local target="$1" corpus="$corpora/$1" log="$scratch/logs/$1.log" status=0
     mkdir -p "$corpus"
     cp -n Fuzz/Seeds/"$target"/* "$corpus"/ 2>/dev/null || true
     if [ -d "$shared" ]; then
@@ -112,19 +112,42 @@ for target in "${targets[@]}"; do
             done
         done
     fi
-    log="$scratch/logs/$target.log"
-    status=0
     TRAVELOG_FUZZ_TARGET="$target" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
         "$fuzzer" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$scratch/crashes/$target-" "$corpus" >"$log" 2>&1 || status=$?
+    local executions rate size result
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     size=$(ls "$corpus" | wc -l)
-    if [ "$status" -eq 0 ]; then result=ok; else result="FAILED (exit $status, log $log)"; failed+=("$target"); fi
-    printf '%-20s %10s %12s %8s  %s\n' "$target" "${rate:-?}" "${executions:-?}" "$size" "$result"
-    if [ "$status" -ne 0 ]; then
-        grep -E "^==[0-9]+==ERROR|SUMMARY|Fatal error|precondition|artifact_prefix|Test unit written" "$log" | head -8 || true
+    if [ "$status" -eq 0 ]; then result=ok; else result="FAILED (exit $status, log $log)"; fi
+    {
+        printf '%-20s %10s %12s %8s  %s\n' "$target" "${rate:-?}" "${executions:-?}" "$size" "$result"
+        if [ "$status" -ne 0 ]; then
+            grep -E "^==[0-9]+==ERROR|SUMMARY|Fatal error|precondition|artifact_prefix|Test unit written" "$log" | head -8 || true
+        fi
+    } >"$scratch/logs/$target.result"
+    return "$status"
+}
+
+# The targets run side by side, one a core (FUZZ_JOBS to choose): each runs for its seconds either way.
+jobs="${FUZZ_JOBS:-$(nproc)}"
+failed=()
+printf '%-20s %10s %12s %8s  %s\n' target "execs/s" executions corpus result
+for target in "${targets[@]}"; do rm -f "$scratch/logs/$target.result"; done
+running=()
+for index in "${!targets[@]}"; do
+    run_target "${targets[$index]}" &
+    running+=($!)
+    # At most $jobs at once: the next starts when the oldest running one ends.
+    if [ ${#running[@]} -ge "$jobs" ]; then
+        wait "${running[0]}" || true
+        running=("${running[@]:1}")
     fi
+done
+wait
+for target in "${targets[@]}"; do
+    cat "$scratch/logs/$target.result"
+    grep -q " ok$" "$scratch/logs/$target.result" || failed+=("$target")
 done
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]} (inputs in $scratch/crashes/)" >&2
