@@ -21,6 +21,13 @@ enum DirectionsScaleBenchmark {
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: extract)[.size] as? Int) ?? 0
         let folder = context.workDirectory.appendingPathComponent("osm-scale").path
+        let graphPath = RoadNetwork.filePath(folder: folder, name: (extract as NSString).lastPathComponent.replacingOccurrences(of: ".osm.pbf", with: ""))
+        // TRAVELOG_BENCH_REUSE_ROAD_GRAPH=1: the routes only, over the graph the last run built (when its file is there).
+        if ProcessInfo.processInfo.environment["TRAVELOG_BENCH_REUSE_ROAD_GRAPH"] == "1", FileManager.default.fileExists(atPath: graphPath) {
+            print("travelog osm add: skipped, reusing \(graphPath) (TRAVELOG_BENCH_REUSE_ROAD_GRAPH=1)")
+            try routes(graphPath: graphPath)
+            return
+        }
         try? FileManager.default.removeItem(atPath: folder)
 
         let process = Process()
@@ -43,8 +50,11 @@ enum DirectionsScaleBenchmark {
                      process.terminationStatus == 0 ? "" : "; FAILED with status \(process.terminationStatus)"))
         print("  " + graphLine)
         guard process.terminationStatus == 0 else { return }
+        try routes(graphPath: graphPath)
+    }
 
-        let graphPath = RoadNetwork.filePath(folder: folder, name: (extract as NSString).lastPathComponent.replacingOccurrences(of: ".osm.pbf", with: ""))
+    /// 200 routes across the network in each mode, timed.
+    static func routes(graphPath: String) throws {
         let graph = try RoadGraph(contentsOfFile: graphPath)
         let roads = RoadNetwork(graphs: [graph])
         let latitudeSpan = graph.maximumLatitude - graph.minimumLatitude, longitudeSpan = graph.maximumLongitude - graph.minimumLongitude

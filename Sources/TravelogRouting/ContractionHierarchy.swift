@@ -3,8 +3,18 @@
 /// vertices are ranked, and each keeps only its edges to higher-ranked vertices — out-edges for the
 /// forward search, in-edges for the backward one — including the shortcuts added when a vertex was
 /// contracted. A shortcut `u → w` through `v` (its `middle`) stands for `u → v → w`.
-/// Compressed rows: `upOut…[upOutOffsets[v] ..< upOutOffsets[v + 1]]` are `v`'s upward out-edges.
+/// Compressed rows: `upOut…[upOutOffsets[p] ..< upOutOffsets[p + 1]]` are the upward out-edges of
+/// the vertex at position `p`.
+///
+/// Positions: a turn graph's hierarchy (``build(turns:successors:predecessors:nodes:leafSize:oneHopAfterScanned:progress:)``)
+/// stores its rows, and names the ends and middles of its edges, by position, not by state: the chains'
+/// states first, then the others in the order they were contracted, so that the states every long
+/// route's search reaches (the top of the hierarchy) lie side by side in its arrays and in the search's
+/// labels rather than spread over them. `order[p]` is the state at position `p`, `position[s]` the position
+/// of state `s`. Empty in the builder's own result, whose positions are its vertices.
 struct ContractionHierarchy: Sendable {
+    var order: [Int32] = []
+    var position: [Int32] = []
     var upOutOffsets: [UInt32] = [0]
     var upOutTarget: [Int32] = []
     var upOutWeight: [UInt32] = []
@@ -234,12 +244,15 @@ struct ContractionHierarchyBuilder {
 
     /// Contracts every vertex and returns the hierarchy; `progress(n)` is told every few thousand
     /// vertices how many are contracted. The builder is spent afterwards (its rows are let go).
-    mutating func build(progress: (Int) -> Void = { _ in }) -> ContractionHierarchy {
+    /// - Returns: the hierarchy over the builder's vertices, and the vertices in the order they were contracted.
+    mutating func build(progress: (Int) -> Void = { _ in }) -> (hierarchy: ContractionHierarchy, contracted: [Int32]) {
         let count = outEdges.count
         // Every vertex is in the queue once: a vertex put back was taken out first.
         var queue = MinHeap()
         for vertex in 0..<count { queue.push(currentPriority(of: Int32(vertex)), Int32(vertex)) }
         var rank = [Int32](repeating: 0, count: count)
+        var contracted: [Int32] = []
+        contracted.reserveCapacity(count)
         var nextRank: Int32 = 0
         var evaluations = 0
         scanned = 0
@@ -258,6 +271,7 @@ struct ContractionHierarchyBuilder {
                 addEdge(shortcut.from, shortcut.to, shortcut.weight, middle: vertex, hops: shortcut.hops, existing: shortcut.existing)
             }
             rank[Int(vertex)] = nextRank
+            contracted.append(vertex)
             nextRank += 1
             if nextRank & 0x3FFF == 0 { progress(Int(nextRank)) }
             // The neighbours still to contract forget the vertex: their edges to it lead down the
@@ -301,6 +315,6 @@ struct ContractionHierarchyBuilder {
         }
         outEdges = []
         inEdges = []
-        return hierarchy
+        return (hierarchy, contracted)
     }
 }

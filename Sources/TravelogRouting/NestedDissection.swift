@@ -14,18 +14,28 @@
 /// vertices in order of position, the split between 30 % and 70 % of them that the fewest edges
 /// cross (a difference array makes it O(edges) after the sort).
 enum NestedDissection {
-    /// Per vertex, 0 inside a leaf cell, else 255 − the depth of the cell whose separator it is
-    /// (the top cut's separator: 255): the contraction's order by tier first.
+    /// Per vertex, its `tier`: 0 inside a leaf cell, else 255 − the depth of the cell whose separator
+    /// it is (the top cut's separator: 255), the contraction's order by tier first; and its `piece`:
+    /// the leaf cell it is in or the separator it is in (a number per cell; a piece's vertices share a
+    /// tier), by which the hierarchy's arrays keep each piece's states together (``ContractionHierarchy``).
+    struct Dissection {
+        var tier: [UInt8]
+        var piece: [Int32]
+    }
+
+    /// The graph's dissection down to cells of at most `leafSize` vertices.
     /// - Parameters:
     ///   - x: per vertex, its position along one axis (longitude), `y` along the other.
     ///   - offsets: rows of `neighbours`: every edge, in the rows of both its ends.
     /// - Complexity: O((n log n + edges) × depth).
-    static func tiers(x: [Int32], y: [Int32], offsets: [Int32], neighbours: [Int32], leafSize: Int) -> [UInt8] {
+    static func dissect(x: [Int32], y: [Int32], offsets: [Int32], neighbours: [Int32], leafSize: Int) -> Dissection {
         let count = x.count
         var tier = [UInt8](repeating: 0, count: count)
-        guard count > leafSize else { return tier }
         // The cell a vertex is in (cells are numbered as they are made), -1 once in a separator.
         var cell = [Int32](repeating: 0, count: count)
+        guard count > leafSize else { return Dissection(tier: tier, piece: cell) }
+        // The cell whose separator a vertex is in.
+        var separatorOf = [Int32](repeating: -1, count: count)
         var position = [Int32](repeating: 0, count: count)
         var members = (0..<count).map { Int32($0) }
         var cells: [(start: Int, end: Int, depth: Int)] = [(0, count, 0)]
@@ -91,6 +101,7 @@ enum NestedDissection {
             }
             for vertex in separator {
                 cell[Int(vertex)] = -1
+                separatorOf[Int(vertex)] = id
                 tier[Int(vertex)] = UInt8(255 - depth)
             }
             var write = start
@@ -105,7 +116,8 @@ enum NestedDissection {
             }
             nextCell += 2
         }
-        return tier
+        for vertex in 0..<count where cell[vertex] < 0 { cell[vertex] = separatorOf[vertex] }
+        return Dissection(tier: tier, piece: cell)
     }
 
     /// Cells are not cut deeper than this (tiers stay above 0).

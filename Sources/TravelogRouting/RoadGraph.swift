@@ -32,8 +32,11 @@ public final class RoadGraph: @unchecked Sendable {
     /// The extract's bounding box (its header's, else its roads').
     public let minimumLatitude: Double, minimumLongitude: Double, maximumLatitude: Double, maximumLongitude: Double
 
-    /// One mode's hierarchy and state costs, as mapped.
+    /// One mode's hierarchy, as mapped: rows by position (``ContractionHierarchy``).
     struct HierarchyView {
+        /// The state at each position, and each state's position.
+        let order: UnsafeBufferPointer<Int32>
+        let position: UnsafeBufferPointer<Int32>
         let upOutOffsets: UnsafeBufferPointer<UInt32>
         let upOutTarget: UnsafeBufferPointer<Int32>
         let upOutWeight: UnsafeBufferPointer<UInt32>
@@ -80,6 +83,7 @@ public final class RoadGraph: @unchecked Sendable {
         for mode in 0..<3 {
             let first = S.hierarchies.rawValue + mode * S.perMode
             views.append(HierarchyView(
+                order: try section(Int32.self, first + 8), position: try section(Int32.self, first + 9),
                 upOutOffsets: try section(UInt32.self, first), upOutTarget: try section(Int32.self, first + 1),
                 upOutWeight: try section(UInt32.self, first + 2), upOutMiddle: try section(Int32.self, first + 3),
                 upInOffsets: try section(UInt32.self, first + 4), upInSource: try section(Int32.self, first + 5),
@@ -130,6 +134,9 @@ public final class RoadGraph: @unchecked Sendable {
                 try require(others.allSatisfy { $0 >= 0 && Int($0) < states } && middles.allSatisfy { $0 >= -1 && Int($0) < states },
                             .hierarchies, "a hierarchy's edge out of range")
             }
+            try require(hierarchy.order.count == states && hierarchy.position.count == states
+                        && hierarchy.order.enumerated().allSatisfy { $1 >= 0 && Int($1) < states && Int(hierarchy.position[Int($1)]) == $0 },
+                        .hierarchies, "a hierarchy's order is not a permutation of the states")
             // A route reads only its own search spaces again (at 5 million nodes the check read 1 GB).
             graph.file.evict()
         }

@@ -4,20 +4,21 @@ import Foundation
 /// sections, and each section's array of little-endian fixed-width numbers, aligned to 8 bytes so
 /// that the file is used where it lies, memory-mapped, without being read or copied.
 ///
-/// Layout: magic `TLROUTE2`, section count (UInt32), a reserved UInt32, then per section its byte
+/// Layout: magic `TLROUTE3`, section count (UInt32), a reserved UInt32, then per section its byte
 /// offset and element count (UInt64 each), then the sections in ``Section`` order.
 enum RoadGraphFile {
     static let fileExtension = "tlroute"
-    static let magic = Array("TLROUTE2".utf8)
+    static let magic = Array("TLROUTE3".utf8)
 
-    /// The sections, in file order: the base graph, then eight per mode.
+    /// The sections, in file order: the base graph, then ten per mode (a hierarchy's rows by position,
+    /// then its `order` and `position`: ``ContractionHierarchy``).
     enum Section: Int, CaseIterable {
         case nodeLatitudeE7, nodeLongitudeE7, nodeBarrier
         case segmentFrom, segmentTo, segmentLengthCentimeters, segmentWay, segmentFlags, segmentSpeed, segmentConnected
         case wayID, wayName, nameOffsets, nameBytes, restrictions, boundingBox
-        case hierarchies  // then 3 × 8 sections of the modes' hierarchies
+        case hierarchies  // then 3 × 10 sections of the modes' hierarchies
 
-        static let perMode = 8
+        static let perMode = 10
         static var count: Int { hierarchies.rawValue + 3 * perMode }
     }
 
@@ -35,11 +36,12 @@ enum RoadGraphFile {
         try write(data, hierarchySections: spilled.flatMap(\.sections), to: path)
     }
 
-    /// A hierarchy's eight sections in file order.
+    /// A hierarchy's ten sections in file order.
     private static func sections(_ hierarchy: ContractionHierarchy) -> [SectionBytes] {
         [SectionBytes(hierarchy.upOutOffsets), SectionBytes(hierarchy.upOutTarget), SectionBytes(hierarchy.upOutWeight),
          SectionBytes(hierarchy.upOutMiddle), SectionBytes(hierarchy.upInOffsets), SectionBytes(hierarchy.upInSource),
-         SectionBytes(hierarchy.upInWeight), SectionBytes(hierarchy.upInMiddle)]
+         SectionBytes(hierarchy.upInWeight), SectionBytes(hierarchy.upInMiddle), SectionBytes(hierarchy.order),
+         SectionBytes(hierarchy.position)]
     }
 
     /// Writes a hierarchy's sections one after another to a file of its own, so that a mode's

@@ -52,7 +52,14 @@ struct NestedDissectionTests {
     @Test("separators cut a grid into cells no larger than the leaf size, the top one a single line across")
     func grid() {
         let graph = Self.grid(width: 60, height: 40)
-        let tiers = NestedDissection.tiers(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 50)
+        let dissection = NestedDissection.dissect(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 50)
+        let tiers = dissection.tier
+        // Each piece is one leaf cell or one separator: its vertices share a tier, and a leaf cell is
+        // no larger than the leaf size.
+        let pieces = Dictionary(grouping: tiers.indices, by: { dissection.piece[$0] })
+        #expect(pieces.values.allSatisfy { members in Set(members.map { tiers[$0] }).count == 1 })
+        #expect(pieces.values.allSatisfy { members in tiers[members[0]] != 0 || members.count <= 50 })
+        #expect(pieces.values.filter { tiers[$0[0]] == 255 }.map(\.count) == [40], "the top separator is one piece")
         // Without every separator, no piece is larger than a leaf cell.
         let leaves = Self.components(graph) { tiers[$0] == 0 }
         #expect(leaves.max() ?? 0 <= 50)
@@ -76,11 +83,11 @@ struct NestedDissectionTests {
     @Test("a graph in two pieces is cut between them with no separator; a small one is left whole")
     func disconnected() {
         let graph = Self.grid(width: 20, height: 10, skipColumn: 9)
-        let tiers = NestedDissection.tiers(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 100)
+        let tiers = NestedDissection.dissect(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 100).tier
         #expect(tiers.allSatisfy { $0 == 0 })
-        let small = NestedDissection.tiers(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 200)
+        let small = NestedDissection.dissect(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 200).tier
         #expect(small.allSatisfy { $0 == 0 })
-        let cut = NestedDissection.tiers(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 99)
+        let cut = NestedDissection.dissect(x: graph.x, y: graph.y, offsets: graph.offsets, neighbours: graph.neighbours, leafSize: 99).tier
         #expect(cut.contains { $0 != 0 }, "each 100-vertex half is cut once more")
     }
 }

@@ -205,10 +205,16 @@ struct ContractionExactnessTests {
                                                            oneHopAfterScanned: oneHopAfterScanned)
                 var compared = 0
                 let states = (0..<Int32(turns.stateCount)).filter { turns.cost[Int($0)] != TurnGraph.unusable }
-                let downwards = states.map { Self.upwardSearch(hierarchy.upInOffsets, hierarchy.upInSource, hierarchy.upInWeight, from: $0) }
+                // The rows are by position: a permutation of the states.
+                #expect(hierarchy.order.count == turns.stateCount && Set(hierarchy.order).count == turns.stateCount)
+                #expect(hierarchy.order.indices.allSatisfy { Int(hierarchy.position[Int(hierarchy.order[$0])]) == $0 })
+                let downwards = states.map {
+                    Self.upwardSearch(hierarchy.upInOffsets, hierarchy.upInSource, hierarchy.upInWeight, from: hierarchy.position[Int($0)])
+                }
                 for source in states {
                     let reference = Self.dijkstra(turns, successors: successors, from: source)
-                    let upward = Self.upwardSearch(hierarchy.upOutOffsets, hierarchy.upOutTarget, hierarchy.upOutWeight, from: source)
+                    let upward = Self.upwardSearch(hierarchy.upOutOffsets, hierarchy.upOutTarget, hierarchy.upOutWeight,
+                                                   from: hierarchy.position[Int(source)])
                     for (target, downward) in zip(states, downwards) {
                         var best = Int64.max
                         for (state, cost) in upward { if let back = downward[state] { best = min(best, cost + back) } }
