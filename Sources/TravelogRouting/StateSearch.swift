@@ -61,47 +61,33 @@ extension RoadGraph {
                 meeting = state
             }
         }
+        // One step of one side: its least state settled and its edges up the hierarchy (out-edges
+        // forward, in-edges backward) relaxed; false once the side can no longer improve the best meeting.
+        func advance(_ queue: inout MinHeap, _ space: SearchSpace, otherLeast: Int64, _ offsets: UnsafeBufferPointer<UInt32>,
+                     _ others: UnsafeBufferPointer<Int32>, _ weights: UnsafeBufferPointer<UInt32>, _ middles: UnsafeBufferPointer<Int32>) -> Bool {
+            guard let (key, state) = queue.pop(), key + otherLeast < best else { return false }
+            guard key == space.distance(state) else { return true }
+            consider(state)
+            for edge in Int(offsets[Int(state)])..<Int(offsets[Int(state) + 1]) {
+                let other = others[edge]
+                let distance = key + Int64(weights[edge])
+                if space.improves(other, distance) {
+                    space.set(other, distance: distance, parent: state, middle: middles[edge])
+                    queue.push(distance, other)
+                    consider(other)
+                }
+            }
+            return true
+        }
         var forwardDone = false, backwardDone = false
         while !(forwardDone && backwardDone) {
             if !forwardDone {
-                if let (key, state) = forwardQueue.pop() {
-                    if key + backwardLeast >= best {
-                        forwardDone = true
-                    } else if key == forward.distance(state) {
-                        consider(state)
-                        for edge in Int(hierarchy.upOutOffsets[Int(state)])..<Int(hierarchy.upOutOffsets[Int(state) + 1]) {
-                            let next = hierarchy.upOutTarget[edge]
-                            let distance = key + Int64(hierarchy.upOutWeight[edge])
-                            if forward.improves(next, distance) {
-                                forward.set(next, distance: distance, parent: state, middle: hierarchy.upOutMiddle[edge])
-                                forwardQueue.push(distance, next)
-                                consider(next)
-                            }
-                        }
-                    }
-                } else {
-                    forwardDone = true
-                }
+                forwardDone = !advance(&forwardQueue, forward, otherLeast: backwardLeast, hierarchy.upOutOffsets, hierarchy.upOutTarget,
+                                       hierarchy.upOutWeight, hierarchy.upOutMiddle)
             }
             if !backwardDone {
-                if let (key, state) = backwardQueue.pop() {
-                    if key + forwardLeast >= best {
-                        backwardDone = true
-                    } else if key == backward.distance(state) {
-                        consider(state)
-                        for edge in Int(hierarchy.upInOffsets[Int(state)])..<Int(hierarchy.upInOffsets[Int(state) + 1]) {
-                            let previous = hierarchy.upInSource[edge]
-                            let distance = key + Int64(hierarchy.upInWeight[edge])
-                            if backward.improves(previous, distance) {
-                                backward.set(previous, distance: distance, parent: state, middle: hierarchy.upInMiddle[edge])
-                                backwardQueue.push(distance, previous)
-                                consider(previous)
-                            }
-                        }
-                    }
-                } else {
-                    backwardDone = true
-                }
+                backwardDone = !advance(&backwardQueue, backward, otherLeast: forwardLeast, hierarchy.upInOffsets, hierarchy.upInSource,
+                                        hierarchy.upInWeight, hierarchy.upInMiddle)
             }
         }
         searched = (forward.touched, backward.touched)
