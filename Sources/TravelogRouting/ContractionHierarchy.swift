@@ -154,12 +154,6 @@ struct ContractionHierarchyBuilder {
         shortcutBuffer.removeAll(keepingCapacity: true)
         let outgoing = outEdges[Int(vertex)]
         guard !outgoing.isEmpty else { return }
-        var maxOut: Int64 = 0
-        for edge in outgoing {
-            maxOut = max(maxOut, Int64(edge.weight))
-            isTarget[Int(edge.other)] = true
-        }
-        defer { for edge in outgoing { isTarget[Int(edge.other)] = false } }
         if oneHop {
             for incoming in inEdges[Int(vertex)] {
                 let source = incoming.other
@@ -180,6 +174,12 @@ struct ContractionHierarchyBuilder {
             }
             return
         }
+        var maxOut: Int64 = 0
+        for edge in outgoing {
+            maxOut = max(maxOut, Int64(edge.weight))
+            isTarget[Int(edge.other)] = true
+        }
+        defer { for edge in outgoing { isTarget[Int(edge.other)] = false } }
         for incoming in inEdges[Int(vertex)] {
             let source = incoming.other
             Self.witnessSearch(from: source, avoiding: vertex, limit: Int64(incoming.weight) + maxOut,
