@@ -73,29 +73,11 @@ extension ContractionHierarchy {
         }
         var dissection = NestedDissection.Dissection(tier: [], piece: [])
         if let nodes, original.count > leafSize {
-            // Every edge in the rows of both its ends.
-            var offsets = [Int32](repeating: 0, count: original.count + 1)
-            for vertex in 0..<original.count {
-                forEachEdge(Int32(vertex)) { to, _, _, _ in
-                    offsets[vertex + 1] += 1
-                    offsets[Int(to) + 1] += 1
-                }
-            }
-            for vertex in 0..<original.count { offsets[vertex + 1] += offsets[vertex] }
-            var fill = offsets
-            var neighbours = [Int32](repeating: 0, count: Int(offsets[original.count]))
-            for vertex in 0..<original.count {
-                forEachEdge(Int32(vertex)) { to, _, _, _ in
-                    neighbours[Int(fill[vertex])] = to
-                    fill[vertex] += 1
-                    neighbours[Int(fill[Int(to)])] = Int32(vertex)
-                    fill[Int(to)] += 1
-                }
-            }
-            fill = []
             let heads = original.map { Int(turns.stateHead[Int($0)]) }
             dissection = NestedDissection.dissect(x: heads.map { nodes.longitudeE7[$0] }, y: heads.map { nodes.latitudeE7[$0] },
-                                                  offsets: offsets, neighbours: neighbours, leafSize: leafSize)
+                                                  leafSize: leafSize) { vertex, edge in
+                forEachEdge(vertex) { to, _, _, _ in edge(to) }
+            }
         }
         let core: ContractionHierarchy, contracted: [Int32]
         do {

@@ -23,6 +23,34 @@ enum NestedDissection {
         var piece: [Int32]
     }
 
+    /// The dissection of a directed graph given by its out-edges (`edges(vertex, each)` calls `each`
+    /// with every vertex an edge of `vertex` leads to), taken as undirected.
+    static func dissect(x: [Int32], y: [Int32], leafSize: Int,
+                        edges: (Int32, (Int32) -> Void) -> Void) -> Dissection {
+        let count = x.count
+        // Every edge in the rows of both its ends.
+        var offsets = [Int32](repeating: 0, count: count + 1)
+        for vertex in 0..<count {
+            edges(Int32(vertex)) { to in
+                offsets[vertex + 1] += 1
+                offsets[Int(to) + 1] += 1
+            }
+        }
+        for vertex in 0..<count { offsets[vertex + 1] += offsets[vertex] }
+        var fill = offsets
+        var neighbours = [Int32](repeating: 0, count: Int(offsets[count]))
+        for vertex in 0..<count {
+            edges(Int32(vertex)) { to in
+                neighbours[Int(fill[vertex])] = to
+                fill[vertex] += 1
+                neighbours[Int(fill[Int(to)])] = Int32(vertex)
+                fill[Int(to)] += 1
+            }
+        }
+        fill = []
+        return dissect(x: x, y: y, offsets: offsets, neighbours: neighbours, leafSize: leafSize)
+    }
+
     /// The graph's dissection down to cells of at most `leafSize` vertices.
     /// - Parameters:
     ///   - x: per vertex, its position along one axis (longitude), `y` along the other.
