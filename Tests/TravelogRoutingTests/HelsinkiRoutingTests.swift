@@ -184,8 +184,19 @@ struct HelsinkiRoutingTests {
         // An edge pointing past the states.
         let table = 16 + 16 * (RoadGraphFile.Section.hierarchies.rawValue + 1)
         let offset = Int(bytes[table..<table + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let original = bytes
         bytes.replaceSubrange(offset..<offset + 4, with: [0xFF, 0xFF, 0xFF, 0x7F])
         try Data(bytes).write(to: URL(fileURLWithPath: damaged))
         #expect(throws: RoadGraphFileError.self) { try RoadGraph(contentsOfFile: damaged) }
+        // An order that is no longer a permutation: its first position names the second's state too.
+        bytes = original
+        let orderTable = 16 + 16 * (RoadGraphFile.Section.hierarchies.rawValue + 8)
+        let orderOffset = Int(bytes[orderTable..<orderTable + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        bytes.replaceSubrange(orderOffset..<orderOffset + 4, with: Array(bytes[orderOffset + 4..<orderOffset + 8]))
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        #expect(throws: RoadGraphFileError.damaged(path: damaged, section: RoadGraphFile.Section.hierarchies.rawValue,
+                                                   reason: "a hierarchy's order is not a permutation of the states")) {
+            try RoadGraph(contentsOfFile: damaged)
+        }
     }
 }
