@@ -62,6 +62,18 @@ struct LocationsRouteTests {
             (#"[{"latitude":52,"longitude":13,"timestamp":"9999-01-01T00:00:00Z"}]"#, "more than a day after now"),
             (#"[{"latitude":52,"longitude":13,"timestamp":"0000-01-01T00:00:00Z"}]"#, "item 0"),
             (#"[{"latitude":52,"longitude":13},"#, "unexpected end of input"),
+            // The document bounds a longitude to -180…180: refused, not wrapped to -179 as a file's is.
+            (#"[{"latitude":52,"longitude":13,"timestamp":"2024-03-01T09:00:00Z"},{"latitude":0,"longitude":181}]"#,
+             "item 1 (line 1, column 68 (byte 67)): longitude 181.0 is outside [-180, 180]"),
+            // A time the day after tomorrow, whatever today is (the document cannot state the bound).
+            (#"[{"latitude":52,"longitude":13,"timestamp":\#(Int(Date().timeIntervalSince1970) + 2 * 86_400)}]"#,
+             "more than a day after now"),
+            // Features in an object that is not a FeatureCollection (schemathesis sent one without a type; its one
+            // timed Point was stored): refused whole.
+            (#"{"features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[13,52]},"properties":{"timestamp":"2024-03-01T09:00:00Z"}}]}"#,
+             "expected an object of type 'FeatureCollection' around the features, found an object without a type"),
+            (#"{"type":"Feature","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[13,52]},"properties":{"timestamp":"2024-03-01T09:00:00Z"}}]}"#,
+             "found an object of type 'Feature'"),
           ])
     func rejections(body: String, expected: String) async throws {
         let fixture = try await ServerFixture.make()

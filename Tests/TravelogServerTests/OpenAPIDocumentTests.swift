@@ -65,6 +65,31 @@ struct OpenAPIDocumentTests {
         #expect(documented.subtracting(routes).sorted() == [], "documented paths the server does not have")
     }
 
+    /// The server refuses a fix dated more than a day after its clock, a bound that moves: a fixed
+    /// one in the document expired (the end of 2026 was valid until a day before it, and schemathesis
+    /// then sent a schema-valid time the server rightly refused). Only bounds that never move are stated.
+    @Test("stored times are bounded below only, by 1990, and the string form takes any later year")
+    func storedTimeBounds() throws {
+        let text = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "    StoredTime:"))
+        let section = lines[(start + 1)...].prefix { $0.hasPrefix("      ") }
+        let maxima: [String] = section.compactMap { line in
+            guard let bound = line.range(of: "maximum: ") else { return nil }
+            return String(line[bound.upperBound...].prefix { $0.isNumber })
+        }
+        let forms: [String] = section.filter { $0.hasPrefix("        - {") }.map(String.init)
+        #expect(forms.count == 3)
+        // Epoch seconds end where milliseconds begin (2^31 − 1): a split by magnitude, not by date.
+        #expect(maxima == ["2147483646"], "\(maxima)")
+        let pattern = try #require(forms.first?.split(separator: "\"").dropFirst().first.map(String.init))
+        let regex = try NSRegularExpression(pattern: pattern)
+        for year in ["1990", "2026", "2027", "2150"] {
+            #expect(regex.firstMatch(in: "\(year)-01-01T00:00:00Z", range: NSRange(location: 0, length: 20)) != nil, "\(year)")
+        }
+        #expect(regex.firstMatch(in: "1989-12-31T00:00:00Z", range: NSRange(location: 0, length: 20)) == nil)
+    }
+
     /// `ReadParameters` answers a device name the user has no device of with 404: every operation
     /// taking the shared `device` parameter must say so (schemathesis found two that did not).
     @Test("every operation with the device parameter documents its 404")

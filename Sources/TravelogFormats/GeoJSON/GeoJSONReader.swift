@@ -104,7 +104,8 @@ public final class GeoJSONReader: LocationFileReader {
     ///   - options: the parser's limits and block size.
     ///   - pointFeaturesOnly: read the script API's batch, which its OpenAPI document describes
     ///     exactly: a feature of `features` that is not a `Feature` with a Point of two or three
-    ///     numbers (or without geometry, skipped) is a `.rejected` record, not read or skipped.
+    ///     numbers (or without geometry, skipped) is a `.rejected` record, not read or skipped; an
+    ///     object holding `features` (or `locations`) must be of type `FeatureCollection`.
     ///   - readsPlainPointsFast: read plain timed Point features (an Overland batch's) on the fast
     ///     path, `GeoJSONPointFeatureScan`. The records are the same without it; false is the
     ///     reference the tests hold the fast path to.
@@ -223,6 +224,12 @@ public final class GeoJSONReader: LocationFileReader {
     private func finishTopObject() throws {
         stage = .ending
         let typeName = top.own.typeName
+        // The script API's batch is the FeatureCollection its document describes: features under an
+        // object of another type, or of none, are refused whole rather than read as if it were one.
+        if pointFeaturesOnly, sawFeatureArray, typeName != "FeatureCollection" {
+            throw FormatError.unexpected(top.start, expected: "an object of type 'FeatureCollection' around the features",
+                                         found: typeName.map { "an object of type '\($0)'" } ?? "an object without a type")
+        }
         if top.isFeature || top.own.hasContent || typeName.flatMap(GeoJSONGeometry.Kind.init(rawValue:)) != nil {
             current = GeoJSONFeatureRecords(top)
         } else if !sawFeatureArray, typeName != "FeatureCollection" {

@@ -130,6 +130,11 @@ public final class LocationBatchReader: LocationFileReader {
         if let problem { return .rejected(problem) }
         guard let latitude = numbers[.latitude] else { return .rejected(RecordRejection(position: start, reason: .missingField("latitude"))) }
         guard let longitude = numbers[.longitude] else { return .rejected(RecordRejection(position: start, reason: .missingField("longitude"))) }
+        // The batch is described exactly by its document: a longitude outside -180…180 is refused,
+        // not wrapped as a file's is.
+        guard !(longitude.isFinite && abs(longitude) > 180) else {
+            return .rejected(RecordRejection(position: start, reason: .implausible("longitude \(longitude) is outside [-180, 180]")))
+        }
         let coordinate: Coordinate
         do {
             coordinate = try Coordinate(latitude: latitude, longitude: longitude)
