@@ -88,29 +88,9 @@ test: deps-test gazetteer wmm world timezones osm-sample photo-samples
 	$(SWIFT) build --build-tests
 	@# The store suites also run on PostgreSQL: a throwaway cluster unless $$TRAVELOG_TEST_POSTGRES_URL names a server.
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
-	@# travelog track against gpsd's logs replayed in real time (mostly waiting, 110 s) runs beside the next three stages;
-	@# its output follows theirs. travelog photos geotag --dry-run beside exiftool -geotag on the same photos and track:
-	@# same places within 1 m, same refusals. make install into a temporary prefix (the debug binaries), the systemd unit
-	@# checked; a backup while a server is killed -9.
-	bin="$$($(SWIFT) build --show-bin-path)"; \
-	  scripts/track-test.sh --travelog "$$bin/travelog" >.build/track-test.log 2>&1 & track=$$!; \
-	  scripts/photo-geotag-compare.sh --travelog "$$bin/travelog" && scripts/install-test.sh --build "$$bin" \
-	    && scripts/backup-kill-test.sh --travelog "$$bin/travelog"; others=$$?; \
-	  wait $$track; tracked=$$?; echo "--- scripts/track-test.sh (beside the three above):"; cat .build/track-test.log; \
-	  [ $$others -eq 0 ] && [ $$tracked -eq 0 ]
-	scripts/browser-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# The first run in Chromium: the one-time link, the first account, a phone added and reporting, the map.
-	scripts/first-run-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# Single sign-on against a real OpenID Connect provider (Authlib): logins, forged and expired tokens, wrong audience, nonce, state.
-	scripts/oidc-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# OwnTracks through a real Mosquitto (password file, ACL, TLS): real payloads, bad ones, kill -9 while phones publish, the broker restarted.
-	scripts/mqtt-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# Two servers with --mqtt on one PostgreSQL: one subscribes; killed -9 amid QoS 1 publishes, the other takes over, nothing lost.
-	scripts/mqtt-postgres-test.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
-	@# Every parser under libFuzzer for a few seconds from its seeds, and the API against its OpenAPI document.
-	scripts/fuzz.sh --quick --seconds 3
-	@# Shorter than the script's own limits (180 s and 120 s), to keep `make test` under 45 minutes on a slow two-core machine.
-	scripts/schemathesis-test.sh --max-seconds 120 --person-seconds 75 --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
+	@# Then every stage that drives a real program (Chromium, gpsd, Mosquitto, an OpenID provider, ExifTool,
+	@# libFuzzer, schemathesis), in three lanes side by side: most of them wait more than they compute.
+	scripts/test-stages.sh --travelog "$$($(SWIFT) build --show-bin-path)/travelog"
 
 # Every parser under libFuzzer (Fuzz/, -sanitize=fuzzer,address, built in .build-fuzz), FUZZ_SECONDS
 # each, from a corpus kept in .build-fuzz/corpus; crashing inputs land in .build-fuzz/crashes.
