@@ -109,7 +109,16 @@ echo "== every operation, with a read-scoped device token"
 schemathesis_pass "$root/Tests/Schemathesis/schemathesis.toml" "$reports/token" "$max_seconds" \
   --header "Authorization: Bearer $token" || status=$?
 if ! kill -0 "$server_pid" 2>/dev/null; then
-  echo "FAIL: the server died during the run:"; tail -40 "$work/server.log"; exit 1
+  # The crash's own lines (its reason and the crashed thread come first; the registers and images
+  # of a Swift backtrace fill its tail), then the last requests logged before it.
+  echo "FAIL: the server died during the run:"
+  crash_line="$(grep -n -m1 "Fatal error\|Program crashed\|Crashed\|stack dump" "$work/server.log" | cut -d: -f1)"
+  if [ -n "$crash_line" ]; then
+    sed -n "$((crash_line > 30 ? crash_line - 30 : 1)),$((crash_line + 80))p" "$work/server.log"
+  else
+    tail -80 "$work/server.log"
+  fi
+  exit 1
 fi
 if grep -q "Fatal error\|stack dump" "$work/server.log"; then
   echo "FAIL: the server logged a crash:"; grep -A20 "Fatal error\|stack dump" "$work/server.log" | head -40; exit 1
