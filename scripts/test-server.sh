@@ -2,7 +2,8 @@
 # `travelog serve` and headless Chromium for a test. Not run on its own.
 #
 # start_test_server LOG ARGS…: starts "$travelog" serve --port 0 ARGS… in the background with its
-# log in LOG, waits until it says which port it listens on (at most 30 s), and sets server_pid,
+# log in LOG, waits until it says which port it listens on (at most 120 s: with the test stages side by
+# side a debug server subscribing over TLS once took more than 30 s), and sets server_pid,
 # port and url. Exits the calling script with a FAIL line when the server stops or never listens.
 start_test_server() {
   local log="$1"
@@ -11,7 +12,7 @@ start_test_server() {
   "$travelog" serve --port 0 "$@" 2>"$log" &
   server_pid=$!
   port=""
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 1200); do
     port="$(sed -n 's|.*open http://[^:]*:\([0-9]*\)/.*|\1|p' "$log" | head -1)"
     [ -n "$port" ] && break
     kill -0 "$server_pid" 2>/dev/null || { echo "FAIL: the server stopped:"; cat "$log"; exit 1; }
