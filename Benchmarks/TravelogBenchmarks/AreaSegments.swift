@@ -1,0 +1,79 @@
+import Foundation
+import TravelogOSM
+
+/// The segments of the `highway=*` ways an extract maps as areas (`area=yes`: squares and pedestrian
+/// streets drawn as their outline). Travelog walks along such an outline, as OSRM's foot profile
+/// does; Valhalla leaves these ways out of its graph (measured on the Helsinki extract: no route of
+/// its uses one), so a walk that takes one in either engine compares two different networks, not two
+/// routers. Segments are keyed by both ends' coordinates in millionths of a degree, what both
+/// engines' answers give (Travelog's GeoJSON coordinates, Valhalla's polyline6 shape).
+struct AreaSegments {
+    private var keys = Set<Pair>()
+    private struct Pair: Hashable { let low: Int64, high: Int64 }
+
+    init(extract path: String) throws {
+        var coordinates: [Int64: Int64] = [:]
+        var outlines: [[Int64]] = []
+        try OSMPBFReader(threads: 1).read(path: path) { block in
+            for node in block.nodes { coordinates[node.id] = Self.key(latitude: node.latitude, longitude: node.longitude) }
+            for way in block.ways where way.tags[osmKey: "highway"] != nil && way.tags[osmKey: "area"] == "yes" {
+                outlines.append(way.nodeIDs)
+            }
+        }
+        for outline in outlines {
+            for (a, b) in zip(outline, outline.dropFirst()) {
+                if let a = coordinates[a], let b = coordinates[b] { keys.insert(Pair(low: min(a, b), high: max(a, b))) }
+            }
+        }
+    }
+
+    var count: Int { keys.count }
+
+    /// Whether a line (latitude, longitude pairs) runs along a segment of an area's outline.
+    func touches(_ line: [(latitude: Double, longitude: Double)]) -> Bool {
+        let points = line.map { Self.key(latitude: $0.latitude, longitude: $0.longitude) }
+        return zip(points, points.dropFirst()).contains { keys.contains(Pair(low: min($0, $1), high: max($0, $1))) }
+    }
+
+    private static func key(latitude: Double, longitude: Double) -> Int64 {
+        (Int64((latitude * 1e6).rounded()) + 90_000_000) << 32 | (Int64((longitude * 1e6).rounded()) + 180_000_000)
+    }
+
+    /// Travelog's route line from its JSON answer (`polyline.coordinates`, longitude first).
+    static func travelogLine(_ body: [UInt8]) -> [(latitude: Double, longitude: Double)] {
+        let route = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let coordinates = (route?["polyline"] as? [String: Any])?["coordinates"] as? [[Double]] ?? []
+        return coordinates.compactMap { $0.count >= 2 ? ($0[1], $0[0]) : nil }
+    }
+
+    /// Valhalla's route line from its JSON answer (each leg's `shape`, an encoded polyline of precision 6).
+    static func valhallaLine(_ body: [UInt8]) -> [(latitude: Double, longitude: Double)] {
+        let trip = ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any])?["trip"] as? [String: Any]
+        let legs = trip?["legs"] as? [[String: Any]] ?? []
+        return legs.flatMap { decodePolyline6(($0["shape"] as? String) ?? "") }
+    }
+
+    /// Google's encoded polyline algorithm at 1e-6 (Valhalla's precision).
+    static func decodePolyline6(_ text: String) -> [(latitude: Double, longitude: Double)] {
+        let bytes = Array(text.utf8)
+        var index = 0, latitude = 0, longitude = 0
+        var points: [(latitude: Double, longitude: Double)] = []
+        func next() -> Int? {
+            var result = 0, shift = 0
+            while index < bytes.count {
+                let chunk = Int(bytes[index]) - 63
+                index += 1
+                result |= (chunk & 0x1F) << shift
+                shift += 5
+                if chunk < 0x20 { return (result & 1) != 0 ? ~(result >> 1) : result >> 1 }
+            }
+            return nil
+        }
+        while index < bytes.count, let dLatitude = next(), let dLongitude = next() {
+            latitude += dLatitude
+            longitude += dLongitude
+            points.append((Double(latitude) / 1e6, Double(longitude) / 1e6))
+        }
+        return points
+    }
+}
