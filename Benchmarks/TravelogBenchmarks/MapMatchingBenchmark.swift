@@ -7,6 +7,8 @@ import TravelogRouting
 /// speed with 8 m of Gaussian noise in each axis (seeded), matched by `RoadNetwork.match`: the
 /// share whose matched length is within 2 % of the route's, the median error, and fixes matched
 /// per second (the first match, which builds the mode's turn graph, is timed apart; the fastest of five rounds).
+/// With `TRAVELOG_BENCH_MATCH_MISSES=FOLDER`, each route matched off by more than 2 % is written there as JSON
+/// (`truth`, `fixes`, `pieces`: [longitude, latitude] lines) to look at.
 enum MapMatchingBenchmark {
     static let metersPerDegree = WGS84.semiMajorAxisMeters * .pi / 180
 
@@ -19,7 +21,7 @@ enum MapMatchingBenchmark {
         let graph = try RoadGraph.build(extractPath: extract, outputPath: context.workDirectory.appendingPathComponent("Helsinki.tlroute").path)
         let network = RoadNetwork(graphs: [graph])
         var random = SplitMix64(seed: 2009)
-        var traces: [(meters: Double, fixes: [Coordinate])] = []
+        var traces: [(meters: Double, fixes: [Coordinate], line: [Coordinate])] = []
         var attempts = 0
         while traces.count < 200 && attempts < 10_000 {
             attempts += 1
@@ -30,7 +32,7 @@ enum MapMatchingBenchmark {
             guard let route = try? network.route(from: point(), to: point(), mode: .driving),
                   (1_500...12_000).contains(route.distanceMeters), route.expectedTravelTimeSeconds > 0 else { continue }
             let step = 5 * route.distanceMeters / route.expectedTravelTimeSeconds
-            traces.append((route.distanceMeters, along(route.polyline, stepMeters: step).map { noisy($0, meters: 8, random: &random) }))
+            traces.append((route.distanceMeters, along(route.polyline, stepMeters: step).map { noisy($0, meters: 8, random: &random) }, route.polyline))
         }
         let warmUp = DispatchTime.now().uptimeNanoseconds
         _ = try? network.match(Array(traces.first?.fixes.prefix(2) ?? []), mode: .driving)
@@ -46,6 +48,13 @@ enum MapMatchingBenchmark {
                 let match = try? network.match(trace.fixes, mode: .driving)
                 guard round == 0 else { continue }
                 errors.append(match.map { abs($0.distanceMeters - trace.meters) / trace.meters } ?? .infinity)
+                if let folder = ProcessInfo.processInfo.environment["TRAVELOG_BENCH_MATCH_MISSES"], let match, abs(match.distanceMeters - trace.meters) / trace.meters > 0.02 {
+                    print(String(format: "miss: true %.0f m, matched %.0f m, %d pieces, %d of %d fixes dropped", trace.meters, match.distanceMeters,
+                                 match.pieces.count, match.droppedFixCount, trace.fixes.count))
+                    func json(_ line: [Coordinate]) -> String { "[" + line.map { String(format: "[%.7f,%.7f]", $0.longitude, $0.latitude) }.joined(separator: ",") + "]" }
+                    let text = "{\"truth\":\(json(trace.line)),\"fixes\":\(json(trace.fixes)),\"pieces\":[\(match.pieces.map(json).joined(separator: ","))]}"
+                    try? text.write(toFile: folder + "/miss-\(errors.count).json", atomically: true, encoding: .utf8)
+                }
             }
             rounds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }

@@ -1,7 +1,8 @@
 import TravelogCore
 
 extension MapMatcher {
-    /// One stretch of a matched route: part or all of a segment, in travel order.
+    /// One stretch of a matched route: part or all of a segment, in travel order; negative metres go back
+    /// to a node the route passed.
     private struct Stretch {
         let segment: Int32
         let meters: Double
@@ -10,10 +11,12 @@ extension MapMatcher {
 
     /// The line, length, roads and fixes of the chosen candidates: consecutive candidates of a
     /// piece joined by their road routes.
-    /// - Parameter centimeters: per piece and candidate, the road distance Viterbi found from the one before: the
-    ///   route is searched again only that far.
+    /// - Parameters:
+    ///   - centimeters: per piece and candidate, the road distance Viterbi found from the one before: the route is
+    ///     searched again only that far.
+    ///   - behind: per piece and candidate, the nodes its route passed shortly before it (``MapMatchSearch/distances(from:behind:to:boundCentimeters:)``).
     mutating func assemble(_ fixes: [Coordinate], pieces: [[MapMatchCandidate]], fixIndices: [[Int]], centimeters: [[Int64]],
-                           drops: [MapMatchDrop?], representative: [Int]) -> MapMatch {
+                           behind: [[[MapMatchJunction]]], drops: [MapMatchDrop?], representative: [Int]) -> MapMatch {
         var lines: [[Coordinate]] = []
         var meters = 0.0
         var runs: [(name: String?, meters: Double)] = []
@@ -26,8 +29,13 @@ extension MapMatcher {
             for step in 1..<piece.count {
                 let source = piece[step - 1], target = piece[step]
                 matched[indices[step]] = (target.coordinate, pieceIndex)
-                for stretch in stretches(from: source, to: target, boundCentimeters: distances[step]) {
+                for stretch in stretches(from: source, behind: behind[pieceIndex][step - 1], to: target, boundCentimeters: distances[step]) {
                     meters += stretch.meters
+                    if stretch.meters < 0 {
+                        // Back to a node the route passed (the fix lay past it): the line is cut back to it.
+                        if let at = line.suffix(8).lastIndex(of: stretch.end) { line.removeSubrange((at + 1)...) } else { line.append(stretch.end) }
+                        continue
+                    }
                     if line.last != stretch.end { line.append(stretch.end) }
                     let name = graph.graph.name(ofSegment: Int(stretch.segment))
                     if let last = runs.last, last.name == name {
@@ -51,11 +59,14 @@ extension MapMatcher {
 
     /// The stretches of the road route from one candidate to the next (the straight way between
     /// them when, against expectation, the search finds none a second time).
-    private mutating func stretches(from source: MapMatchCandidate, to target: MapMatchCandidate, boundCentimeters: Int64) -> [Stretch] {
-        guard let (states, _) = search.path(from: source, to: target, boundCentimeters: boundCentimeters) else {
+    private mutating func stretches(from source: MapMatchCandidate, behind: [MapMatchJunction], to target: MapMatchCandidate,
+                                    boundCentimeters: Int64) -> [Stretch] {
+        guard let (states, _, backCentimeters) = search.path(from: source, behind: behind, to: target, boundCentimeters: boundCentimeters) else {
             return [Stretch(segment: target.segment, meters: Self.planarMeters(source.coordinate, target.coordinate), end: target.coordinate)]
         }
-        guard states.count > 1, let first = states.first, let last = states.last else {
+        // A route that leaves from a node behind the source (``MapMatchSearch/junctionStart``) goes back to it first.
+        let fromJunction = backCentimeters != nil
+        guard states.count > 1 || fromJunction, let first = states.first, let last = states.last else {
             // Along one segment (turning round on it is in `centimeters` as a penalty, not as distance).
             let meters = Double(graph.lengthCentimeters(target.segment)) / 100 * abs(target.fraction - source.fraction)
             return [Stretch(segment: target.segment, meters: meters, end: target.coordinate)]
@@ -63,9 +74,14 @@ extension MapMatcher {
         let roads = graph.graph
         var result: [Stretch] = []
         let sourceLength = Double(graph.lengthCentimeters(source.segment)) / 100
-        let leaving = first & 1 == 0 ? 1 - source.fraction : source.fraction
-        result.append(Stretch(segment: source.segment, meters: sourceLength * leaving, end: roads.coordinate(ofNode: graph.head(ofState: first))))
-        for state in states.dropFirst().dropLast() {
+        if let backCentimeters {
+            // The way back is the fix's noise, not travel: it takes off what the route ran past the node.
+            result.append(Stretch(segment: source.segment, meters: -Double(backCentimeters) / 100, end: roads.coordinate(ofNode: graph.tail(ofState: first))))
+        } else {
+            let leaving = first & 1 == 0 ? 1 - source.fraction : source.fraction
+            result.append(Stretch(segment: source.segment, meters: sourceLength * leaving, end: roads.coordinate(ofNode: graph.head(ofState: first))))
+        }
+        for state in (fromJunction ? states.dropLast() : states.dropFirst().dropLast()) {
             result.append(Stretch(segment: state >> 1, meters: Double(graph.lengthCentimeters(state >> 1)) / 100,
                                   end: roads.coordinate(ofNode: graph.head(ofState: state))))
         }

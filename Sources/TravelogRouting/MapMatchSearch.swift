@@ -1,6 +1,13 @@
 import Foundation
 import TravelogCore
 
+/// A node a route passed shortly before a candidate: the state the route came into it on, and the road distance
+/// from the node on to the candidate (centimetres).
+struct MapMatchJunction: Sendable {
+    let arriving: Int32
+    let backCentimeters: Int64
+}
+
 /// A point on a road segment travelled in one direction: a map-matching candidate for a fix, or an
 /// end of a route between two. A fix has a candidate per direction its mode may travel the segment,
 /// so that a route arriving at a point leaves it the same way: turning round there is a U-turn, paid
@@ -116,16 +123,18 @@ struct MapMatchSearch {
     }
 
     /// The road distance from `source` to each target (centimetres), `nil` for a target farther than `boundCentimeters` or unreachable.
-    /// The search stops once the states of every target are settled.
+    /// The search stops once the states of every target are settled. `behind` is the junctions the route to the source passed
+    /// shortly before it (``junctions(before:from:sourceBehind:)`` after the search that reached it).
     /// - Complexity: O(k log k) for the k states within the bound (usually fewer: it stops at the targets).
-    mutating func distances(from source: MapMatchCandidate, to targets: [MapMatchCandidate], boundCentimeters: Int64) -> [Int64?] {
+    mutating func distances(from source: MapMatchCandidate, behind: [MapMatchJunction] = [], to targets: [MapMatchCandidate],
+                            boundCentimeters: Int64) -> [Int64?] {
         reset()
         var pending = 0
         for target in targets where !targetMark[Int(target.state)] {
             targetMark[Int(target.state)] = true
             pending += 1
         }
-        start(from: source)
+        start(from: source, behind: behind)
         // One copy of the turn graph's arrays per search: reached through the class in the loop,
         // the struct was copied (every array retained and released) for each state settled, 38 %
         // of matching's time.
@@ -150,21 +159,54 @@ struct MapMatchSearch {
         }
     }
 
+    /// After ``distances(from:behind:to:boundCentimeters:)`` from `source` reached `target`: the junctions (nodes with
+    /// another way on) its route passed within ``junctionToleranceCentimeters`` before it, nearest first, each with the
+    /// state the route came into it on (along the source's own segment, the source's own junctions, `sourceBehind`).
+    func junctions(before target: MapMatchCandidate, from source: MapMatchCandidate, sourceBehind: [MapMatchJunction]) -> [MapMatchJunction] {
+        guard let (_, end) = best(from: source, to: target) else { return [] }
+        let entered = end.entered
+        let length = Double(graph.lengthCentimeters(target.segment))
+        let toTail = Int64((length * (target.direction == 0 ? target.fraction : 1 - target.fraction)).rounded())
+        guard let entered else {
+            // Along the source's segment, the same way: the source's nodes, farther by the way between them.
+            guard target.direction == source.direction else { return [] }
+            let along = Int64((length * abs(target.fraction - source.fraction)).rounded())
+            return sourceBehind.compactMap { junction in
+                let back = junction.backCentimeters + along
+                return back <= Self.junctionToleranceCentimeters ? MapMatchJunction(arriving: junction.arriving, backCentimeters: back) : nil
+            }
+        }
+        var result: [MapMatchJunction] = []
+        var back = toTail
+        var state = parent[Int(entered)]
+        let turns = graph.turns
+        while state >= 0, back <= Self.junctionToleranceCentimeters {
+            var ways = 0
+            turns.successors(of: state) { _, _ in ways += 1 }
+            if ways > 1 { result.append(MapMatchJunction(arriving: state, backCentimeters: back)) }
+            back += graph.lengthCentimeters(state >> 1)
+            state = parent[Int(state)]
+        }
+        return result
+    }
+
     /// The route from `source` to `target` as the states followed (the first on the source's
     /// segment, the last on the target's; one state when along one segment), and its length in
-    /// centimetres; `nil` when none within the bound.
-    mutating func path(from source: MapMatchCandidate, to target: MapMatchCandidate,
-                       boundCentimeters: Int64) -> (states: [Int32], centimeters: Int64)? {
-        guard case .some(.some) = distances(from: source, to: [target], boundCentimeters: boundCentimeters).first,
+    /// centimetres; `nil` when none within the bound. A route that leaves from a node behind the source
+    /// (``start(from:behind:)``) starts with a state off the source's segment, `backCentimeters` behind it.
+    mutating func path(from source: MapMatchCandidate, behind: [MapMatchJunction] = [], to target: MapMatchCandidate,
+                       boundCentimeters: Int64) -> (states: [Int32], centimeters: Int64, backCentimeters: Int64?)? {
+        guard case .some(.some) = distances(from: source, behind: behind, to: [target], boundCentimeters: boundCentimeters).first,
               let (centimeters, end) = best(from: source, to: target) else { return nil }
-        guard let entered = end.entered else { return ([end.state], centimeters) }
+        guard let entered = end.entered else { return ([end.state], centimeters, nil) }
         var states = [entered]
         var state = entered
         while parent[Int(state)] >= 0 {
             state = parent[Int(state)]
             states.append(state)
         }
-        return (states.reversed(), centimeters)
+        let back = parent[Int(state)] == Self.junctionStart ? distance[Int(state)] - graph.lengthCentimeters(state >> 1) : nil
+        return (states.reversed(), centimeters, back)
     }
 
     private mutating func reset() {
@@ -184,14 +226,31 @@ struct MapMatchSearch {
         heap.push(key, state)
     }
 
+    /// How far past a junction a fix may lie and still have been recorded at it, centimetres: 3σ of the
+    /// noise along the road (``MapMatcher/sigmaMeters``).
+    static let junctionToleranceCentimeters = Int64(3 * MapMatcher.sigmaMeters * 100)
+
+    /// The parent of a state a search starts on at a node behind its source (``start(from:behind:)``).
+    static let junctionStart: Int32 = -2
+
     /// The source's own direction from where it lies, and the other direction after turning round there.
-    private mutating func start(from source: MapMatchCandidate) {
+    /// A fix recorded at a junction may lie, by noise along the road, a little past it on a segment the route
+    /// never took: so the route may also leave each node the route to the source passed within
+    /// ``junctionToleranceCentimeters`` (`behind`) by any turn allowed there, after going back to it.
+    private mutating func start(from source: MapMatchCandidate, behind: [MapMatchJunction]) {
         let length = Double(graph.lengthCentimeters(source.segment))
         let ahead = { (direction: Int32) in Int64((length * (direction == 0 ? 1 - source.fraction : source.fraction)).rounded()) }
         reach(source.state, ahead(source.direction), from: -1)
         let back = source.state ^ 1
         if graph.usable(source.segment, forward: back & 1 == 0) {
             reach(back, Self.uTurnPenaltyCentimeters(graph.mode) + ahead(back & 1), from: -1)
+        }
+        guard !behind.isEmpty else { return }
+        let lengths = graph.graph.segmentLengthCentimeters
+        for junction in behind {
+            graph.turns.successors(of: junction.arriving) { next, _ in
+                reach(next, junction.backCentimeters + Int64(lengths[Int(next >> 1)]), from: Self.junctionStart)
+            }
         }
     }
 
@@ -210,8 +269,9 @@ struct MapMatchSearch {
             }
         }
         let state = target.state
-        // A start state reaches its own segment's points only directly (above).
-        if distance[Int(state)] != .max, parent[Int(state)] >= 0 {
+        // A start state reaches its own segment's points only directly (above); one started at the junction
+        // behind the source holds the whole segment's distance, as a state reached by the search does.
+        if distance[Int(state)] != .max, parent[Int(state)] != -1 {
             let beyond = target.direction == 0 ? 1 - target.fraction : target.fraction
             let centimeters = distance[Int(state)] - Int64((length * beyond).rounded())
             if best.map({ centimeters < $0.0 }) ?? true { best = (centimeters, (state, state)) }

@@ -138,6 +138,8 @@ public struct MapMatcher {
         var back: [Int]
         /// Per candidate, the road distance from the chosen one before it (centimetres; 0 in a first column).
         var backCentimeters: [Int64]
+        /// Per candidate, the nodes its route from the chosen one before passed shortly before it.
+        var behind: [[MapMatchJunction]]
     }
 
     /// Matches a trace: fixes in the order recorded.
@@ -184,6 +186,7 @@ public struct MapMatcher {
         var pieces: [[MapMatchCandidate]] = []
         var pieceFixes: [[Int]] = []
         var pieceCentimeters: [[Int64]] = []
+        var pieceBehind: [[[MapMatchJunction]]] = []
         var columns: [Column] = []
         var scores: [Double] = []
         var skipped: [Int] = []
@@ -194,6 +197,7 @@ public struct MapMatcher {
                 pieces.append(chosen.map { $0.candidates[0] })
                 pieceFixes.append(chosen.map(\.fix))
                 pieceCentimeters.append(chosen.map { $0.backCentimeters[0] })
+                pieceBehind.append(chosen.map { $0.behind[0] })
             } else {
                 for column in columns { drops[column.fix] = .unreachable }
             }
@@ -206,7 +210,7 @@ public struct MapMatcher {
             let layer = candidatesOf[index] ?? []
             guard let last = columns.last else {
                 columns = [Column(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count),
-                                  backCentimeters: Array(repeating: 0, count: layer.count))]
+                                  backCentimeters: Array(repeating: 0, count: layer.count), behind: Array(repeating: [], count: layer.count))]
                 scores = layer.map { Self.emission($0) }
                 continue
             }
@@ -214,18 +218,21 @@ public struct MapMatcher {
             var next = [Double](repeating: -.infinity, count: layer.count)
             var back = [Int](repeating: -1, count: layer.count)
             var backCentimeters = [Int64](repeating: 0, count: layer.count)
+            var behind = [[MapMatchJunction]](repeating: [], count: layer.count)
             if straight <= Self.maximumGapMeters {
                 let wholeBound = Int64(((2 * straight + 200) * 100).rounded())
                 var bestNext = -Double.infinity
                 func relax(_ from: Int, boundCentimeters: Int64) {
-                    let distances = search.distances(from: last.candidates[from], to: layer, boundCentimeters: boundCentimeters)
-                    for (to, centimeters) in distances.enumerated() {
-                        guard let centimeters else { continue }
+                    let distances = search.distances(from: last.candidates[from], behind: last.behind[from], to: layer,
+                                                     boundCentimeters: boundCentimeters)
+                    for (to, found) in distances.enumerated() {
+                        guard let centimeters = found else { continue }
                         let score = scores[from] - abs(Double(centimeters) / 100 - straight) / Self.betaMeters
                         if score > next[to] {
                             next[to] = score
                             back[to] = from
                             backCentimeters[to] = centimeters
+                            behind[to] = search.junctions(before: layer[to], from: last.candidates[from], sourceBehind: last.behind[from])
                             bestNext = max(bestNext, score)
                         }
                     }
@@ -260,11 +267,11 @@ public struct MapMatcher {
             for fix in skipped { drops[fix] = .unreachable }
             skipped = []
             scores = zip(next, layer).map { $0 - best + Self.emission($1) }
-            columns.append(Column(fix: index, candidates: layer, back: back, backCentimeters: backCentimeters))
+            columns.append(Column(fix: index, candidates: layer, back: back, backCentimeters: backCentimeters, behind: behind))
         }
         for fix in skipped { drops[fix] = .unreachable }
         finishPiece()
-        return assemble(fixes, pieces: pieces, fixIndices: pieceFixes, centimeters: pieceCentimeters, drops: drops,
+        return assemble(fixes, pieces: pieces, fixIndices: pieceFixes, centimeters: pieceCentimeters, behind: pieceBehind, drops: drops,
                         representative: representative)
     }
 
@@ -291,7 +298,7 @@ public struct MapMatcher {
         var chosen: [Column] = []
         for column in columns.reversed() {
             chosen.append(Column(fix: column.fix, candidates: [column.candidates[choice]], back: [],
-                                 backCentimeters: [column.backCentimeters[choice]]))
+                                 backCentimeters: [column.backCentimeters[choice]], behind: [column.behind[choice]]))
             choice = column.back[choice]
         }
         return chosen.reversed()

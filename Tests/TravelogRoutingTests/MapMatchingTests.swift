@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TravelogCore
+import TravelogOSM
 import TravelogTestSupport
 @testable import TravelogRouting
 
@@ -71,9 +72,10 @@ struct HelsinkiMapMatchingTests {
     static let network: Result<RoadNetwork, any Error> = HelsinkiGraph.graph.map { RoadNetwork(graphs: [$0]) }
 
     /// The goal is 95 % within 2 %; measured 42 of 50 (84 %) with σ 8 m and β 5 m, then 44 of 50 with
-    /// candidates per direction (no free turning round at a fix). The misses are in the station's bus and taxi
-    /// loops and Arkadiankatu's dual carriageways, so this checks 86 % until those are found.
-    @Test("noisy traces (a fix every 5 s, 8 m of noise) along 50 random driving routes match within 2 % of the route's length for at least 86 % of them")
+    /// candidates per direction (no free turning round at a fix), then 48 of 50 once a fix lying past a junction may
+    /// still take the junction's turns (``MapMatchSearch/junctions(before:from:sourceBehind:)``; the benchmark's
+    /// 200 routes: 192, 96 %). This checks 47 of 50 (94 %), one route of margin.
+    @Test("noisy traces (a fix every 5 s, 8 m of noise) along 50 random driving routes match within 2 % of the route's length for at least 94 % of them")
     func noisyRoutes() throws {
         let network = try Self.network.get()
         let traces = NoisyTrace.routes(network, count: 50, mode: .driving, seed: 2009)
@@ -88,7 +90,7 @@ struct HelsinkiMapMatchingTests {
         }
         errors.sort()
         print("map matching: \(within) of \(traces.count) within 2 %; median error \(errors[errors.count / 2] * 100) %, worst \((errors.last ?? 0) * 100) %")
-        #expect(Double(within) >= 0.86 * Double(traces.count), "only \(within) of \(traces.count) within 2 %")
+        #expect(Double(within) >= 0.94 * Double(traces.count), "only \(within) of \(traces.count) within 2 %")
     }
 
     @Test("a fix moved 200 m off the road is dropped, and the match keeps the length it has without it (within 2 % of the route)")
@@ -182,6 +184,30 @@ struct MapMatchingTests {
         #expect(match.distanceMeters <= expected + 5 && match.distanceMeters >= expected - 2 * MapMatcher.collapseMeters - 5,
                 "\(match.distanceMeters) m, expected \(expected) m")
         #expect(match.roads == ["Southgate"])
+    }
+
+    @Test("a fix recorded at a junction but lying past it on the road not taken: the turn is matched, without going on and back")
+    func pastTheJunction() throws {
+        // Southgate goes on east past its corner with Eastgate to a dead end (node 5).
+        let network = try RoadNetworkTests.block { network in
+            network.node(5, row: 0, column: 4)
+            network.ways[0] = OSMWay(id: 10, nodeIDs: [1, 2, 5], tags: [OSMTag(key: "highway", value: "residential"), OSMTag(key: "name", value: "Southgate")])
+        }
+        let corner = TestNetwork.point(row: 0, column: 2)
+        // East along Southgate, the fix at the corner 12 m past it (noise along the road), then north up Eastgate.
+        let fixes = [0.3, 0.85, 1.4].map { TestNetwork.point(row: 0, column: $0) }
+            + [NoisyTrace.moved(corner, east: 12, north: 0)]
+            + [0.3, 0.6, 0.9, 1.2, 1.5].map { TestNetwork.point(row: $0, column: 2) }
+        for mode in [DirectionsMode.driving, .cycling, .walking] {
+            let match = try network.match(fixes, mode: mode)
+            #expect(match.pieces.count == 1 && match.droppedFixCount == 0, "\(mode)")
+            #expect(match.roads == ["Southgate", "Eastgate"], "\(mode): \(match.roads)")
+            // The route's own length: neither the 12 m past the corner and back, nor a U-turn at the dead end.
+            let expected = TestNetwork.point(row: 0, column: 0.3).distanceMeters(to: corner) + corner.distanceMeters(to: TestNetwork.point(row: 1.5, column: 2))
+            #expect(abs(match.distanceMeters - expected) < 3, "\(mode): \(match.distanceMeters) m, expected \(expected) m")
+            // The line turns at the corner: no point of it east of the corner.
+            #expect(match.pieces[0].allSatisfy { $0.longitude <= corner.longitude + 1e-9 }, "\(mode): \(match.pieces[0])")
+        }
     }
 
     @Test("two roads no road joins: the match is cut into two pieces rather than failing")
