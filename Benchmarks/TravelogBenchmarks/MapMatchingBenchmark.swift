@@ -6,7 +6,7 @@ import TravelogRouting
 /// route between random points of its box (1.5 to 12 km) sampled every 5 s at the route's mean
 /// speed with 8 m of Gaussian noise in each axis (seeded), matched by `RoadNetwork.match`: the
 /// share whose matched length is within 2 % of the route's, the median error, and fixes matched
-/// per second (the first match, which builds the mode's turn graph, is timed apart; the fastest of five rounds).
+/// per second (the first match, which builds the mode's turn graph, is timed apart; the fastest of 15 rounds).
 /// With `TRAVELOG_BENCH_MATCH_MISSES=FOLDER`, each route matched off by more than 2 % is written there as JSON
 /// (`truth`, `fixes`, `pieces`: [longitude, latitude] lines) to look at.
 enum MapMatchingBenchmark {
@@ -39,10 +39,10 @@ enum MapMatchingBenchmark {
         print(String(format: "driving turn graph for matching built in %.2f s", Double(DispatchTime.now().uptimeNanoseconds - warmUp) / 1e9))
         var errors: [Double] = []
         let fixes = traces.reduce(0) { $0 + $1.fixes.count }
-        // Five rounds over the same traces (one takes a fraction of a second, too short to time alone): the
-        // fastest round's rate, the errors of the first.
+        // Fifteen rounds over the same traces (one takes a fraction of a second, too short to time alone, and
+        // five varied by half from run to run here): the fastest round's rate, the errors of the first.
         var rounds: [Double] = []
-        for round in 0..<5 {
+        for round in 0..<15 {
             let start = DispatchTime.now().uptimeNanoseconds
             for trace in traces {
                 let match = try? network.match(trace.fixes, mode: .driving)
@@ -61,7 +61,7 @@ enum MapMatchingBenchmark {
         let seconds = rounds.min() ?? 0
         errors.sort()
         let within = errors.count(where: { $0 <= 0.02 })
-        print(String(format: "%d noisy routes (5 s, 8 m), %d fixes: %d within 2 %% (%.1f %%), median error %.2f %%; %.0f fixes/s (%.3f s, fastest of 5 rounds; slowest %.3f s)",
+        print(String(format: "%d noisy routes (5 s, 8 m), %d fixes: %d within 2 %% (%.1f %%), median error %.2f %%; %.0f fixes/s (%.3f s, fastest of 15 rounds; slowest %.3f s)",
                      traces.count, fixes, within, 100 * Double(within) / Double(max(1, traces.count)),
                      100 * (errors.isEmpty ? 0 : errors[errors.count / 2]), Double(fixes) / seconds, seconds, rounds.max() ?? 0))
     }
