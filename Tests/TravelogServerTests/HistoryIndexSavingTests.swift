@@ -173,7 +173,8 @@ struct HistoryIndexSavingTests {
             tasks.addTask { try await group.run() }
             // No request asks for the index: the start reads it, appends the 100 fixes and saves it.
             var saved = 0
-            for _ in 0..<200 where saved != 600 {
+            // A bound, not a wait (up to a minute: every test runs at once and shares two cores).
+            for _ in 0..<1_200 where saved != 600 {
                 saved = (try? HistoryIndexFile.read(from: file).loaded.index.fixCount) ?? 0
                 if saved != 600 { try await Task.sleep(for: .milliseconds(50)) }
             }

@@ -105,10 +105,11 @@ struct PostgresLiveFeedTests {
         }
     }
 
-    /// The count of a bounds answer once it is `expected`, or what it is after 10 s.
+    /// The count of a bounds answer once it is `expected`, or what it is after 60 s (a bound, not a wait: every
+    /// test runs at once and shares two cores).
     static func settled(_ client: some TestClientProtocol, _ uri: String, headers: HTTPFields = [:], at expected: Int) async throws -> Int {
         var found = try await count(client, uri, headers: headers)
-        for _ in 0..<200 where found != expected {
+        for _ in 0..<1_200 where found != expected {
             try await Task.sleep(for: .milliseconds(50))
             found = try await count(client, uri, headers: headers)
         }
