@@ -27,16 +27,40 @@ public enum ChildProcess {
         public var description: String
     }
 
-    /// Runs `executable` (a path, or a name looked up in `PATH`) with `arguments`.
-    public static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory
-        let stamp = UUID().uuidString
-        let outputPath = folder.appendingPathComponent("travelog-child-\(stamp).out").path
-        let errorPath = folder.appendingPathComponent("travelog-child-\(stamp).err").path
-        defer {
-            unlink(outputPath)
-            unlink(errorPath)
+    /// A program left running (a server a test talks to), its standard output going to `outputPath`.
+    public struct Running: Sendable {
+        public let pid: pid_t
+        public let outputPath: String
+
+        /// The first line it wrote, waiting up to `seconds` for it (`nil` when none came).
+        public func firstLine(seconds: Double = 60) -> String? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let bytes = try? Data(contentsOf: URL(fileURLWithPath: outputPath)), let end = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                    return String(decoding: bytes[..<end], as: UTF8.self)
+                }
+                usleep(20_000)
+            }
+            return nil
         }
+
+        /// Kills it and waits for it; its output file is removed.
+        public func stop() {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            unlink(outputPath)
+        }
+    }
+
+    /// Starts `executable` with `arguments` and leaves it running (stderr to `/dev/null`).
+    public static func start(_ executable: String, _ arguments: [String]) throws -> Running {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("travelog-child-\(UUID().uuidString).out").path
+        let pid = try spawn(executable, arguments, outputPath: outputPath, errorPath: "/dev/null")
+        return Running(pid: pid, outputPath: outputPath)
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String], outputPath: String, errorPath: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -50,6 +74,20 @@ public enum ChildProcess {
         guard spawned == 0 else {
             throw SpawnFailed(description: "\(executable): cannot be started (\(String(cString: strerror(spawned))))")
         }
+        return pid
+    }
+
+    /// Runs `executable` (a path, or a name looked up in `PATH`) with `arguments`.
+    public static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory
+        let stamp = UUID().uuidString
+        let outputPath = folder.appendingPathComponent("travelog-child-\(stamp).out").path
+        let errorPath = folder.appendingPathComponent("travelog-child-\(stamp).err").path
+        defer {
+            unlink(outputPath)
+            unlink(errorPath)
+        }
+        let pid = try spawn(executable, arguments, outputPath: outputPath, errorPath: errorPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else { throw SpawnFailed(description: "\(executable): waitpid failed (\(String(cString: strerror(errno))))") }

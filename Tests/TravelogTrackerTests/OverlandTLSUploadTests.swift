@@ -23,7 +23,7 @@ struct OverlandTLSUploadTests {
     }
 
     /// An Overland receiver over TLS on 127.0.0.1 (Python's http.server and ssl); returns it and its port.
-    static func receiver(certificate: String, key: String, folder: URL) throws -> (Process, UInt16) {
+    static func receiver(certificate: String, key: String, folder: URL) throws -> (ChildProcess.Running, UInt16) {
         let script = """
             import http.server, ssl, sys
             class Receiver(http.server.BaseHTTPRequestHandler):
@@ -41,17 +41,10 @@ struct OverlandTLSUploadTests {
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, certificate, key]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line: [UInt8] = []
-        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
-        guard let port = UInt16(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
+        // ChildProcess, not Foundation's Process (whose run() can crash a test process with many files open).
+        let process = try ChildProcess.start("/usr/bin/python3", ["-c", script, certificate, key])
+        guard let port = process.firstLine().flatMap({ UInt16($0) }) else {
+            process.stop()
             throw POSIXError(.ECONNREFUSED)
         }
         return (process, port)
@@ -62,7 +55,7 @@ struct OverlandTLSUploadTests {
         let folder = TestDirectory.makeFolder("tls")
         let (certificate, key) = try Self.certificate(folder, "DNS:localhost,IP:127.0.0.1")
         let (server, port) = try Self.receiver(certificate: certificate, key: key, folder: folder)
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        defer { server.stop() }
         for host in ["127.0.0.1", "localhost"] {
             let uploader = OverlandUploader(server: URL(string: "https://\(host):\(port)/overland")!, token: "t",
                                             timeoutSeconds: 20, trustedCertificatesPath: certificate)
@@ -75,7 +68,7 @@ struct OverlandTLSUploadTests {
         let folder = TestDirectory.makeFolder("tls")
         let (certificate, key) = try Self.certificate(folder, "DNS:other.example")
         let (server, port) = try Self.receiver(certificate: certificate, key: key, folder: folder)
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        defer { server.stop() }
         let url = URL(string: "https://127.0.0.1:\(port)/overland")!
         await #expect(throws: OverlandUploader.UploadError.unreachable("the server's certificate is not trusted: self-signed certificate")) {
             try await OverlandUploader(server: url, token: "t", timeoutSeconds: 20).upload(["{}"])
