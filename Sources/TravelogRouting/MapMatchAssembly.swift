@@ -34,6 +34,7 @@ extension MapMatcher {
                     if stretch.meters < 0 {
                         // Back to a node the route passed (the fix lay past it): the line is cut back to it.
                         if let at = line.suffix(8).lastIndex(of: stretch.end) { line.removeSubrange((at + 1)...) } else { line.append(stretch.end) }
+                        Self.goBack(-stretch.meters, in: &runs)
                         continue
                     }
                     if line.last != stretch.end { line.append(stretch.end) }
@@ -94,6 +95,21 @@ extension MapMatcher {
     /// The trace's own length, fix to fix (geodesic), metres.
     static func rawMeters(_ fixes: [Coordinate]) -> Double {
         zip(fixes, fixes.dropFirst()).reduce(0) { $0 + $1.0.distanceMeters(to: $1.1) }
+    }
+
+    /// Takes a way back to a node the route passed off the runs it overran (the last first): a run left
+    /// with nothing (a few metres up the road not taken) goes, so the road after it joins the run before.
+    static func goBack(_ meters: Double, in runs: inout [(name: String?, meters: Double)]) {
+        var left = meters
+        while left > 0, let last = runs.last {
+            // A centimetre's rounding is no run.
+            if last.meters > left + 0.01 {
+                runs[runs.count - 1].meters -= left
+                return
+            }
+            left -= last.meters
+            runs.removeLast()
+        }
     }
 
     /// The names of the runs of one road, a short run of another road between two left out, each

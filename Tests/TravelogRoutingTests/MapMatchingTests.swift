@@ -210,6 +210,25 @@ struct MapMatchingTests {
         }
     }
 
+    @Test("a way back to a junction comes off the roads it overran: a short road after it is not lengthened by the overrun")
+    func wayBackOffTheRuns() {
+        // 100 m of Southgate, 25 m of Link and the fix 12 m on up Link past the corner with Eastgate: 37 m of Link, back 12.
+        var runs: [(name: String?, meters: Double)] = [("Southgate", 100), ("Link", 37)]
+        MapMatcher.goBack(12, in: &runs)
+        #expect(runs.map(\.name) == ["Southgate", "Link"] && abs(runs[1].meters - 25) < 1e-9)
+        runs.append(("Eastgate", 200))
+        // Link's 25 m are a crossing's corner (under 30 m): not a road of the trip. Before, its 37 m named it.
+        #expect(MapMatcher.roads(runs) == ["Southgate", "Eastgate"])
+        // A way back longer than the last run takes that run away and the rest off the one before.
+        var overran: [(name: String?, meters: Double)] = [("Southgate", 100), ("Stub", 12)]
+        MapMatcher.goBack(20, in: &overran)
+        #expect(overran.map(\.name) == ["Southgate"] && abs(overran[0].meters - 92) < 1e-9)
+        // Exactly the last run (up to a centimetre's rounding): it goes, so Southgate after it is one run again.
+        var exact: [(name: String?, meters: Double)] = [("Southgate", 100), ("Stub", 12)]
+        MapMatcher.goBack(11.995, in: &exact)
+        #expect(exact.map(\.name) == ["Southgate"] && abs(exact[0].meters - 100) < 1e-9)
+    }
+
     @Test("two roads no road joins: the match is cut into two pieces rather than failing")
     func breaks() throws {
         var network = TestNetwork()
