@@ -12,9 +12,9 @@ struct SegmentGrid: Sendable {
     /// The segments of the cell at place `i` are `items[offsets[i] ..< offsets[i + 1]]`, ascending. One
     /// sorted pass and a dictionary of places instead of a dictionary of arrays (two small arrays per
     /// segment and one per cell): opening the generated 5M-node country (`make bench
-    /// NAMES=directions-scale`) took 1.1–1.6 s instead of 2.7 s, and its process 50 MB less at its
-    /// peak. (A binary search of the sorted keys instead of the dictionary made map matching a third
-    /// slower: a dozen cache misses per cell.)
+    /// NAMES=directions-scale`) took 1.1–1.9 s instead of 2.7 s, and its process 50–110 MB less at
+    /// its peak. (A binary search of the sorted keys instead of the dictionary looked a third slower
+    /// for map matching, whose every fix looks up a few cells.)
     private let offsets: [UInt32]
     private let items: [Int32]
 

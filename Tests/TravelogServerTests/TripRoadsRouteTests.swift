@@ -95,9 +95,9 @@ struct TripRoadsRouteTests {
     }
 
     /// The trips once the background matched what a read found pending (a read asks for it; the
-    /// service's own loop may be matching the same ones meanwhile).
-    /// The trips once none is pending and the service has counted `matched` matches: the background's drain stores
-    /// a match before it counts it, so a read can see the last match stored and the count one short.
+    /// service's own loop may be matching the same ones meanwhile) and the service has counted `matched`
+    /// matches: its drain stores a match before it counts it, so a read can see the last match stored and
+    /// the count one short.
     static func settledTrips(_ app: TravelogServerApp, _ client: some TestClientProtocol, _ headers: HTTPFields,
                              matched: Int = 0) async throws -> [[String: Any]] {
         var trips = try await trips(client, headers)
