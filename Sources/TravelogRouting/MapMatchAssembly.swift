@@ -1,3 +1,4 @@
+import Foundation
 import TravelogCore
 
 extension MapMatcher {
@@ -92,9 +93,34 @@ extension MapMatcher {
         return result
     }
 
-    /// The trace's own length, fix to fix (geodesic), metres.
+    /// The trace's own length, fix to fix, metres: the geodesic's (Karney's, as the journal measures) for steps of a
+    /// kilometre or more, and for shorter ones the distance on the ellipsoid's tangent plane at their middle latitude
+    /// (the meridian's and the prime vertical's radii of curvature there), which agrees with it within a millionth
+    /// (`rawMetersAgreeWithTheGeodesic`) at a tenth of the cost: the geodesic was 5 % of map matching.
     static func rawMeters(_ fixes: [Coordinate]) -> Double {
-        zip(fixes, fixes.dropFirst()).reduce(0) { $0 + $1.0.distanceMeters(to: $1.1) }
+        var total = 0.0
+        for (a, b) in zip(fixes, fixes.dropFirst()) {
+            if let near = tangentPlaneMeters(a, b) { total += near } else { total += a.distanceMeters(to: b) }
+        }
+        return total
+    }
+
+    /// The distance of two points on the ellipsoid's tangent plane at their middle latitude, metres; `nil` when it might
+    /// not agree with the geodesic within a millionth: a kilometre or more apart, or turning round a pole (the meridians
+    /// converge by the longitude's difference times the latitude's sine: more than 2 mrad bends the line too much).
+    static func tangentPlaneMeters(_ a: Coordinate, _ b: Coordinate) -> Double? {
+        let middle = (a.latitude + b.latitude) / 2 * .pi / 180
+        var longitude = b.longitude - a.longitude
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        let sine = sin(middle)
+        guard abs(longitude * .pi / 180 * sine) < 0.002 else { return nil }
+        let w = (1 - WGS84.eccentricitySquared * sine * sine).squareRoot()
+        let primeVertical = WGS84.semiMajorAxisMeters / w
+        let meridian = WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) / (w * w * w)
+        let north = (b.latitude - a.latitude) * .pi / 180 * meridian
+        let east = longitude * .pi / 180 * primeVertical * cos(middle)
+        let meters = (north * north + east * east).squareRoot()
+        return meters < 1_000 ? meters : nil
     }
 
     /// Takes a way back to a node the route passed off the runs it overran (the last first): a run left

@@ -122,12 +122,13 @@ struct MapMatchSearch {
         space = MapMatchSearchSpace(states: 2 * graph.graph.segmentCount)
     }
 
-    /// The road distance from `source` to each target (centimetres), `nil` for a target farther than `boundCentimeters` or unreachable.
+    /// The road distance from `source` to each target (centimetres) into `found` (one per target; -1 for a target farther than
+    /// `boundCentimeters` or unreachable: the caller's array, reused from search to search, not one allocated per search).
     /// The search stops once the states of every target are settled. `behind` is the junctions the route to the source passed
     /// shortly before it (``junctions(before:from:sourceBehind:)`` after the search that reached it).
     /// - Complexity: O(k log k) for the k states within the bound (usually fewer: it stops at the targets).
     mutating func distances(from source: MapMatchCandidate, behind: [MapMatchJunction] = [], to targets: [MapMatchCandidate],
-                            boundCentimeters: Int64) -> [Int64?] {
+                            boundCentimeters: Int64, into found: inout [Int64]) {
         reset()
         var pending = 0
         for target in targets where !targetMark[Int(target.state)] {
@@ -135,9 +136,7 @@ struct MapMatchSearch {
             pending += 1
         }
         start(from: source, behind: behind)
-        // One copy of the turn graph's arrays per search: reached through the class in the loop,
-        // the struct was copied (every array retained and released) for each state settled, 38 %
-        // of matching's time.
+        // The turn graph taken once per search (a class: one reference, not its nine arrays, retained).
         let turns = graph.turns
         let lengths = graph.graph.segmentLengthCentimeters
         while let (key, state) = heap.pop() {
@@ -152,10 +151,14 @@ struct MapMatchSearch {
                 reach(next, key + Int64(lengths[Int(next >> 1)]), from: state)
             }
         }
-        for target in targets { targetMark[Int(target.state)] = false }
-        return targets.map { target in
-            guard let (centimeters, _) = best(from: source, to: target), centimeters <= boundCentimeters else { return nil }
-            return centimeters
+        found.removeAll(keepingCapacity: true)
+        for target in targets {
+            targetMark[Int(target.state)] = false
+            if let (centimeters, _) = best(from: source, to: target), centimeters <= boundCentimeters {
+                found.append(centimeters)
+            } else {
+                found.append(-1)
+            }
         }
     }
 
@@ -196,8 +199,9 @@ struct MapMatchSearch {
     /// (``start(from:behind:)``) starts with a state off the source's segment, `backCentimeters` behind it.
     mutating func path(from source: MapMatchCandidate, behind: [MapMatchJunction] = [], to target: MapMatchCandidate,
                        boundCentimeters: Int64) -> (states: [Int32], centimeters: Int64, backCentimeters: Int64?)? {
-        guard case .some(.some) = distances(from: source, behind: behind, to: [target], boundCentimeters: boundCentimeters).first,
-              let (centimeters, end) = best(from: source, to: target) else { return nil }
+        var found: [Int64] = []
+        distances(from: source, behind: behind, to: [target], boundCentimeters: boundCentimeters, into: &found)
+        guard found.first.map({ $0 >= 0 }) == true, let (centimeters, end) = best(from: source, to: target) else { return nil }
         guard let entered = end.entered else { return ([end.state], centimeters, nil) }
         var states = [entered]
         var state = entered

@@ -72,23 +72,18 @@ public struct MapMatcher {
         let latitudeReach = radiusMeters / perLatitude, longitudeReach = radiusMeters / max(perLongitude, 1)
         var found: [(segment: Int32, fraction: Double, squared: Double)] = []
         let radiusSquared = radiusMeters * radiusMeters
-        // The reach as a box in the graph's 1e-7° integers: most segments of the cells are outside it, told by
-        // comparing integers before any arithmetic.
-        let south = Int32(((fix.latitude - latitudeReach) * 1e7).rounded(.down)), north = Int32(((fix.latitude + latitudeReach) * 1e7).rounded(.up))
-        let west = Int32(((fix.longitude - longitudeReach) * 1e7).rounded(.down)), east = Int32(((fix.longitude + longitudeReach) * 1e7).rounded(.up))
+        // The reach as a box in the graph's 1e-7° integers: the grid gives only the segments whose boxes meet it.
+        let south = Int64(((fix.latitude - latitudeReach) * 1e7).rounded(.down)), north = Int64(((fix.latitude + latitudeReach) * 1e7).rounded(.up))
+        let west = Int64(((fix.longitude - longitudeReach) * 1e7).rounded(.down)), east = Int64(((fix.longitude + longitudeReach) * 1e7).rounded(.up))
         let from = roads.segmentFrom, to = roads.segmentTo, latitudes = roads.nodeLatitudeE7, longitudes = roads.nodeLongitudeE7
-        roads.grid.segments(south: fix.latitude - latitudeReach, west: fix.longitude - longitudeReach,
-                            north: fix.latitude + latitudeReach, east: fix.longitude + longitudeReach) { index in
+        roads.grid.segments(southE7: south, westE7: west, northE7: north, eastE7: east) { index in
             let segment = Int(index)
             let a = Int(from[segment]), b = Int(to[segment])
-            let aLatitude = latitudes[a], bLatitude = latitudes[b], aLongitude = longitudes[a], bLongitude = longitudes[b]
-            if (aLatitude > north && bLatitude > north) || (aLatitude < south && bLatitude < south)
-                || (aLongitude > east && bLongitude > east) || (aLongitude < west && bLongitude < west) { return }
             guard graph.usable(index, forward: true) || graph.usable(index, forward: false) else { return }
-            let ax = (Double(aLongitude) / 1e7 - fix.longitude) * perLongitude
-            let ay = (Double(aLatitude) / 1e7 - fix.latitude) * perLatitude
-            let bx = (Double(bLongitude) / 1e7 - fix.longitude) * perLongitude
-            let by = (Double(bLatitude) / 1e7 - fix.latitude) * perLatitude
+            let ax = (Double(longitudes[a]) / 1e7 - fix.longitude) * perLongitude
+            let ay = (Double(latitudes[a]) / 1e7 - fix.latitude) * perLatitude
+            let bx = (Double(longitudes[b]) / 1e7 - fix.longitude) * perLongitude
+            let by = (Double(latitudes[b]) / 1e7 - fix.latitude) * perLatitude
             let dx = bx - ax, dy = by - ay
             let lengthSquared = dx * dx + dy * dy
             let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
@@ -194,6 +189,8 @@ public struct MapMatcher {
         var scores: [Double] = []
         var skipped: [Int] = []
         var position = 0
+        // The searches' distances, one array for all of them.
+        var reached: [Int64] = []
         func finishPiece() {
             if columns.count >= 2 {
                 let chosen = backtracked(columns, scores)
@@ -226,10 +223,9 @@ public struct MapMatcher {
                 let wholeBound = Int64(((2 * straight + 200) * 100).rounded())
                 var bestNext = -Double.infinity
                 func relax(_ from: Int, boundCentimeters: Int64) {
-                    let distances = search.distances(from: last.candidates[from], behind: last.behind[from], to: layer,
-                                                     boundCentimeters: boundCentimeters)
-                    for (to, found) in distances.enumerated() {
-                        guard let centimeters = found else { continue }
+                    search.distances(from: last.candidates[from], behind: last.behind[from], to: layer, boundCentimeters: boundCentimeters,
+                                     into: &reached)
+                    for (to, centimeters) in reached.enumerated() where centimeters >= 0 {
                         let score = scores[from] - abs(Double(centimeters) / 100 - straight) / Self.betaMeters
                         if score > next[to] {
                             next[to] = score

@@ -4,8 +4,10 @@
 /// (a U-turn) unless nothing else is allowed there. Entering a state costs its whole segment:
 /// milliseconds for driving and cycling, centimetres for walking. Restrictions are thus plain
 /// missing edges, and the contraction hierarchy built over this graph keeps them (Geisberger et
-/// al. 2008 over the edge-based graph, as OSRM does).
-struct TurnGraph: Sendable {
+/// al. 2008 over the edge-based graph, as OSRM does). A class: map matching reaches it for every search and
+/// junction, and copying a struct of nine arrays retained and released each of them every time (an eighth of
+/// map matching's time was reference counting).
+final class TurnGraph: Sendable {
     let mode: DirectionsMode
     /// Per state, the cost of travelling its segment; `unusable` when the mode may not.
     let cost: [UInt32]

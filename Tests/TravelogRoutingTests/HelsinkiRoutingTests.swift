@@ -143,6 +143,35 @@ struct HelsinkiRoutingTests {
         #expect(intoComponent <= 20, "\(intoComponent) of 40 points passed over a road outside the main component")
     }
 
+    @Test("the snapping grid's lookup by box gives every segment whose bounding box meets the box, and few others")
+    func gridBoxesMissNothing() throws {
+        let graph = try HelsinkiGraph.graph.get()
+        var random = SplitMix64(seed: 36)
+        var given = 0, meeting = 0
+        for round in 0..<300 {
+            // Boxes from a centimetre to 600 m across, some on a node (a cell's edge, a segment's end), across the extract.
+            let node = Int32.random(in: 0..<Int32(graph.nodeCount), using: &random)
+            let centre = round % 5 == 0 ? (Int64(graph.nodeLatitudeE7[Int(node)]), Int64(graph.nodeLongitudeE7[Int(node)]))
+                : (Int64(((graph.minimumLatitude + random.nextUnit() * (graph.maximumLatitude - graph.minimumLatitude)) * 1e7).rounded()),
+                   Int64(((graph.minimumLongitude + random.nextUnit() * (graph.maximumLongitude - graph.minimumLongitude)) * 1e7).rounded()))
+            let half = Int64(1 + random.nextUnit() * random.nextUnit() * 27_000)
+            let (south, north, west, east) = (centre.0 - half, centre.0 + half, centre.1 - 2 * half, centre.1 + 2 * half)
+            var found = Set<Int32>()
+            graph.grid.segments(southE7: south, westE7: west, northE7: north, eastE7: east) { found.insert($0) }
+            for segment in 0..<graph.segmentCount {
+                let a = Int(graph.segmentFrom[segment]), b = Int(graph.segmentTo[segment])
+                let latitudes = [Int64(graph.nodeLatitudeE7[a]), Int64(graph.nodeLatitudeE7[b])]
+                let longitudes = [Int64(graph.nodeLongitudeE7[a]), Int64(graph.nodeLongitudeE7[b])]
+                guard latitudes.max()! >= south, latitudes.min()! <= north, longitudes.max()! >= west, longitudes.min()! <= east else { continue }
+                meeting += 1
+                #expect(found.contains(Int32(segment)), "segment \(segment) meets the box \(south)...\(north), \(west)...\(east) but was not given")
+            }
+            given += found.count
+        }
+        // Its boxes within the cells keep out most of the cells' other segments.
+        #expect(meeting > 1_000 && given <= 2 * meeting, "\(given) given for \(meeting) meeting")
+    }
+
     /// Metres from a point to a segment in an equirectangular plane around the point.
     static func planarDistance(_ point: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
         let metres = 6_378_137 * Double.pi / 180, scale = cos(point.latitude * .pi / 180)

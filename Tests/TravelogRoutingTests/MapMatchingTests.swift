@@ -229,6 +229,36 @@ struct MapMatchingTests {
         #expect(exact.map(\.name) == ["Southgate"] && abs(exact[0].meters - 100) < 1e-9)
     }
 
+    @Test("the trace's raw length: steps under a kilometre on the tangent plane agree with the geodesic within a millionth, longer ones are geodesic")
+    func rawMetersAgreeWithTheGeodesic() throws {
+        var random = SplitMix64(seed: 2013)
+        var worst = 0.0, planar = 0
+        for _ in 0..<40_000 {
+            // Anywhere (across the antimeridian and up to the poles too), any bearing, 0 to 999 m.
+            let start = try #require(Coordinate(validLatitude: (random.nextUnit() * 2 - 1) * 90, longitude: (random.nextUnit() * 2 - 1) * 180))
+            let end = start.destination(bearingDegrees: random.nextUnit() * 360, distanceMeters: random.nextUnit() * 999)
+            let geodesic = start.distanceMeters(to: end)
+            guard let plane = MapMatcher.tangentPlaneMeters(start, end) else {
+                // Only round a pole is the geodesic's needed.
+                #expect(abs(start.latitude) > 80, "\(start) → \(end), \(geodesic) m")
+                continue
+            }
+            planar += 1
+            worst = max(worst, abs(plane - geodesic) / max(geodesic, 1))
+        }
+        #expect(worst < 1e-6, "worst relative difference \(worst)")
+        #expect(planar > 39_000)
+        // A kilometre and more, or near a pole: the geodesic's.
+        let helsinki = try #require(Coordinate(validLatitude: 60.17, longitude: 24.94))
+        #expect(MapMatcher.tangentPlaneMeters(helsinki, helsinki.destination(bearingDegrees: 45, distanceMeters: 1_000.5)) == nil)
+        let pole = try #require(Coordinate(validLatitude: 89.999, longitude: 0))
+        #expect(MapMatcher.tangentPlaneMeters(pole, pole.destination(bearingDegrees: 90, distanceMeters: 300)) == nil)
+        // The sum of a trace mixing both: within a millionth of the geodesic's.
+        let trace = [helsinki, helsinki.destination(bearingDegrees: 10, distanceMeters: 600), helsinki.destination(bearingDegrees: 200, distanceMeters: 5_000)]
+        let geodesic = zip(trace, trace.dropFirst()).reduce(0) { $0 + $1.0.distanceMeters(to: $1.1) }
+        #expect(abs(MapMatcher.rawMeters(trace) - geodesic) < 1e-6 * geodesic)
+    }
+
     @Test("two roads no road joins: the match is cut into two pieces rather than failing")
     func breaks() throws {
         var network = TestNetwork()
