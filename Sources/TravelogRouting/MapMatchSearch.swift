@@ -21,6 +21,21 @@ struct MapMatchCandidate: Sendable {
     let coordinate: Coordinate
     /// From the fix, metres (local projection).
     let distanceMeters: Double
+    /// Along the segment in the candidate's direction, to the head of its state and back to its tail, centimetres:
+    /// worked out once here, not by every search that reaches the candidate.
+    let aheadCentimeters: Int64
+    let behindCentimeters: Int64
+
+    init(segment: Int32, direction: Int32, fraction: Double, coordinate: Coordinate, distanceMeters: Double, lengthCentimeters: Int64) {
+        self.segment = segment
+        self.direction = direction
+        self.fraction = fraction
+        self.coordinate = coordinate
+        self.distanceMeters = distanceMeters
+        let length = Double(lengthCentimeters)
+        aheadCentimeters = Int64((length * (direction == 0 ? 1 - fraction : fraction)).rounded())
+        behindCentimeters = Int64((length * (direction == 0 ? fraction : 1 - fraction)).rounded())
+    }
 
     /// The directed segment (turn-graph state) the candidate travels.
     var state: Int32 { 2 * segment + direction }
@@ -168,11 +183,11 @@ struct MapMatchSearch {
     func junctions(before target: MapMatchCandidate, from source: MapMatchCandidate, sourceBehind: [MapMatchJunction]) -> [MapMatchJunction] {
         guard let (_, end) = best(from: source, to: target) else { return [] }
         let entered = end.entered
-        let length = Double(graph.lengthCentimeters(target.segment))
-        let toTail = Int64((length * (target.direction == 0 ? target.fraction : 1 - target.fraction)).rounded())
+        let toTail = target.behindCentimeters
         guard let entered else {
             // Along the source's segment, the same way: the source's nodes, farther by the way between them.
             guard target.direction == source.direction else { return [] }
+            let length = Double(graph.lengthCentimeters(target.segment))
             let along = Int64((length * abs(target.fraction - source.fraction)).rounded())
             return sourceBehind.compactMap { junction in
                 let back = junction.backCentimeters + along
@@ -242,12 +257,11 @@ struct MapMatchSearch {
     /// never took: so the route may also leave each node the route to the source passed within
     /// ``junctionToleranceCentimeters`` (`behind`) by any turn allowed there, after going back to it.
     private mutating func start(from source: MapMatchCandidate, behind: [MapMatchJunction]) {
-        let length = Double(graph.lengthCentimeters(source.segment))
-        let ahead = { (direction: Int32) in Int64((length * (direction == 0 ? 1 - source.fraction : source.fraction)).rounded()) }
-        reach(source.state, ahead(source.direction), from: -1)
+        reach(source.state, source.aheadCentimeters, from: -1)
         let back = source.state ^ 1
         if graph.usable(source.segment, forward: back & 1 == 0) {
-            reach(back, Self.uTurnPenaltyCentimeters(graph.mode) + ahead(back & 1), from: -1)
+            // The other way from the same point: what is behind it in its own direction is ahead.
+            reach(back, Self.uTurnPenaltyCentimeters(graph.mode) + source.behindCentimeters, from: -1)
         }
         guard !behind.isEmpty else { return }
         let lengths = graph.graph.segmentLengthCentimeters
@@ -262,8 +276,8 @@ struct MapMatchSearch {
     /// it was entered (`entered` nil along the source's own segment, `state` then the target's).
     private func best(from source: MapMatchCandidate, to target: MapMatchCandidate) -> (Int64, (state: Int32, entered: Int32?))? {
         var best: (Int64, (state: Int32, entered: Int32?))?
-        let length = Double(graph.lengthCentimeters(target.segment))
         if source.segment == target.segment {
+            let length = Double(graph.lengthCentimeters(target.segment))
             let along = Int64((length * abs(target.fraction - source.fraction)).rounded())
             let ahead = target.direction == 0 ? target.fraction >= source.fraction : target.fraction <= source.fraction
             // Ahead in the target's direction (or seemingly a little behind: noise at a stop), turning round first
@@ -276,8 +290,7 @@ struct MapMatchSearch {
         // A start state reaches its own segment's points only directly (above); one started at the junction
         // behind the source holds the whole segment's distance, as a state reached by the search does.
         if distance[Int(state)] != .max, parent[Int(state)] != -1 {
-            let beyond = target.direction == 0 ? 1 - target.fraction : target.fraction
-            let centimeters = distance[Int(state)] - Int64((length * beyond).rounded())
+            let centimeters = distance[Int(state)] - target.aheadCentimeters
             if best.map({ centimeters < $0.0 }) ?? true { best = (centimeters, (state, state)) }
         }
         return best

@@ -48,6 +48,10 @@ public struct MapMatcher {
 
     let graph: MapMatchGraph
     var search: MapMatchSearch
+    /// ``candidates(_:radiusMeters:)``'s working arrays, kept from fix to fix (growing three arrays for every fix
+    /// was a twentieth of matching's time in malloc and free).
+    private var found: [(segment: Int32, fraction: Double, squared: Double)] = []
+    private var beaten: [Int32] = [], nodesTaken: [Int32] = []
 
     init(graph: RoadGraph, mode: DirectionsMode) {
         self.graph = MapMatchGraph.shared(graph, mode: mode)
@@ -65,12 +69,12 @@ public struct MapMatcher {
 
     /// The candidates of a fix: per segment within `radius`, its nearest point, once per direction the mode may travel
     /// it; the nearest first.
-    func candidates(_ fix: Coordinate, radiusMeters: Double) -> [MapMatchCandidate] {
+    mutating func candidates(_ fix: Coordinate, radiusMeters: Double) -> [MapMatchCandidate] {
         let roads = graph.graph
         let cosine = cos(fix.latitude * .pi / 180)
         let perLongitude = Self.metersPerDegree * cosine, perLatitude = Self.metersPerDegree
         let latitudeReach = radiusMeters / perLatitude, longitudeReach = radiusMeters / max(perLongitude, 1)
-        var found: [(segment: Int32, fraction: Double, squared: Double)] = []
+        found.removeAll(keepingCapacity: true)
         let radiusSquared = radiusMeters * radiusMeters
         // The reach as a box in the graph's 1e-7° integers: the grid gives only the segments whose boxes meet it.
         let south = Int64(((fix.latitude - latitudeReach) * 1e7).rounded(.down)), north = Int64(((fix.latitude + latitudeReach) * 1e7).rounded(.up))
@@ -98,13 +102,14 @@ public struct MapMatcher {
         // nearer than every segment through it (a corner): otherwise a road of short segments
         // would fill the candidates with its nodes and crowd out the other roads. (Arrays: a few
         // dozen nodes at most, and sets' hashing was a tenth of matching.)
-        var beaten: [Int32] = []
+        beaten.removeAll(keepingCapacity: true)
+        nodesTaken.removeAll(keepingCapacity: true)
         for item in found where item.fraction > 0 && item.fraction < 1 {
             beaten.append(roads.segmentFrom[Int(item.segment)])
             beaten.append(roads.segmentTo[Int(item.segment)])
         }
-        var nodesTaken: [Int32] = []
         var result: [MapMatchCandidate] = []
+        result.reserveCapacity(2 * Self.maximumCandidates)
         var segmentsTaken = 0
         var previous: Int32 = -1
         for item in found {
@@ -121,7 +126,7 @@ public struct MapMatcher {
                                    longitude: a.longitude + item.fraction * (b.longitude - a.longitude)) ?? a
             for direction in Int32(0)...1 where graph.usable(item.segment, forward: direction == 0) {
                 result.append(MapMatchCandidate(segment: item.segment, direction: direction, fraction: item.fraction, coordinate: point,
-                                                distanceMeters: item.squared.squareRoot()))
+                                                distanceMeters: item.squared.squareRoot(), lengthCentimeters: graph.lengthCentimeters(item.segment)))
             }
             segmentsTaken += 1
             if segmentsTaken == Self.maximumCandidates { break }
@@ -146,7 +151,7 @@ public struct MapMatcher {
     mutating func match(_ fixes: [Coordinate]) -> MapMatch {
         var drops = [MapMatchDrop?](repeating: nil, count: fixes.count)
         var representative = Array(0..<fixes.count)
-        var candidatesOf: [Int: [MapMatchCandidate]] = [:]
+        var candidatesOf = [[MapMatchCandidate]](repeating: [], count: fixes.count)
         // Stops collapse; fixes far from every road are dropped.
         var kept: [Int] = []
         for (index, fix) in fixes.enumerated() {
@@ -207,7 +212,7 @@ public struct MapMatcher {
         while position < filtered.count {
             let index = filtered[position]
             position += 1
-            let layer = candidatesOf[index] ?? []
+            let layer = candidatesOf[index]
             guard let last = columns.last else {
                 columns = [Column(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count),
                                   backCentimeters: Array(repeating: 0, count: layer.count), behind: Array(repeating: [], count: layer.count))]
