@@ -21,6 +21,9 @@ extension MapMatcher {
         var lines: [[Coordinate]] = []
         var meters = 0.0
         var runs: [(name: String?, meters: Double)] = []
+        // The name index of the last run's stretch: a stretch of the same road joins it without decoding its name
+        // again (a string for every stretch was a twentieth of matching's time); -2 after a way back changed the runs.
+        var lastName: Int32 = -2
         var matched: [Int: (Coordinate, Int)] = [:]
         for (pieceIndex, (piece, indices)) in zip(pieces, fixIndices).enumerated() {
             let distances = centimeters[pieceIndex]
@@ -36,10 +39,17 @@ extension MapMatcher {
                         // Back to a node the route passed (the fix lay past it): the line is cut back to it.
                         if let at = line.suffix(8).lastIndex(of: stretch.end) { line.removeSubrange((at + 1)...) } else { line.append(stretch.end) }
                         Self.goBack(-stretch.meters, in: &runs)
+                        lastName = -2
                         continue
                     }
                     if line.last != stretch.end { line.append(stretch.end) }
-                    let name = graph.graph.name(ofSegment: Int(stretch.segment))
+                    let nameIndex = graph.graph.nameIndex(ofSegment: Int(stretch.segment))
+                    if nameIndex == lastName, !runs.isEmpty {
+                        runs[runs.count - 1].meters += stretch.meters
+                        continue
+                    }
+                    lastName = nameIndex
+                    let name = graph.graph.name(atIndex: nameIndex)
                     if let last = runs.last, last.name == name {
                         runs[runs.count - 1].meters += stretch.meters
                     } else {

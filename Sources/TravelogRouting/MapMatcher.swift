@@ -134,15 +134,54 @@ public struct MapMatcher {
         return result
     }
 
-    /// One Viterbi column: a kept fix, its candidates, and per candidate the best candidate of the column before.
-    private struct Column {
-        let fix: Int
-        let candidates: [MapMatchCandidate]
-        var back: [Int]
-        /// Per candidate, the road distance from the chosen one before it (centimetres; 0 in a first column).
-        var backCentimeters: [Int64]
-        /// Per candidate, the nodes its route from the chosen one before passed shortly before it.
-        var behind: [[MapMatchJunction]]
+    /// The Viterbi columns of the piece being matched, flat: column `c` is a kept fix, `fixes[c]`, and its candidates
+    /// are `candidates[starts[c] ..< starts[c + 1]]`, each with the best candidate of the column before (its index in
+    /// that column), the road distance from it and the junctions its route passed. (A struct of four arrays per
+    /// column was four allocations a fix, each asking the runtime for the arrays' generic metadata.)
+    private struct Lattice {
+        var fixes: [Int] = []
+        var starts: [Int] = [0]
+        var candidates: [MapMatchCandidate] = []
+        var back: [Int] = []
+        /// The road distance from the chosen candidate before (centimetres; 0 in a first column).
+        var backCentimeters: [Int64] = []
+        /// The nodes the route from the chosen candidate before passed shortly before this one.
+        var behind: [[MapMatchJunction]] = []
+
+        var count: Int { fixes.count }
+        /// Where the last column's candidates start.
+        var lastStart: Int { starts[starts.count - 2] }
+
+        mutating func removeAll() {
+            fixes.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
+            starts.append(0)
+            candidates.removeAll(keepingCapacity: true)
+            back.removeAll(keepingCapacity: true)
+            backCentimeters.removeAll(keepingCapacity: true)
+            behind.removeAll(keepingCapacity: true)
+        }
+
+        mutating func append(fix: Int, candidates layer: [MapMatchCandidate], back: [Int], backCentimeters: [Int64], behind: [[MapMatchJunction]]) {
+            fixes.append(fix)
+            candidates.append(contentsOf: layer)
+            starts.append(candidates.count)
+            self.back.append(contentsOf: back)
+            self.backCentimeters.append(contentsOf: backCentimeters)
+            self.behind.append(contentsOf: behind)
+        }
+
+        /// Viterbi's backtracking from the best last score: per column, the chosen candidate's index.
+        func backtracked(_ scores: [Double]) -> [Int] {
+            var choice = scores.indices.max(by: { scores[$0] < scores[$1] }) ?? 0
+            var chosen = [Int](repeating: 0, count: count)
+            for column in stride(from: count - 1, through: 0, by: -1) {
+                let index = starts[column] + choice
+                chosen[column] = index
+                choice = back[index]
+            }
+            return chosen
+        }
     }
 
     /// Matches a trace: fixes in the order recorded.
@@ -190,53 +229,59 @@ public struct MapMatcher {
         var pieceFixes: [[Int]] = []
         var pieceCentimeters: [[Int64]] = []
         var pieceBehind: [[[MapMatchJunction]]] = []
-        var columns: [Column] = []
+        var lattice = Lattice()
         var scores: [Double] = []
         var skipped: [Int] = []
         var position = 0
-        // The searches' distances, one array for all of them.
-        var reached: [Int64] = []
+        // A column's working arrays and the searches' distances, one of each for all of them.
+        var next: [Double] = [], back: [Int] = [], backCentimeters: [Int64] = [], behind: [[MapMatchJunction]] = []
+        var order: [Int] = [], reached: [Int64] = []
         func finishPiece() {
-            if columns.count >= 2 {
-                let chosen = backtracked(columns, scores)
-                pieces.append(chosen.map { $0.candidates[0] })
-                pieceFixes.append(chosen.map(\.fix))
-                pieceCentimeters.append(chosen.map { $0.backCentimeters[0] })
-                pieceBehind.append(chosen.map { $0.behind[0] })
+            if lattice.count >= 2 {
+                let chosen = lattice.backtracked(scores)
+                pieces.append(chosen.map { lattice.candidates[$0] })
+                pieceFixes.append(lattice.fixes)
+                pieceCentimeters.append(chosen.map { lattice.backCentimeters[$0] })
+                pieceBehind.append(chosen.map { lattice.behind[$0] })
             } else {
-                for column in columns { drops[column.fix] = .unreachable }
+                for fix in lattice.fixes { drops[fix] = .unreachable }
             }
-            columns = []
-            scores = []
+            lattice.removeAll()
+            scores.removeAll(keepingCapacity: true)
         }
         while position < filtered.count {
             let index = filtered[position]
             position += 1
             let layer = candidatesOf[index]
-            guard let last = columns.last else {
-                columns = [Column(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count),
-                                  backCentimeters: Array(repeating: 0, count: layer.count), behind: Array(repeating: [], count: layer.count))]
+            guard let lastFix = lattice.fixes.last else {
+                lattice.append(fix: index, candidates: layer, back: Array(repeating: -1, count: layer.count),
+                               backCentimeters: Array(repeating: 0, count: layer.count), behind: Array(repeating: [], count: layer.count))
                 scores = layer.map { Self.emission($0) }
                 continue
             }
-            let straight = Self.planarMeters(fixes[last.fix], fixes[index])
-            var next = [Double](repeating: -.infinity, count: layer.count)
-            var back = [Int](repeating: -1, count: layer.count)
-            var backCentimeters = [Int64](repeating: 0, count: layer.count)
-            var behind = [[MapMatchJunction]](repeating: [], count: layer.count)
+            let lastStart = lattice.lastStart
+            let straight = Self.planarMeters(fixes[lastFix], fixes[index])
+            next.removeAll(keepingCapacity: true)
+            next.append(contentsOf: repeatElement(-.infinity, count: layer.count))
+            back.removeAll(keepingCapacity: true)
+            back.append(contentsOf: repeatElement(-1, count: layer.count))
+            backCentimeters.removeAll(keepingCapacity: true)
+            backCentimeters.append(contentsOf: repeatElement(0, count: layer.count))
+            behind.removeAll(keepingCapacity: true)
+            behind.append(contentsOf: repeatElement([], count: layer.count))
             if straight <= Self.maximumGapMeters {
                 let wholeBound = Int64(((2 * straight + 200) * 100).rounded())
                 var bestNext = -Double.infinity
                 func relax(_ from: Int, boundCentimeters: Int64) {
-                    search.distances(from: last.candidates[from], behind: last.behind[from], to: layer, boundCentimeters: boundCentimeters,
-                                     into: &reached)
+                    let source = lattice.candidates[lastStart + from], sourceBehind = lattice.behind[lastStart + from]
+                    search.distances(from: source, behind: sourceBehind, to: layer, boundCentimeters: boundCentimeters, into: &reached)
                     for (to, centimeters) in reached.enumerated() where centimeters >= 0 {
                         let score = scores[from] - abs(Double(centimeters) / 100 - straight) / Self.betaMeters
                         if score > next[to] {
                             next[to] = score
                             back[to] = from
                             backCentimeters[to] = centimeters
-                            behind[to] = search.junctions(before: layer[to], from: last.candidates[from], sourceBehind: last.behind[from])
+                            behind[to] = search.junctions(before: layer[to], from: source, sourceBehind: sourceBehind)
                             bestNext = max(bestNext, score)
                         }
                     }
@@ -244,7 +289,9 @@ public struct MapMatcher {
                 // The beam: the most likely candidates first, each searched only as far as a route could still
                 // end within `beamMargin` of the best score found (a source's best is its own score, at a road
                 // distance equal to the straight one); a source that cannot is not searched at all.
-                let order = last.candidates.indices.filter { scores[$0] > -.infinity }.sorted { scores[$0] > scores[$1] }
+                order.removeAll(keepingCapacity: true)
+                for from in scores.indices where scores[from] > -.infinity { order.append(from) }
+                order.sort { scores[$0] > scores[$1] }
                 let top = order.first.map { scores[$0] } ?? -.infinity
                 for from in order {
                     let slack = scores[from] - ((bestNext > -.infinity ? bestNext : top) - Self.beamMargin)
@@ -270,8 +317,9 @@ public struct MapMatcher {
             }
             for fix in skipped { drops[fix] = .unreachable }
             skipped = []
-            scores = zip(next, layer).map { $0 - best + Self.emission($1) }
-            columns.append(Column(fix: index, candidates: layer, back: back, backCentimeters: backCentimeters, behind: behind))
+            scores.removeAll(keepingCapacity: true)
+            for (score, candidate) in zip(next, layer) { scores.append(score - best + Self.emission(candidate)) }
+            lattice.append(fix: index, candidates: layer, back: back, backCentimeters: backCentimeters, behind: behind)
         }
         for fix in skipped { drops[fix] = .unreachable }
         finishPiece()
@@ -294,17 +342,5 @@ public struct MapMatcher {
         let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
         let px = ax + t * dx, py = ay + t * dy
         return (px * px + py * py).squareRoot() * metersPerDegree
-    }
-
-    /// The columns with the chosen candidate first in each (Viterbi's backtracking from the best last score).
-    private func backtracked(_ columns: [Column], _ scores: [Double]) -> [Column] {
-        var choice = scores.indices.max(by: { scores[$0] < scores[$1] }) ?? 0
-        var chosen: [Column] = []
-        for column in columns.reversed() {
-            chosen.append(Column(fix: column.fix, candidates: [column.candidates[choice]], back: [],
-                                 backCentimeters: [column.backCentimeters[choice]], behind: [column.behind[choice]]))
-            choice = column.back[choice]
-        }
-        return chosen.reversed()
     }
 }

@@ -224,8 +224,13 @@ public final class RoadGraph: @unchecked Sendable {
     }
 
     /// The name (else `ref`) of a segment's way.
-    func name(ofSegment segment: Int) -> String? {
-        let index = wayName[Int(segmentWay[segment])]
+    func name(ofSegment segment: Int) -> String? { name(atIndex: nameIndex(ofSegment: segment)) }
+
+    /// The index of a segment's road name among the graph's names (-1: none): equal indices, equal names.
+    func nameIndex(ofSegment segment: Int) -> Int32 { wayName[Int(segmentWay[segment])] }
+
+    /// The name at an index of ``nameIndex(ofSegment:)`` (nil for -1).
+    func name(atIndex index: Int32) -> String? {
         guard index >= 0 else { return nil }
         let start = Int(nameOffsets[Int(index)]), end = Int(nameOffsets[Int(index) + 1])
         return String(decoding: UnsafeBufferPointer(rebasing: nameBytes[start..<end]), as: UTF8.self)
