@@ -420,13 +420,15 @@ start_server
 
 # --- the store fails while a message is being stored: it is not acknowledged, the broker sends it
 # again, and it is stored once the store works again. A second connection holds SQLite's write lock
-# for longer than the server's busy timeout (10 s), so the server's insert fails.
+# for longer than twice the server's busy timeout (10 s), so the server's insert fails even when a write
+# of the server's start (recording the regions it sent on connecting) waits out the first 10 s ahead of
+# it: with 14 s, that write failed at 10 s and the insert behind it then got the lock at 14 s.
 /usr/bin/python3 - "$TRAVELOG_DB" >"$work/lock.out" 2>&1 <<'EOF' &
 import sqlite3, sys, time
 connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
 connection.execute("BEGIN IMMEDIATE")
 print("locked", flush=True)
-time.sleep(14)
+time.sleep(24)
 connection.execute("ROLLBACK")
 print("released", flush=True)
 EOF
