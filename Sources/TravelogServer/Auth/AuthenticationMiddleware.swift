@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TravelogAccounts
+import TravelogFormats
 import TravelogStore
 
 /// Reads the caller's credentials, in this order: `Authorization: Bearer <device token>`,
@@ -36,9 +37,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
             guard parts.count == 2 else { throw APIError.unauthorized("malformed Authorization header") }
             switch parts[0].lowercased() {
             case "bearer":
-                return try await deviceIdentity(token: parts[1].trimmingCharacters(in: .whitespaces))
+                return try await deviceIdentity(token: String(parts[1].trimmingWhitespace()))
             case "basic":
-                return try await basicIdentity(parts[1].trimmingCharacters(in: .whitespaces), from: context.clientAddress)
+                return try await basicIdentity(String(parts[1].trimmingWhitespace()), from: context.clientAddress)
             default:
                 throw APIError.unauthorized("unsupported Authorization scheme '\(parts[0])': use Basic or Bearer")
             }
