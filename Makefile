@@ -3,7 +3,7 @@ SWIFT        ?= swift
 # Debian packages each goal needs (installed when missing and run as root).
 RUN_DEBS     := libsqlite3-dev libexiv2-dev libvips-dev libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev libjs-leaflet libjs-leaflet.markercluster libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev
 TEST_DEBS    := libsqlite3-dev libexiv2-dev libvips-dev libimage-exiftool-perl libzip-dev libmosquitto-dev libsodium-dev mosquitto mosquitto-clients python3-nacl python3-paho-mqtt zlib1g-dev libcurl4-openssl-dev gpsbabel python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster gpsd gpsd-clients python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev zbar-tools bluez systemd python3-seccomp python3-authlib python3-requests osmium-tool poppler-utils
-BENCH_DEBS   := mosquitto mosquitto-clients curl libsqlite3-dev libexiv2-dev libvips-dev libvips-tools sqlite3 libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik
+BENCH_DEBS   := mosquitto mosquitto-clients curl libsqlite3-dev libexiv2-dev libvips-dev libvips-tools sqlite3 libzip-dev libmosquitto-dev libsodium-dev zlib1g-dev libcurl4-openssl-dev geographiclib-tools time python3-websocket chromium libjs-leaflet libjs-leaflet.markercluster python3-numpy libcairo2-dev libpng-dev fonts-dejavu-core libqrencode-dev python3-mapnik osmium-tool
 BENCH_DIR    := .bench
 # The benchmarks also run on PostgreSQL by `make bench` (all of them, or those of NAMES).
 PG_NAMES     := server-overland migrate server-path

@@ -77,3 +77,26 @@ struct AreaSegments {
         return points
     }
 }
+
+/// An extract cut from a larger one by a bounding box keeps the ways that cross its edge with only
+/// the nodes inside (the Helsinki extract: 421 ways, 191 of them highways). Travelog routes along the
+/// part inside; Valhalla leaves such a way out whole, so a walk near the edge compares two networks.
+/// Both engines are given the extract without those ways (`osmium removeid`, Debian's osmium-tool).
+enum CompleteWaysExtract {
+    /// Writes `folder/NAME` (the same file name, so that Travelog's graph keeps its name) and
+    /// answers its path and how many ways were left out.
+    static func write(from extract: String, into folder: String) throws -> (path: String, waysRemoved: Int) {
+        var nodes = Set<Int64>()
+        var ways: [(id: Int64, nodeIDs: [Int64])] = []
+        try OSMPBFReader(threads: 1).read(path: extract) { block in
+            for node in block.nodes { nodes.insert(node.id) }
+            for way in block.ways { ways.append((way.id, way.nodeIDs)) }
+        }
+        let cut = ways.filter { !$0.nodeIDs.allSatisfy(nodes.contains) }.map(\.id)
+        let ids = folder + "/ways-cut-by-the-edge.txt"
+        try cut.map { "w\($0)\n" }.joined().write(toFile: ids, atomically: true, encoding: .utf8)
+        let path = folder + "/" + URL(fileURLWithPath: extract).lastPathComponent
+        _ = try CommandOutput.of(command: "osmium", ["removeid", "--no-progress", "-O", "-o", path, "-i", ids, extract])
+        return (path, cut.count)
+    }
+}
