@@ -1,15 +1,15 @@
 import Foundation
 import TravelogOSM
 
-/// The segments of the `highway=*` ways an extract maps as areas (`area=yes`: squares and pedestrian
-/// streets drawn as their outline). Travelog walks along such an outline, as OSRM's foot profile
-/// does; Valhalla leaves these ways out of its graph (measured on the Helsinki extract: no route of
-/// its uses one), so a walk that takes one in either engine compares two different networks, not two
-/// routers. Segments are keyed by both ends' coordinates in millionths of a degree, what both
-/// engines' answers give (Travelog's GeoJSON coordinates, Valhalla's polyline6 shape).
+/// The `highway=*` ways an extract maps as areas (`area=yes`: squares and pedestrian streets drawn as
+/// their outline). Travelog walks along such an outline and across it (`AreaCrossings`); Valhalla
+/// leaves these ways out of its graph (measured on the Helsinki extract: no route of its uses one),
+/// so a walk that takes one in either engine compares two different networks, not two routers. A
+/// line touches an area when one of its segments joins two nodes of the same outline (along it or
+/// across it). Nodes are keyed by their coordinates in millionths of a degree, what both engines'
+/// answers give (Travelog's GeoJSON coordinates, Valhalla's polyline6 shape).
 struct AreaSegments {
-    private var keys = Set<Pair>()
-    private struct Pair: Hashable { let low: Int64, high: Int64 }
+    private var areasAt: [Int64: [Int32]] = [:]
 
     init(extract path: String) throws {
         var coordinates: [Int64: Int64] = [:]
@@ -20,19 +20,20 @@ struct AreaSegments {
                 outlines.append(way.nodeIDs)
             }
         }
-        for outline in outlines {
-            for (a, b) in zip(outline, outline.dropFirst()) {
-                if let a = coordinates[a], let b = coordinates[b] { keys.insert(Pair(low: min(a, b), high: max(a, b))) }
-            }
+        for (index, outline) in outlines.enumerated() {
+            for key in Set(outline.compactMap { coordinates[$0] }) { areasAt[key, default: []].append(Int32(index)) }
         }
     }
 
-    var count: Int { keys.count }
+    var count: Int { areasAt.count }
 
-    /// Whether a line (latitude, longitude pairs) runs along a segment of an area's outline.
+    /// Whether a line (latitude, longitude pairs) runs along or across an area.
     func touches(_ line: [(latitude: Double, longitude: Double)]) -> Bool {
         let points = line.map { Self.key(latitude: $0.latitude, longitude: $0.longitude) }
-        return zip(points, points.dropFirst()).contains { keys.contains(Pair(low: min($0, $1), high: max($0, $1))) }
+        return zip(points, points.dropFirst()).contains { first, second in
+            guard let here = areasAt[first], let there = areasAt[second] else { return false }
+            return here.contains(where: there.contains)
+        }
     }
 
     private static func key(latitude: Double, longitude: Double) -> Int64 {

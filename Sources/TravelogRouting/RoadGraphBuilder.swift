@@ -104,6 +104,8 @@ struct RoadGraphAssembly {
     mutating func finish(boundingBox box: OSMHeader.BoundingBox?) -> RoadGraphData {
         var nameIndex: [String: Int32] = [:]
         var wayIndex: [Int64: Int32] = [:]
+        var waysAtNode = [UInt8](repeating: 0, count: data.nodeLatitudeE7.count)
+        var squares: [(way: Int32, outline: [Int32], flags: UInt8, speeds: [UInt8])] = []
         for way in ways {
             let accesses = DirectionsMode.allCases.map { RoadProfile.access(way.tags, mode: $0) }
             var flags: UInt8 = 0
@@ -129,15 +131,24 @@ struct RoadGraphAssembly {
             } else {
                 data.wayName.append(-1)
             }
+            let speeds = accesses.map { UInt8(min(255, $0.speedKilometersPerHour)) }
             for (first, second) in zip(way.nodeIDs, way.nodeIDs.dropFirst()) {
                 guard let from = nodeIndex[first], let to = nodeIndex[second], from != to else { continue }
-                data.segmentFrom.append(from)
-                data.segmentTo.append(to)
-                let length = data.coordinate(of: from).distanceMeters(to: data.coordinate(of: to))
-                data.segmentLengthCentimeters.append(UInt32(max(1, (length * 100).rounded())))
-                data.segmentWay.append(index)
-                data.segmentFlags.append(flags)
-                for access in accesses { data.segmentSpeed.append(UInt8(min(255, access.speedKilometersPerHour))) }
+                data.appendSegment(from: from, to: to, way: index, flags: flags, speeds: speeds)
+            }
+            for node in Set(way.nodeIDs.compactMap { nodeIndex[$0] }) { waysAtNode[Int(node)] = min(2, waysAtNode[Int(node)] + 1) }
+            if way.tags[osmKey: "area"] == "yes", way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last {
+                let outline = way.nodeIDs.compactMap { nodeIndex[$0] }
+                if outline.count == way.nodeIDs.count { squares.append((index, outline, flags, speeds)) }
+            }
+        }
+        // A square (a pedestrian area, mapped by its outline) is crossed, not only walked round:
+        // straight segments join the outline's nodes where other ways meet it, wherever the
+        // straight line stays inside the outline.
+        for square in squares {
+            let entries = Array(Set(square.outline.filter { waysAtNode[Int($0)] > 1 })).sorted()
+            for (from, to) in AreaCrossings.chords(outline: square.outline, entries: entries, data: data) {
+                data.appendSegment(from: from, to: to, way: square.way, flags: square.flags, speeds: square.speeds)
             }
         }
         for pending in pendingRestrictions {
@@ -155,6 +166,16 @@ struct RoadGraphAssembly {
 }
 
 extension RoadGraphData {
+    mutating func appendSegment(from: Int32, to: Int32, way: Int32, flags: UInt8, speeds: [UInt8]) {
+        segmentFrom.append(from)
+        segmentTo.append(to)
+        let length = coordinate(of: from).distanceMeters(to: coordinate(of: to))
+        segmentLengthCentimeters.append(UInt32(max(1, (length * 100).rounded())))
+        segmentWay.append(way)
+        segmentFlags.append(flags)
+        segmentSpeed.append(contentsOf: speeds)
+    }
+
     func coordinate(of node: Int32) -> Coordinate {
         Coordinate(validLatitude: Double(nodeLatitudeE7[Int(node)]) / 1e7, longitude: Double(nodeLongitudeE7[Int(node)]) / 1e7)!
     }

@@ -99,6 +99,84 @@ struct RoadNetworkTests {
         #expect(walked.distanceMeters < 200)
     }
 
+    /// A square (`highway=pedestrian`, `area=yes`) of 8 × 4 steps (445 m × 445 m) whose outline runs
+    /// A(0,0) – B(0,8) – C(4,8) – `notch` – D(4,0) – A, a street from the west into A and one from the
+    /// east into C.
+    static func square(notch: [(row: Int, column: Int)]) throws -> RoadNetwork {
+        var network = TestNetwork()
+        network.node(1, row: 0, column: 0)
+        network.node(2, row: 0, column: 8)
+        network.node(3, row: 4, column: 8)
+        for (index, point) in notch.enumerated() { network.node(10 + Int64(index), row: point.row, column: point.column) }
+        network.node(4, row: 4, column: 0)
+        network.node(5, row: 0, column: -2)
+        network.node(6, row: 4, column: 10)
+        network.way(20, [1, 2, 3] + notch.indices.map { 10 + Int64($0) } + [4, 1],
+                    ["highway": "pedestrian", "area": "yes", "name": "Market Square"])
+        network.way(21, [5, 1], ["highway": "footway", "name": "West Walk"])
+        network.way(22, [3, 6], ["highway": "footway", "name": "East Walk"])
+        return try network.network()
+    }
+
+    @Test("a square is walked across where the straight line stays inside it, and round its outline where it would leave it")
+    func squareCrossed() throws {
+        let from = TestNetwork.point(row: 0, column: -2), to = TestNetwork.point(row: 4, column: 10)
+        let corner = TestNetwork.point(row: 0, column: 0), opposite = TestNetwork.point(row: 4, column: 8)
+        let streets = from.distanceMeters(to: corner) + opposite.distanceMeters(to: to)
+        // A plain rectangle: the diagonal A–C, its only crossing (B and D are no entries).
+        let plain = try Self.square(notch: [])
+        #expect(plain.graphs[0].data().segmentCount == 4 + 2 + 1)
+        let across = try plain.route(from: from, to: to, mode: .walking)
+        #expect(abs(across.distanceMeters - (streets + corner.distanceMeters(to: opposite))) < 1, "\(across.distanceMeters)")
+        #expect(across.steps.dropLast().map(\.roadName) == ["West Walk", "Market Square", "East Walk"])
+        #expect(abs(across.distanceMeters - across.steps.reduce(0) { $0 + $1.distanceMeters }) < 1e-6)
+        // A notch from the north side down to row 1 cuts the diagonal: round by the south side, as before.
+        let notched = try Self.square(notch: [(4, 5), (1, 4), (4, 3)])
+        #expect(notched.graphs[0].data().segmentCount == 7 + 2)
+        let round = try notched.route(from: from, to: to, mode: .walking)
+        let south = corner.distanceMeters(to: TestNetwork.point(row: 0, column: 8)) + TestNetwork.point(row: 0, column: 8).distanceMeters(to: opposite)
+        #expect(abs(round.distanceMeters - (streets + south)) < 1, "\(round.distanceMeters)")
+        // A notch that stops short of the diagonal leaves it open.
+        let shallow = try Self.square(notch: [(4, 5), (3, 4), (4, 3)])
+        #expect(abs(try shallow.route(from: from, to: to, mode: .walking).distanceMeters - across.distanceMeters) < 1e-6)
+        // Cars may not use the square at all.
+        #expect(throws: DirectionsError.self) { try plain.route(from: from, to: to, mode: .driving) }
+    }
+
+    @Test("a square with many entries is crossed by a few segments, not all pairs, and every walk across stays within 10 % of the straight line")
+    func squareWithManyEntries() throws {
+        // A 10 × 4 square with an entry every 2 columns on its south and north sides, each a footway
+        // of one row outwards.
+        var network = TestNetwork()
+        let columns = Array(stride(from: 0, through: 10, by: 2))
+        let south = columns.map { Int64(100 + $0) }, north = columns.map { Int64(200 + $0) }
+        for column in columns {
+            network.node(Int64(100 + column), row: 0, column: column)
+            network.node(Int64(200 + column), row: 4, column: column)
+            network.node(Int64(300 + column), row: -1, column: column)
+            network.node(Int64(400 + column), row: 5, column: column)
+            network.way(Int64(1_000 + column), [Int64(300 + column), Int64(100 + column)], ["highway": "footway"])
+            network.way(Int64(2_000 + column), [Int64(200 + column), Int64(400 + column)], ["highway": "footway"])
+        }
+        network.way(1, south + north.reversed() + [south[0]], ["highway": "pedestrian", "area": "yes", "name": "Long Square"])
+        let square = try network.network()
+        let entries = south.count + north.count
+        // Segments: the outline's (one per entry), the footways, the crossings. Straight lines that stay
+        // inside join a south entry to a north one, but for the two corners' sides: 6 × 6 - 2 = 34.
+        let crossings = square.graphs[0].data().segmentCount - entries - entries
+        #expect(crossings > 0 && crossings < 34, "\(crossings) crossings")
+        let stepRow = TestNetwork.point(row: 0, column: 0).distanceMeters(to: TestNetwork.point(row: 1, column: 0))
+        for from in columns {
+            for to in columns {
+                let a = TestNetwork.point(row: 0, column: Double(from)), b = TestNetwork.point(row: 4, column: Double(to))
+                let walk = try square.route(from: TestNetwork.point(row: -1, column: Double(from)), to: TestNetwork.point(row: 5, column: Double(to)),
+                                            mode: .walking)
+                #expect(walk.distanceMeters <= 2 * stepRow + AreaCrossings.stretch * a.distanceMeters(to: b) + 0.5,
+                        "\(from) → \(to): \(walk.distanceMeters) m, straight \(a.distanceMeters(to: b))")
+            }
+        }
+    }
+
     @Test("a bollard stops cars, not bicycles or walkers")
     func barrier() throws {
         let network = try Self.block { network in
