@@ -137,9 +137,12 @@ struct RoadGraphAssembly {
                 data.appendSegment(from: from, to: to, way: index, flags: flags, speeds: speeds)
             }
             for node in Set(way.nodeIDs.compactMap { nodeIndex[$0] }) { waysAtNode[Int(node)] = min(2, waysAtNode[Int(node)] + 1) }
-            if way.tags[osmKey: "area"] == "yes", way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last {
+            // Crossed on foot or by bicycle where the square allows it; a car that may enter a square
+            // (`motor_vehicle=destination`) keeps to its edge.
+            let drivingBits: UInt8 = 3 << UInt8(2 * DirectionsMode.driving.index)
+            if way.tags[osmKey: "area"] == "yes", way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last, flags & ~drivingBits != 0 {
                 let outline = way.nodeIDs.compactMap { nodeIndex[$0] }
-                if outline.count == way.nodeIDs.count { squares.append((index, outline, flags, speeds)) }
+                if outline.count == way.nodeIDs.count { squares.append((index, outline, flags & ~drivingBits, speeds)) }
             }
         }
         // A square (a pedestrian area, mapped by its outline) is crossed, not only walked round:

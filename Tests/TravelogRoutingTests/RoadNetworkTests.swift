@@ -102,7 +102,7 @@ struct RoadNetworkTests {
     /// A square (`highway=pedestrian`, `area=yes`) of 8 × 4 steps (445 m × 445 m) whose outline runs
     /// A(0,0) – B(0,8) – C(4,8) – `notch` – D(4,0) – A, a street from the west into A and one from the
     /// east into C.
-    static func square(notch: [(row: Int, column: Int)]) throws -> RoadNetwork {
+    static func square(notch: [(row: Int, column: Int)], tags: [String: String] = [:]) throws -> RoadNetwork {
         var network = TestNetwork()
         network.node(1, row: 0, column: 0)
         network.node(2, row: 0, column: 8)
@@ -112,9 +112,10 @@ struct RoadNetworkTests {
         network.node(5, row: 0, column: -2)
         network.node(6, row: 4, column: 10)
         network.way(20, [1, 2, 3] + notch.indices.map { 10 + Int64($0) } + [4, 1],
-                    ["highway": "pedestrian", "area": "yes", "name": "Market Square"])
-        network.way(21, [5, 1], ["highway": "footway", "name": "West Walk"])
-        network.way(22, [3, 6], ["highway": "footway", "name": "East Walk"])
+                    ["highway": "pedestrian", "area": "yes", "name": "Market Square"].merging(tags) { $1 })
+        let street = tags.isEmpty ? "footway" : "residential"
+        network.way(21, [5, 1], ["highway": street, "name": "West Walk"])
+        network.way(22, [3, 6], ["highway": street, "name": "East Walk"])
         return try network.network()
     }
 
@@ -139,8 +140,11 @@ struct RoadNetworkTests {
         // A notch that stops short of the diagonal leaves it open.
         let shallow = try Self.square(notch: [(4, 5), (3, 4), (4, 3)])
         #expect(abs(try shallow.route(from: from, to: to, mode: .walking).distanceMeters - across.distanceMeters) < 1e-6)
-        // Cars may not use the square at all.
+        // Cars may not use the square at all; where they may enter it, they keep to its edge.
         #expect(throws: DirectionsError.self) { try plain.route(from: from, to: to, mode: .driving) }
+        let delivered = try Self.square(notch: [], tags: ["motor_vehicle": "destination"])
+        #expect(abs(try delivered.route(from: from, to: to, mode: .driving).distanceMeters - (streets + south)) < 1)
+        #expect(abs(try delivered.route(from: from, to: to, mode: .walking).distanceMeters - across.distanceMeters) < 1e-6)
     }
 
     @Test("a square with many entries is crossed by a few segments, not all pairs, and every walk across stays within 10 % of the straight line")
