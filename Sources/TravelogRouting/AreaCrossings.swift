@@ -2,13 +2,13 @@ import Foundation
 import TravelogCore
 
 /// The straight ways across a square: a pedestrian area (`highway=pedestrian` + `area=yes`) is mapped
-/// by its outline, and a walker crosses it rather than following its edge, as Google's walking
-/// directions do (OSRM's and GraphHopper's foot profiles walk the outline; Valhalla's
-/// `pedestrian_areas` triangulates the area). Each pair of entries (outline nodes where another way
-/// meets the square) is joined by a segment when the straight line between them stays inside the
-/// outline: it touches no outline edge but at its own ends, passes through no other outline node, and
-/// its middle is inside. A square whose outline is not closed, or that has more entries than
-/// ``maximumEntries``, is only walked round.
+/// by its outline, and a walker crosses it rather than following its edge (OSRM's foot profile walks
+/// the outline; Valhalla's `mjolnir.pedestrian_areas` triangulates the area, and did not finish on the
+/// Helsinki extract). Two entries (outline nodes where another way meets the square) may be joined by
+/// a segment when the straight line between them stays inside the outline: it touches no outline edge
+/// but at its own ends, passes through no other outline node, and its middle is inside; of those
+/// lines a spanner keeps a few (``stretch``). A square whose outline is not closed, or that has more
+/// entries than ``maximumEntries``, is only walked round.
 enum AreaCrossings {
     static let maximumEntries = 64
 
