@@ -25,8 +25,6 @@ struct AreaSegments {
         }
     }
 
-    var count: Int { areasAt.count }
-
     /// Whether a line (latitude, longitude pairs) runs along or across an area.
     func touches(_ line: [(latitude: Double, longitude: Double)]) -> Bool {
         let points = line.map { Self.key(latitude: $0.latitude, longitude: $0.longitude) }

@@ -14,8 +14,9 @@ import TravelogRouting
 /// every pair between road nodes, then over those where Valhalla starts and ends at the nodes asked
 /// (within the 5 m it may move an end to a node of its own; it snaps a node of a way it leaves out,
 /// such as `highway=trail`, to another road, sometimes a tunnel beneath), then over those of these
-/// whose routes in neither engine run along a highway mapped as an area (`AreaSegments`: Travelog
-/// walks along squares' outlines, Valhalla does not have them): the same points on the same network.
+/// whose routes in neither engine run along or across a highway mapped as an area (`AreaSegments`:
+/// Travelog walks round and across squares, Valhalla does not have them): the same points on the
+/// same network.
 enum ValhallaComparisonBenchmark {
     enum Engine { case travelog, valhalla }
 

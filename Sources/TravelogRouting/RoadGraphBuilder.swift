@@ -106,6 +106,9 @@ struct RoadGraphAssembly {
         var wayIndex: [Int64: Int32] = [:]
         var waysAtNode = [UInt8](repeating: 0, count: data.nodeLatitudeE7.count)
         var squares: [(way: Int32, outline: [Int32], flags: UInt8, speeds: [UInt8])] = []
+        // Squares are crossed on foot, and by bicycle where they allow it; a car that may enter one
+        // (`motor_vehicle=destination`) keeps to its edge.
+        let drivingBits: UInt8 = 3 << UInt8(2 * DirectionsMode.driving.index)
         for way in ways {
             let accesses = DirectionsMode.allCases.map { RoadProfile.access(way.tags, mode: $0) }
             var flags: UInt8 = 0
@@ -137,17 +140,13 @@ struct RoadGraphAssembly {
                 data.appendSegment(from: from, to: to, way: index, flags: flags, speeds: speeds)
             }
             for node in Set(way.nodeIDs.compactMap { nodeIndex[$0] }) { waysAtNode[Int(node)] = min(2, waysAtNode[Int(node)] + 1) }
-            // Crossed on foot or by bicycle where the square allows it; a car that may enter a square
-            // (`motor_vehicle=destination`) keeps to its edge.
-            let drivingBits: UInt8 = 3 << UInt8(2 * DirectionsMode.driving.index)
             if way.tags[osmKey: "area"] == "yes", way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last, flags & ~drivingBits != 0 {
                 let outline = way.nodeIDs.compactMap { nodeIndex[$0] }
                 if outline.count == way.nodeIDs.count { squares.append((index, outline, flags & ~drivingBits, speeds)) }
             }
         }
-        // A square (a pedestrian area, mapped by its outline) is crossed, not only walked round:
-        // straight segments join the outline's nodes where other ways meet it, wherever the
-        // straight line stays inside the outline.
+        // A square (a pedestrian area, mapped by its outline) is crossed, not only walked round: a few
+        // straight segments inside it join the outline's nodes where other ways meet it (`AreaCrossings`).
         for square in squares {
             let entries = Array(Set(square.outline.filter { waysAtNode[Int($0)] > 1 })).sorted()
             for (from, to) in AreaCrossings.chords(outline: square.outline, entries: entries, data: data) {
